@@ -1,0 +1,100 @@
+/** Shapes the emulator layer hands to the rest of the program. Plain JSON-able data only. */
+
+export interface CursorState {
+  row: number;
+  col: number;
+  visible: boolean;
+}
+
+export interface CellInfo {
+  char: string;
+  width: number;
+  /** "default", a palette index as "p<n>" (e.g. "p1"), or "#rrggbb" for true colour. */
+  fg: string;
+  bg: string;
+  bold: boolean;
+  italic: boolean;
+  underline: boolean;
+  inverse: boolean;
+  dim: boolean;
+  strikethrough: boolean;
+  blink: boolean;
+  invisible: boolean;
+  overline: boolean;
+}
+
+export interface ScrollbackInfo {
+  totalLines: number;
+  viewportStartLine: number;
+  viewportEndLine: number;
+  lines: string[];
+  text: string;
+  isAltScreen: boolean;
+  /** Only when isAltScreen: the hidden normal buffer (shell history the TUI pushed aside). */
+  normalBuffer?: { totalLines: number; lines: string[]; text: string; truncated: boolean };
+  truncated: boolean;
+  maxLines: number;
+}
+
+export type SnapshotFormat = "text" | "ansi" | "cells" | "all";
+
+export interface Snapshot {
+  cols: number;
+  rows: number;
+  cursor: CursorState;
+  /** Visible rows joined with "\n", trailing spaces trimmed per row. */
+  text: string;
+  lines: string[];
+  ansi?: string;
+  cells?: CellInfo[][];
+  scrollback?: ScrollbackInfo;
+}
+
+export interface SnapshotOptions {
+  format?: SnapshotFormat;
+  includeScrollback?: boolean;
+  maxScrollbackLines?: number;
+}
+
+export interface ChangedLine {
+  row: number;
+  before: string;
+  after: string;
+}
+
+export interface SnapshotDiff {
+  identical: boolean;
+  cursorMoved: boolean;
+  resized: boolean;
+  changedLines: ChangedLine[];
+  /** Rows present only in `after` (after has more rows). */
+  addedRows: { row: number; text: string }[];
+  /** Rows present only in `before`. */
+  removedRows: { row: number; text: string }[];
+}
+
+export type MouseTracking = "none" | "x10" | "vt200" | "drag" | "any";
+export type MouseEncoding = "default" | "utf8" | "sgr" | "sgr-pixels" | "urxvt";
+
+/** Terminal modes the app has switched on, for reporting and for input encoding. */
+export interface TerminalModes {
+  applicationCursorKeys: boolean;
+  applicationKeypad: boolean;
+  bracketedPaste: boolean;
+  mouseTracking: MouseTracking;
+  mouseEncoding: MouseEncoding;
+  kittyKeyboardFlags: number;
+  altScreen: boolean;
+  synchronizedOutput: boolean;
+  cursorVisible: boolean;
+  focusEvents: boolean;
+}
+
+/** Colours the emulator reports when the app asks (OSC 10/11/12/4). "#rrggbb". */
+export interface TerminalTheme {
+  foreground: string;
+  background: string;
+  cursor: string;
+  /** 16 ANSI colours; indexes 16..255 follow the xterm 256-colour cube and grey ramp. */
+  ansi: string[];
+}
