@@ -1,0 +1,87 @@
+/**
+ * PTY backend on Bun's built-in `Bun.Terminal` + `Bun.spawn({ terminal })` (POSIX only).
+ * Preferred where available: output arrives as raw bytes, reads are event-driven (no poll
+ * interval), and `Subprocess` reports the real exit code or signal.
+ */
+import { deliverSignal } from "./signal.ts";
+import { Listeners, type PtyBackend, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
+
+/**
+ * The process can be reaped before the PTY has delivered its last bytes; the terminal's own
+ * `exit` callback (EOF on the master) marks the end of output. A grandchild that keeps the slave
+ * open would delay EOF forever, so stop waiting for it this long after the process exits.
+ */
+const EOF_GRACE_MS = 1000;
+
+class BunTerminalProcess implements PtyProcess {
+  private readonly dataListeners = new Listeners<Uint8Array>();
+  private readonly exitListeners = new Listeners<PtyExit>();
+  private readonly terminal: Bun.Terminal;
+  private readonly proc: Bun.Subprocess;
+  private eof = Promise.withResolvers<void>();
+  private closed = false;
+
+  constructor(options: PtySpawnOptions) {
+    this.terminal = new Bun.Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      name: options.env.TERM ?? "xterm-256color",
+      data: (_t, chunk) => this.dataListeners.emit(chunk),
+      exit: () => this.eof.resolve(),
+    });
+    try {
+      this.proc = Bun.spawn([options.file, ...options.args], {
+        cwd: options.cwd,
+        env: options.env,
+        terminal: this.terminal,
+      });
+    } catch (error) {
+      this.terminal.close();
+      throw error;
+    }
+    void this.proc.exited.then(async () => {
+      await Promise.race([this.eof.promise, Bun.sleep(EOF_GRACE_MS)]);
+      this.exitListeners.emit({ exitCode: this.proc.exitCode, signal: this.proc.signalCode ?? null });
+    });
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  write(data: Uint8Array): void {
+    if (!this.closed) this.terminal.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!this.closed) this.terminal.resize(cols, rows);
+  }
+
+  signal(signal: NodeJS.Signals): boolean {
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return false;
+    return deliverSignal(this.proc.pid, signal);
+  }
+
+  onData(listener: (chunk: Uint8Array) => void): void {
+    this.dataListeners.add(listener);
+  }
+
+  onExit(listener: (exit: PtyExit) => void): void {
+    this.exitListeners.add(listener);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.terminal.close();
+  }
+}
+
+export const bunTerminalBackend: PtyBackend = {
+  name: "bun-terminal",
+  spawn: (options) => new BunTerminalProcess(options),
+};
+
+export function bunTerminalAvailable(): boolean {
+  return process.platform !== "win32" && typeof (Bun as { Terminal?: unknown }).Terminal === "function";
+}

@@ -1,0 +1,50 @@
+/** The small PTY interface sessions depend on. Every quirk of a PTY library stays behind it. */
+
+export interface PtySpawnOptions {
+  /** Absolute path of the executable (already resolved against PATH). */
+  file: string;
+  args: string[];
+  cwd: string;
+  /** Complete environment of the child, TERM included. */
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+}
+
+export interface PtyExit {
+  /** Exit code when the process exited normally, else null. */
+  exitCode: number | null;
+  /** Signal name ("SIGTERM") when a signal ended the process, else null. */
+  signal: string | null;
+}
+
+export interface PtyProcess {
+  readonly pid: number;
+  /** Send bytes to the child's stdin exactly as given. */
+  write(data: Uint8Array): void;
+  resize(cols: number, rows: number): void;
+  /** Deliver a real signal to the child. Returns false when the process is already gone. */
+  signal(signal: NodeJS.Signals): boolean;
+  /** Output chunks, raw bytes, in order. */
+  onData(listener: (chunk: Uint8Array) => void): void;
+  /** Fires once, after the last output chunk has been delivered. */
+  onExit(listener: (exit: PtyExit) => void): void;
+  /** Release the PTY. Safe to call more than once. */
+  close(): void;
+}
+
+export interface PtyBackend {
+  readonly name: string;
+  spawn(options: PtySpawnOptions): PtyProcess;
+}
+
+/** Fan-out helper shared by the adapters: buffers nothing, calls listeners in order. */
+export class Listeners<T> {
+  private readonly fns: ((value: T) => void)[] = [];
+  add(fn: (value: T) => void): void {
+    this.fns.push(fn);
+  }
+  emit(value: T): void {
+    for (const fn of this.fns) fn(value);
+  }
+}

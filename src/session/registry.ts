@@ -1,0 +1,154 @@
+/** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
+import { TuiError } from "../errors.ts";
+import { resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import type { TerminalTheme } from "../term/types.ts";
+import { log } from "../util/log.ts";
+import { describeExit, Session, type ExitInfo } from "./session.ts";
+
+export interface StartOptions {
+  command: string;
+  args: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  cols: number;
+  rows: number;
+  term: string;
+  name?: string;
+}
+
+export interface RegistryLimits {
+  maxSessions: number;
+  /** Exited sessions kept readable (get_exit_info, get_text) before the oldest are pruned. */
+  maxExitedKept: number;
+  rawBufferBytes: number;
+  scrollback: number;
+  /** How long stop waits after the first signal before SIGKILL. */
+  killGraceMs: number;
+  theme?: Partial<TerminalTheme>;
+}
+
+export function limitsFromEnv(env: Record<string, string | undefined> = process.env): RegistryLimits {
+  return {
+    maxSessions: positiveInt(env.TUI_TESTER_MAX_SESSIONS, 32),
+    maxExitedKept: positiveInt(env.TUI_TESTER_MAX_EXITED_KEPT, 64),
+    rawBufferBytes: positiveInt(env.TUI_TESTER_RAW_BUFFER_BYTES, 1024 * 1024),
+    scrollback: positiveInt(env.TUI_TESTER_SCROLLBACK, 10000),
+    killGraceMs: positiveInt(env.TUI_TESTER_KILL_GRACE_MS, 2000),
+  };
+}
+
+function positiveInt(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+export interface StopResult {
+  sessionId: string;
+  alreadyExited: boolean;
+  signalsSent: string[];
+  escalated: boolean;
+  exit: ExitInfo;
+}
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, Session>();
+  private readonly prefix = `tui-${Math.random().toString(36).slice(2, 8)}`;
+  private counter = 0;
+  private backend: PtyBackend | undefined;
+
+  constructor(readonly limits: RegistryLimits = limitsFromEnv()) {}
+
+  async start(options: StartOptions): Promise<Session> {
+    const live = this.live();
+    if (live.length >= this.limits.maxSessions) {
+      throw new TuiError(
+        "LIMIT_REACHED",
+        `${live.length} sessions are running, the limit is ${this.limits.maxSessions} (TUI_TESTER_MAX_SESSIONS).`,
+        `Stop one with stop_session (running: ${live.map((s) => s.id).join(", ")}), or raise TUI_TESTER_MAX_SESSIONS.`,
+      );
+    }
+    const env = childEnv(options.env, options.term);
+    const cwd = options.cwd ?? process.cwd();
+    const file = resolveCommand(options.command, cwd, env);
+    this.backend ??= await selectBackend();
+    const id = `${this.prefix}-${++this.counter}`;
+    let session: Session;
+    try {
+      session = new Session(
+        { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme },
+        this.backend,
+      );
+    } catch (error) {
+      throw new TuiError("SPAWN_FAILED", `Could not start "${options.command}": ${error instanceof Error ? error.message : String(error)}`, "Check the command, args and cwd.");
+    }
+    this.sessions.set(id, session);
+    session.onExit(() => this.prune());
+    log(`started ${id} pid ${session.pid}: ${options.command} ${options.args.join(" ")}`);
+    return session;
+  }
+
+  get(id: string): Session {
+    const session = this.sessions.get(id);
+    if (session !== undefined) return session;
+    const byName = [...this.sessions.values()].find((s) => s.name === id);
+    const known = [...this.sessions.values()].map((s) => `${s.id}${s.name ? ` (${s.name})` : ""} [${s.state}]`);
+    throw new TuiError(
+      "SESSION_NOT_FOUND",
+      `No session with id "${id}".`,
+      byName
+        ? `"${id}" is the name of session ${byName.id}; pass that id as sessionId.`
+        : known.length > 0
+          ? `Known sessions: ${known.join(", ")}. Use list_sessions to see them.`
+          : "No sessions exist; start one with start_session.",
+    );
+  }
+
+  list(): Session[] {
+    return [...this.sessions.values()];
+  }
+
+  live(): Session[] {
+    return this.list().filter((s) => s.state !== "exited");
+  }
+
+  /** Signal, wait up to the grace period, then SIGKILL. Resolves once the process is really gone. */
+  async stop(id: string, signal: NodeJS.Signals = "SIGTERM", graceMs = this.limits.killGraceMs): Promise<StopResult> {
+    const session = this.get(id);
+    if (session.exit !== null) return { sessionId: id, alreadyExited: true, signalsSent: [], escalated: false, exit: session.exit };
+    const signalsSent: string[] = [];
+    if (session.signal(signal)) signalsSent.push(signal);
+    const exitedInGrace = await Promise.race([session.whenExited().then(() => true), Bun.sleep(graceMs).then(() => false)]);
+    let escalated = false;
+    if (!exitedInGrace && signal !== "SIGKILL") {
+      escalated = true;
+      if (session.signal("SIGKILL")) signalsSent.push("SIGKILL");
+    }
+    const exit = await session.whenExited();
+    log(`stopped ${id}: ${describeExit(exit)}`);
+    return { sessionId: id, alreadyExited: false, signalsSent, escalated, exit };
+  }
+
+  /** Kill every live session; used on server exit. */
+  async shutdown(graceMs = 500): Promise<void> {
+    await Promise.all(this.live().map((s) => this.stop(s.id, "SIGTERM", graceMs).catch(() => undefined)));
+    for (const session of this.sessions.values()) session.dispose();
+  }
+
+  private prune(): void {
+    const exited = this.list().filter((s) => s.state === "exited");
+    for (const old of exited.slice(0, Math.max(0, exited.length - this.limits.maxExitedKept))) {
+      old.dispose();
+      this.sessions.delete(old.id);
+    }
+  }
+}
+
+/** The server's env, the caller's env over it, and TERM from the `term` option. */
+function childEnv(overrides: Record<string, string> | undefined, term: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  Object.assign(env, overrides ?? {});
+  env.TERM = overrides?.TERM ?? term;
+  env.COLORTERM ??= "truecolor";
+  return env;
+}

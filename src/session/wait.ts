@@ -1,0 +1,178 @@
+/**
+ * Event-driven waits. A check runs on every parsed write of the emulator (coalesced per tick),
+ * so a match is seen within a tick of the bytes arriving; `pollIntervalMs` is only an upper bound
+ * (a safety timer), never the latency.
+ */
+import { TuiError } from "../errors.ts";
+import type { Snapshot } from "../term/types.ts";
+import { compileMatcher, type MatchValue, type PatternSpec } from "./matcher.ts";
+import type { Session } from "./session.ts";
+
+/** How long a synchronized update (mode 2026) may hide the screen before we read it anyway. */
+export const SYNC_HOLD_MAX_MS = 1000;
+/** Raw matching keeps this much of the already-seen output so a match can straddle chunks. */
+const RAW_OVERLAP_CHARS = 64 * 1024;
+
+export interface WaitTextOptions extends PatternSpec {
+  timeoutMs: number;
+  pollIntervalMs: number;
+  matchScreen: boolean;
+}
+
+export interface WaitTextResult {
+  pattern: string;
+  matched: boolean;
+  match: MatchValue | null;
+  elapsedMs: number;
+  timedOut: boolean;
+  timeoutMs: number;
+  matchedAgainst: "screen" | "raw";
+  /** True when the process exited before the pattern appeared (the wait ends early). */
+  exited?: boolean;
+  /** The screen at the instant of the match (or of the timeout / exit). */
+  snapshot: Snapshot;
+}
+
+export async function waitForText(session: Session, options: WaitTextOptions, signal?: AbortSignal): Promise<WaitTextResult> {
+  const matcher = compileMatcher(options);
+  const started = performance.now();
+  const decoder = new TextDecoder();
+  let rawText = options.matchScreen ? "" : decoder.decode(session.raw.tail(), { stream: true });
+
+  return new Promise<WaitTextResult>((resolve, reject) => {
+    const cleanups: (() => void)[] = [];
+    let scheduled = false;
+    let done = false;
+
+    const finish = (result: Omit<WaitTextResult, "elapsedMs" | "timeoutMs" | "pattern" | "matchedAgainst" | "snapshot">) => {
+      if (done) return;
+      done = true;
+      for (const cleanup of cleanups) cleanup();
+      resolve({
+        pattern: options.pattern,
+        ...result,
+        elapsedMs: Math.round(performance.now() - started),
+        timeoutMs: options.timeoutMs,
+        matchedAgainst: options.matchScreen ? "screen" : "raw",
+        snapshot: session.emulator.snapshot(),
+      });
+    };
+
+    const check = (): boolean => {
+      scheduled = false;
+      if (done) return true;
+      let found;
+      if (options.matchScreen) {
+        const holding = session.emulator.syncHeldSince;
+        if (holding !== null && performance.now() - holding < SYNC_HOLD_MAX_MS) return false;
+        found = matcher.find(session.emulator.text());
+      } else {
+        found = matcher.find(rawText);
+      }
+      if (found === null) return false;
+      finish({ matched: true, match: found.value, timedOut: false });
+      return true;
+    };
+    const schedule = () => {
+      if (scheduled || done) return;
+      scheduled = true;
+      queueMicrotask(check);
+    };
+
+    if (check()) return;
+    if (!options.matchScreen) {
+      cleanups.push(
+        session.onOutput((chunk) => {
+          rawText = rawText.slice(-RAW_OVERLAP_CHARS) + decoder.decode(chunk, { stream: true });
+          schedule();
+        }),
+      );
+    }
+    cleanups.push(session.emulator.onParsed(schedule));
+    cleanups.push(session.emulator.onSyncRelease(schedule));
+    const poll = setInterval(schedule, options.pollIntervalMs);
+    cleanups.push(() => clearInterval(poll));
+    const timeout = setTimeout(() => {
+      if (!check()) finish({ matched: false, match: null, timedOut: true });
+    }, options.timeoutMs);
+    cleanups.push(() => clearTimeout(timeout));
+    const onExited = () => void session.emulator.flushed().then(() => check() || finish({ matched: false, match: null, timedOut: false, exited: true }));
+    if (session.state === "exited") onExited();
+    else cleanups.push(session.onExit(onExited));
+    if (signal) {
+      const onAbort = () => {
+        if (done) return;
+        done = true;
+        for (const cleanup of cleanups) cleanup();
+        reject(new TuiError("CANCELLED", "The wait was cancelled by the client.", "Send the request again if you still need it."));
+      };
+      if (signal.aborted) onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      cleanups.push(() => signal.removeEventListener("abort", onAbort));
+    }
+  });
+}
+
+export interface WaitIdleResult {
+  idle: boolean;
+  timedOut: boolean;
+  idleMs: number;
+  timeoutMs: number;
+  elapsedMs: number;
+  /** Bytes the app wrote during the wait. */
+  bytesDuringWait: number;
+}
+
+/**
+ * Resolves once no output has arrived for `idleMs`, counting from the later of the last output
+ * and the start of the wait (so a wait right after an input always gives the app `idleMs` to answer).
+ */
+export async function waitForIdle(session: Session, options: { idleMs: number; timeoutMs: number }, signal?: AbortSignal): Promise<WaitIdleResult> {
+  const started = performance.now();
+  const bytesAtStart = session.bytesOut;
+  const result = (idle: boolean): WaitIdleResult => ({
+    idle,
+    timedOut: !idle,
+    idleMs: options.idleMs,
+    timeoutMs: options.timeoutMs,
+    elapsedMs: Math.round(performance.now() - started),
+    bytesDuringWait: session.bytesOut - bytesAtStart,
+  });
+  const idle = await quietPeriod(session, options.idleMs, options.timeoutMs, started, signal);
+  await session.emulator.flushed();
+  return result(idle);
+}
+
+/**
+ * True once output has been quiet for `quietMs` since max(last output, `since`); false at `deadlineMs`
+ * after `since`. Shared by wait_for_idle and the adaptive settle of input tools.
+ */
+export function quietPeriod(session: Session, quietMs: number, deadlineMs: number, since: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise<boolean>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = since + deadlineMs;
+    const end = (value: boolean) => {
+      clearTimeout(timer);
+      unsubscribe();
+      signal?.removeEventListener("abort", onAbort);
+      resolve(value);
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      const now = performance.now();
+      const quietSince = Math.max(session.lastOutputAt, since);
+      const quietAt = quietSince + quietMs;
+      if (quietAt <= now) return end(true);
+      if (deadline <= now) return end(false);
+      timer = setTimeout(arm, Math.min(quietAt, deadline) - now);
+    };
+    const onAbort = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      reject(new TuiError("CANCELLED", "The wait was cancelled by the client.", "Send the request again if you still need it."));
+    };
+    const unsubscribe = session.onOutput(arm);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    arm();
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * A tool is a plain object: name, title, short description, a flat strict valibot schema,
+ * annotations and a `run`. Session tools get their session resolved, checked and serialised first.
+ */
+import * as v from "valibot";
+import type { MonitorRegistry } from "../monitor/registry.ts";
+import type { SessionRegistry } from "../session/registry.ts";
+import type { Session } from "../session/session.ts";
+import type { ViewerManager } from "../viewer/manager.ts";
+
+export interface ServerConfig {
+  /** Default for every input tool's `screenDetail` (TUI_TESTER_SCREEN_DETAIL). */
+  screenDetail: "full" | "diff";
+  version: string;
+}
+
+export interface ToolContext {
+  sessions: SessionRegistry;
+  monitors: MonitorRegistry;
+  viewers: ViewerManager;
+  config: ServerConfig;
+  /** Aborted when the client cancels the request. */
+  signal: AbortSignal;
+}
+
+/** What a handler returns: the renderer turns it into content + structuredContent. */
+export interface ToolOutcome {
+  summary: string;
+  data: Record<string, unknown>;
+}
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+type ObjectSchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>> & { entries: v.ObjectEntries };
+
+export interface ToolDef<S extends ObjectSchema = ObjectSchema> {
+  name: string;
+  description: string;
+  input: S;
+  annotations: ToolAnnotations;
+  run(args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+/** A tool that acts on one session; its `act` is also what run_script steps call. */
+export interface SessionToolDef<S extends ObjectSchema = ObjectSchema> extends ToolDef<S> {
+  /** Accept exited sessions (read-only tools) instead of failing with SESSION_EXITED. */
+  allowExited: boolean;
+  act(session: Session, args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export function defineTool<S extends ObjectSchema>(def: ToolDef<S>): ToolDef<S> {
+  return def;
+}
+
+export function defineSessionTool<S extends ObjectSchema>(
+  def: Omit<SessionToolDef<S>, "run" | "allowExited"> & { allowExited?: boolean },
+): SessionToolDef<S> {
+  const allowExited = def.allowExited ?? false;
+  return {
+    ...def,
+    allowExited,
+    run(args, ctx) {
+      const session = ctx.sessions.get((args as { sessionId: string }).sessionId);
+      return session.serialize(async () => {
+        if (!allowExited) session.assertRunning();
+        return def.act(session, args, ctx);
+      });
+    },
+  };
+}
+
+export function annotations(title: string, kind: "read" | "write" | "destroy", idempotent = kind === "read"): ToolAnnotations {
+  return {
+    title,
+    readOnlyHint: kind === "read",
+    destructiveHint: kind === "destroy",
+    idempotentHint: idempotent,
+    // Sessions run arbitrary local programs, but no tool reaches out to an open world of services.
+    openWorldHint: false,
+  };
+}
