@@ -1,5 +1,6 @@
 /** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
 import { TuiError } from "../errors.ts";
+import { positiveIntFromEnv } from "../util/env.ts";
 import { resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
 import type { TerminalTheme } from "../term/types.ts";
 import { log } from "../util/log.ts";
@@ -29,18 +30,14 @@ export interface RegistryLimits {
 
 export function limitsFromEnv(env: Record<string, string | undefined> = process.env): RegistryLimits {
   return {
-    maxSessions: positiveInt(env.TUI_TESTER_MAX_SESSIONS, 32),
-    maxExitedKept: positiveInt(env.TUI_TESTER_MAX_EXITED_KEPT, 64),
-    rawBufferBytes: positiveInt(env.TUI_TESTER_RAW_BUFFER_BYTES, 1024 * 1024),
-    scrollback: positiveInt(env.TUI_TESTER_SCROLLBACK, 10000),
-    killGraceMs: positiveInt(env.TUI_TESTER_KILL_GRACE_MS, 2000),
+    maxSessions: positiveIntFromEnv(env.TUI_TESTER_MAX_SESSIONS, 32),
+    maxExitedKept: positiveIntFromEnv(env.TUI_TESTER_MAX_EXITED_KEPT, 64),
+    rawBufferBytes: positiveIntFromEnv(env.TUI_TESTER_RAW_BUFFER_BYTES, 1024 * 1024),
+    scrollback: positiveIntFromEnv(env.TUI_TESTER_SCROLLBACK, 10000),
+    killGraceMs: positiveIntFromEnv(env.TUI_TESTER_KILL_GRACE_MS, 2000),
   };
 }
 
-function positiveInt(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return value !== undefined && Number.isInteger(n) && n > 0 ? n : fallback;
-}
 
 export interface StopResult {
   sessionId: string;

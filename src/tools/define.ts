@@ -21,6 +21,8 @@ export interface ToolContext {
   config: ServerConfig;
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
+  /** The arguments as the client sent them, before defaults (run_script merges its own defaults). */
+  rawArgs: unknown;
 }
 
 /** What a handler returns: the renderer turns it into content + structuredContent. */

@@ -1,0 +1,53 @@
+#!/usr/bin/env bun
+/** Entry: flags, registries, MCP server over stdio, shutdown on stdin end and signals. */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { helpText, screenDetailFromEnv, VERSION } from "./config.ts";
+import { MonitorRegistry } from "./monitor/registry.ts";
+import { createServer } from "./server.ts";
+import { SessionRegistry } from "./session/registry.ts";
+import { tools } from "./tools/index.ts";
+import { log } from "./util/log.ts";
+import { ViewerManager } from "./viewer/manager.ts";
+
+const flag = process.argv[2];
+if (flag === "--version" || flag === "-v") {
+  process.stdout.write(`${VERSION}\n`);
+  process.exit(0);
+}
+if (flag === "--help" || flag === "-h") {
+  process.stdout.write(helpText());
+  process.exit(0);
+}
+if (flag !== undefined) {
+  process.stderr.write(`Unknown argument "${flag}".\n\n${helpText()}`);
+  process.exit(2);
+}
+
+const sessions = new SessionRegistry();
+const monitors = new MonitorRegistry();
+const viewers = new ViewerManager();
+const server = createServer(tools, { sessions, monitors, viewers, config: { screenDetail: screenDetailFromEnv(), version: VERSION } });
+
+let shuttingDown = false;
+async function shutdown(reason: string, code = 0): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  log(`shutting down (${reason})`);
+  const force = setTimeout(() => process.exit(code), 5000);
+  monitors.stopAll();
+  await viewers.closeAll().catch(() => undefined);
+  await sessions.shutdown().catch(() => undefined);
+  await server.close().catch(() => undefined);
+  clearTimeout(force);
+  process.exit(code);
+}
+
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(signal));
+process.stdin.on("end", () => void shutdown("stdin closed"));
+process.stdin.on("close", () => void shutdown("stdin closed"));
+// The server must never crash on a stray error: log it and keep serving.
+process.on("uncaughtException", (error) => log("uncaught exception:", error.stack ?? error.message));
+process.on("unhandledRejection", (reason) => log("unhandled rejection:", reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)));
+
+await server.connect(new StdioServerTransport());
+log(`tui-tester ${VERSION} ready on stdio`);

@@ -1,0 +1,131 @@
+/** run_script: an ordered list of steps run inside the server, so no transient state is missed. */
+import * as v from "valibot";
+import type { MonitorReport } from "../monitor/monitor.ts";
+import { toTuiError, TuiError } from "../errors.ts";
+import { settledView } from "../session/observe.ts";
+import type { Session } from "../session/session.ts";
+import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
+import { monitorEntries } from "../tools/monitor-tools.ts";
+import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
+import { assertTextStep, sleepStep, stepSchema, withDefaults, type ScriptDefaults } from "./steps.ts";
+
+interface StepResult {
+  index: number;
+  type: string;
+  label?: string;
+  ok: boolean;
+  elapsedMs: number;
+  result?: Record<string, unknown>;
+  error?: { code: string; message: string; hint?: string };
+}
+
+export function makeRunScript(scriptable: SessionToolDef[]) {
+  const tools = new Map<string, SessionToolDef>([...scriptable, sleepStep, assertTextStep].map((t) => [t.name, t]));
+  const schemas = [...tools.values()].map(stepSchema);
+  const step = v.variant("type", schemas as unknown as [ReturnType<typeof stepSchema>, ...ReturnType<typeof stepSchema>[]]);
+
+  return defineSessionTool({
+    name: "run_script",
+    description: `Run a sequence of steps inside the server with no round trip between them (input, wait, assert, snapshot...). Step types: ${[...tools.keys()].join(", ")}. Each step takes the same arguments as the tool of that name, minus sessionId. All steps are validated before the first runs.`,
+    input: v.strictObject({
+      sessionId,
+      steps: v.pipe(v.array(step), v.minLength(1), v.maxLength(1000), v.description("Steps, run in order.")),
+      defaults: v.optional(
+        v.pipe(
+          v.strictObject({
+            timeoutMs: v.optional(v.number()),
+            pollIntervalMs: v.optional(v.number()),
+            captureScreen: v.optional(v.boolean()),
+            waitAfterMs: v.optional(v.number()),
+            screenDetail,
+          }),
+          v.description("Values for every step that has the option and does not set it."),
+        ),
+        {},
+      ),
+      monitor: v.optional(v.pipe(v.strictObject(monitorEntries), v.description("Record frames for the whole script."))),
+      includeRawOutput: optionalBoolean(false, "Return the raw output the program wrote during the script."),
+      rawOutputMaxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024)), 65_536),
+      stopOnError: optionalBoolean(true, "Stop at the first failed step (unless it has continueOnError)."),
+    }),
+    annotations: annotations("Run script", "write", false),
+    allowExited: true,
+    async act(session, args, ctx) {
+      const rawSteps = (ctx.rawArgs as { steps: Record<string, unknown>[] }).steps;
+      const defaults: ScriptDefaults = args.defaults;
+      // Defaults are merged into the raw steps and every step is parsed before the first one runs.
+      const planned = rawSteps.map((raw, index) => {
+        const tool = tools.get(String(raw.type));
+        if (!tool) throw new TuiError("INVALID_ARGUMENT", `steps[${index}].type "${String(raw.type)}" is not a step type.`, `Use one of: ${[...tools.keys()].join(", ")}.`);
+        const { type: _t, label, continueOnError, ...rest } = raw;
+        const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: session.id }, defaults));
+        if (!parsed.success) {
+          throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}) with defaults applied is invalid: ${parsed.issues.map((i) => i.message).join("; ")}`, "Fix the step or the script defaults.");
+        }
+        return { tool, args: parsed.output, label: label as string | undefined, continueOnError: continueOnError === true };
+      });
+      return runPlanned(session, planned, args, ctx);
+    },
+  });
+}
+
+async function runPlanned(
+  session: Session,
+  planned: { tool: SessionToolDef; args: Record<string, unknown>; label?: string; continueOnError: boolean }[],
+  options: { monitor?: v.InferOutput<v.StrictObjectSchema<typeof monitorEntries, undefined>>; includeRawOutput: boolean; rawOutputMaxBytes: number; stopOnError: boolean },
+  ctx: ToolContext,
+) {
+  const started = performance.now();
+  const rawAtStart = session.raw.total;
+  const monitor = options.monitor ? ctx.monitors.start(session, options.monitor) : undefined;
+  const results: StepResult[] = [];
+  let stoppedAtStep: number | null = null;
+  let monitorReport: MonitorReport | undefined;
+  try {
+    for (const [index, step] of planned.entries()) {
+      if (ctx.signal.aborted) throw new TuiError("CANCELLED", "run_script was cancelled by the client.", "Send it again if needed.");
+      const stepStart = performance.now();
+      const base = { index, type: step.tool.name, ...(step.label !== undefined ? { label: step.label } : {}) };
+      try {
+        if (!step.tool.allowExited) session.assertRunning();
+        const outcome = await step.tool.act(session, step.args, ctx);
+        const { sessionId: _s, ...result } = outcome.data;
+        results.push({ ...base, ok: true, elapsedMs: Math.round(performance.now() - stepStart), result });
+      } catch (thrown) {
+        const error = toTuiError(thrown);
+        if (error.code === "CANCELLED") throw error;
+        const { sessionId: _s, ...details } = error.details ?? {};
+        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } });
+        if (options.stopOnError && !step.continueOnError) {
+          stoppedAtStep = index;
+          break;
+        }
+      }
+    }
+  } finally {
+    // the monitor is released even when the script is cancelled
+    monitorReport = monitor ? ctx.monitors.release(monitor) : undefined;
+  }
+  const ok = results.every((r) => r.ok) && stoppedAtStep === null;
+  const data: Record<string, unknown> = {
+    sessionId: session.id,
+    ok,
+    stepsPlanned: planned.length,
+    stepsRun: results.length,
+    stoppedAtStep,
+    durationMs: Math.round(performance.now() - started),
+    results,
+  };
+  if (monitorReport) data.monitor = monitorReport;
+  if (options.includeRawOutput) {
+    const produced = session.raw.total - rawAtStart;
+    const bytes = session.raw.tail(Math.min(produced, options.rawOutputMaxBytes));
+    data.rawOutput = { bytes: produced, output: new TextDecoder().decode(bytes), truncated: bytes.length < produced };
+  }
+  data.finalSnapshot = await settledView(session);
+  const failed = results.filter((r) => !r.ok);
+  const summary = ok
+    ? `Script ok: ${results.length}/${planned.length} steps in ${data.durationMs} ms`
+    : `Script failed: ${failed.map((r) => `step ${r.index} (${r.type}${r.label ? ` "${r.label}"` : ""}): ${r.error?.message}`).join("; ")}; ran ${results.length}/${planned.length}`;
+  return { summary, data };
+}

@@ -1,0 +1,106 @@
+/**
+ * run_script steps are the scriptable tools' own inputs minus sessionId, tagged with `type`,
+ * plus two script-only steps: sleep and assert_text.
+ */
+import * as v from "valibot";
+import { TuiError } from "../errors.ts";
+import { compileMatcher } from "../session/matcher.ts";
+import type { Session } from "../session/session.ts";
+import { annotations, defineSessionTool, type SessionToolDef, type ToolOutcome } from "../tools/define.ts";
+import { runObserved } from "../tools/observed.ts";
+import { clampedNumber, observeEntries, optionalBoolean, patternEntries, sessionId } from "../tools/schemas.ts";
+
+export const sleepStep = defineSessionTool({
+  name: "sleep",
+  description: "Pause the script for durationMs; the screen block spans the pause.",
+  input: v.strictObject({ sessionId, durationMs: clampedNumber(0, 600_000, 100, "Pause in ms."), ...observeEntries }),
+  annotations: annotations("Sleep", "read"),
+  allowExited: true,
+  act(session, args, ctx) {
+    const waitAfterMs = args.waitAfterMs ?? 0;
+    return runObserved(session, { ...args, waitAfterMs }, ctx, async () => {
+      await Bun.sleep(args.durationMs);
+      return { sleptMs: args.durationMs };
+    }, () => `Slept ${args.durationMs} ms`);
+  },
+});
+
+export const assertTextStep = defineSessionTool({
+  name: "assert_text",
+  description: "Check now that a pattern is on the screen (or raw output), or absent with negate: true. Fails the step otherwise.",
+  input: v.strictObject({
+    sessionId,
+    ...patternEntries,
+    negate: optionalBoolean(false, "Pass when the pattern is absent."),
+    matchScreen: optionalBoolean(true, "Match the visible screen; false matches raw output."),
+    excerptBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000), v.description("Characters of context around the match. 0 omits the excerpt.")), 200),
+    includeText: optionalBoolean(false, "Echo the whole haystack back."),
+  }),
+  annotations: annotations("Assert text", "read"),
+  allowExited: true,
+  async act(session: Session, args): Promise<ToolOutcome> {
+    const matcher = compileMatcher(args);
+    await session.emulator.flushed();
+    const haystack = args.matchScreen ? session.emulator.text() : new TextDecoder().decode(session.raw.tail());
+    const found = matcher.find(haystack);
+    const passed = args.negate ? found === null : found !== null;
+    const data: Record<string, unknown> = {
+      passed,
+      matched: found !== null,
+      match: found?.value ?? null,
+      pattern: args.pattern,
+      matchedAgainst: args.matchScreen ? "screen" : "raw",
+      negated: args.negate,
+      textLength: haystack.length,
+    };
+    if (args.excerptBytes > 0) {
+      const half = Math.floor(args.excerptBytes / 2);
+      const at = found ? found.index : 0;
+      data.excerpt = found || !args.negate ? haystack.slice(Math.max(0, at - half), at + (found?.length ?? 0) + half) : haystack.slice(0, args.excerptBytes);
+    }
+    if (args.includeText) data.text = haystack;
+    if (!passed) {
+      throw new TuiError("ASSERTION_FAILED", args.negate ? `"${args.pattern}" is present but should be absent.` : `"${args.pattern}" is not on the ${data.matchedAgainst}.`, "See details.excerpt (or pass includeText: true) for what was there.", data);
+    }
+    return { summary: `Assertion passed: "${args.pattern}" ${args.negate ? "absent" : "present"}`, data };
+  },
+});
+
+export interface ScriptDefaults {
+  timeoutMs?: number;
+  pollIntervalMs?: number;
+  captureScreen?: boolean;
+  waitAfterMs?: number;
+  screenDetail?: "full" | "diff";
+}
+
+/** Apply script defaults to a raw step, only for keys that step's schema has; step values win. */
+export function withDefaults(tool: SessionToolDef, raw: Record<string, unknown>, defaults: ScriptDefaults): Record<string, unknown> {
+  const entries = tool.input.entries;
+  const step: Record<string, unknown> = {};
+  for (const key of ["captureScreen", "waitAfterMs", "screenDetail", "timeoutMs", "pollIntervalMs"] as const) {
+    if (key in entries && defaults[key] !== undefined) step[key] = defaults[key];
+  }
+  // wait_for_text steps fail on timeout unless told otherwise (the standalone tool does not).
+  if (tool.name === "wait_for_text") step.errorOnTimeout = true;
+  Object.assign(step, raw);
+  const waitFor = raw.waitFor;
+  if (waitFor !== null && typeof waitFor === "object" && !Array.isArray(waitFor)) {
+    const nested: Record<string, unknown> = {};
+    if (defaults.timeoutMs !== undefined) nested.timeoutMs = defaults.timeoutMs;
+    if (defaults.pollIntervalMs !== undefined) nested.pollIntervalMs = defaults.pollIntervalMs;
+    step.waitFor = { ...nested, ...waitFor };
+  }
+  return step;
+}
+
+/** The valibot schema of one step: the tool's entries without sessionId, plus type/label/continueOnError. */
+export function stepSchema(tool: SessionToolDef) {
+  const { sessionId: _omit, ...entries } = tool.input.entries;
+  return v.strictObject({
+    type: v.literal(tool.name),
+    label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Your name for the step, echoed in its result."))),
+    continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
+    ...entries,
+  });
+}

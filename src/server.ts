@@ -1,0 +1,53 @@
+/** The one file that imports the MCP SDK server: tools/list and tools/call -> dispatch. */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolContext, ToolDef } from "./tools/define.ts";
+import { dispatch } from "./tools/dispatch.ts";
+import { inputJsonSchema } from "./tools/json-schema.ts";
+
+/** A call running longer than this gets progress notifications (when the client sent a progressToken). */
+const PROGRESS_INTERVAL_MS = 1000;
+
+export function createServer(tools: ToolDef[], context: Omit<ToolContext, "signal" | "rawArgs">): Server {
+  const server = new Server(
+    { name: "tui-tester", version: context.config.version },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        "Drive terminal apps: start_session (visible: true lets the human watch), then send_keys/send_text with waitFor, read with snapshot/get_text, and use run_script for multi-step flows with no round trips. stop_session when done.",
+    },
+  );
+  const listed = tools.map((tool) => ({
+    name: tool.name,
+    title: tool.annotations.title,
+    description: tool.description,
+    inputSchema: inputJsonSchema(tool),
+    annotations: tool.annotations,
+  }));
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Tools: ${[...byName.keys()].join(", ")}.`);
+    const progressToken = request.params._meta?.progressToken;
+    let ticker: ReturnType<typeof setInterval> | undefined;
+    if (progressToken !== undefined) {
+      const started = performance.now();
+      let progress = 0;
+      ticker = setInterval(() => {
+        progress++;
+        const elapsed = Math.round(performance.now() - started);
+        void extra
+          .sendNotification({ method: "notifications/progress", params: { progressToken, progress, message: `${tool.name} running for ${elapsed} ms` } })
+          .catch(() => undefined);
+      }, PROGRESS_INTERVAL_MS);
+    }
+    try {
+      return await dispatch(tool, request.params.arguments, { ...context, signal: extra.signal });
+    } finally {
+      clearInterval(ticker);
+    }
+  });
+  return server;
+}

@@ -1,0 +1,36 @@
+/** The tool catalog, in the order tools/list shows them. */
+import { makeRunScript } from "../script/run-script.ts";
+import type { SessionToolDef, ToolDef } from "./define.ts";
+import { holdKey, sendKeys, sendRaw, sendText, typeText } from "./input-tools.ts";
+import { startMonitor, stopMonitor } from "./monitor-tools.ts";
+import { diffSnapshotsTool, getCursor, getRawOutput, getText, resize, snapshot } from "./screen-tools.ts";
+import { getExitInfo, listSessions, startSession, stopSession } from "./session-tools.ts";
+import { waitForIdle, waitForText } from "./wait-tools.ts";
+
+/** Tools that run_script can run as steps (same schema minus sessionId, same code). */
+const scriptable = [sendKeys, sendText, sendRaw, typeText, holdKey, waitForText, waitForIdle, snapshot, getText, resize] as unknown as SessionToolDef[];
+
+export const runScript = makeRunScript(scriptable);
+
+export const tools = [
+  startSession,
+  stopSession,
+  listSessions,
+  runScript,
+  sendKeys,
+  sendText,
+  sendRaw,
+  holdKey,
+  typeText,
+  snapshot,
+  getText,
+  getCursor,
+  waitForText,
+  waitForIdle,
+  resize,
+  startMonitor,
+  stopMonitor,
+  diffSnapshotsTool,
+  getExitInfo,
+  getRawOutput,
+] as unknown as ToolDef[];

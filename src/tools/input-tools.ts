@@ -1,0 +1,139 @@
+/** Keyboard input tools: send_keys, send_text, send_raw, hold_key, type_text. */
+import * as v from "valibot";
+import { TuiError } from "../errors.ts";
+import { encodeKey, parseKey, parseKeys } from "../keys/index.ts";
+import type { Session } from "../session/session.ts";
+import { annotations, defineSessionTool } from "./define.ts";
+import { runObserved } from "./observed.ts";
+import { clampedNumber, keySpec, observeEntries, sessionId } from "./schemas.ts";
+
+const utf8 = new TextEncoder();
+
+function send(session: Session, bytes: Uint8Array): number {
+  session.write(bytes);
+  return bytes.length;
+}
+
+export const sendKeys = defineSessionTool({
+  name: "send_keys",
+  description: "Send one key chord or a list of them as the exact bytes an xterm sends (e.g. \"ctrl+c\", [\"down\",\"Enter\"]). Returns the screen before/after with a row diff.",
+  input: v.strictObject({
+    sessionId,
+    keys: v.union([keySpec, v.pipe(v.array(keySpec), v.minLength(1), v.maxLength(10_000))]),
+    ...observeEntries,
+  }),
+  annotations: annotations("Send keys", "write"),
+  act(session, args, ctx) {
+    // Parse every key before sending any, so one typo sends nothing.
+    const specs = parseKeys(args.keys);
+    return runObserved(session, args, ctx, () => {
+      const modes = session.emulator.keyboardModes();
+      const bytes = utf8.encode(specs.map((spec) => encodeKey(spec, modes)).join(""));
+      return { keyCount: specs.length, bytesSent: send(session, bytes), specs };
+    }, (r) => `Sent ${r.keyCount} key(s), ${r.bytesSent} bytes`);
+  },
+});
+
+export const sendText = defineSessionTool({
+  name: "send_text",
+  description: "Type literal text in one write, no key parsing (\"\\n\" is sent as is; use \"\\r\" or send_keys Enter for a real Enter).",
+  input: v.strictObject({ sessionId, text: v.pipe(v.string(), v.minLength(1), v.description("Text to send.")), ...observeEntries }),
+  annotations: annotations("Send text", "write"),
+  act(session, args, ctx) {
+    return runObserved(session, args, ctx, () => ({ bytesSent: send(session, utf8.encode(args.text)) }), (r) => `Sent ${r.bytesSent} bytes of text`);
+  },
+});
+
+function decodeRaw(args: { hex?: string; base64?: string; utf8?: string }): Uint8Array {
+  const given = (["hex", "base64", "utf8"] as const).filter((k) => args[k] !== undefined);
+  if (given.length !== 1) {
+    throw new TuiError("INVALID_ARGUMENT", given.length === 0 ? "send_raw needs one of hex, base64 or utf8." : `send_raw takes exactly one of hex, base64, utf8; got ${given.join(" and ")}.`, "Example: { \"hex\": \"1b5b41\" } sends ESC [ A.");
+  }
+  if (args.hex !== undefined) {
+    const hex = args.hex.replace(/[\s:]/g, "").replace(/^0x/i, "");
+    if (hex.length === 0 || hex.length % 2 !== 0 || /[^0-9a-f]/i.test(hex)) throw new TuiError("INVALID_ARGUMENT", `hex "${args.hex}" is not an even-length string of hex digits.`, "Example: \"1b5b41\" (spaces and colons are ignored).");
+    return Uint8Array.from(hex.match(/../g) ?? [], (byte) => Number.parseInt(byte, 16));
+  }
+  if (args.base64 !== undefined) {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(args.base64) || args.base64.length === 0) throw new TuiError("INVALID_ARGUMENT", `base64 "${args.base64.slice(0, 40)}" is not valid base64.`, "Example: \"Gw==\" is ESC.");
+    return Uint8Array.from(Buffer.from(args.base64, "base64"));
+  }
+  if (!args.utf8) throw new TuiError("INVALID_ARGUMENT", "utf8 is empty.", "Pass at least one character.");
+  return utf8.encode(args.utf8);
+}
+
+export const sendRaw = defineSessionTool({
+  name: "send_raw",
+  description: "Send arbitrary bytes, given as exactly one of hex (\"1b5b41\"), base64 or utf8. Escape hatch for sequences send_keys cannot name.",
+  input: v.strictObject({
+    sessionId,
+    hex: v.optional(v.pipe(v.string(), v.description("Bytes as hex, e.g. \"1b5b41\"."))),
+    base64: v.optional(v.pipe(v.string(), v.description("Bytes as base64."))),
+    utf8: v.optional(v.pipe(v.string(), v.description("Bytes as UTF-8 text."))),
+    ...observeEntries,
+  }),
+  annotations: annotations("Send raw bytes", "write"),
+  act(session, args, ctx) {
+    const bytes = decodeRaw(args);
+    return runObserved(session, args, ctx, () => ({ bytesSent: send(session, bytes), hex: Buffer.from(bytes.subarray(0, 64)).toString("hex") }), (r) => `Sent ${r.bytesSent} raw bytes`);
+  },
+});
+
+/** Sleep that ends early (with an error) when the request is cancelled. */
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw new TuiError("CANCELLED", "Cancelled by the client.", "Send the request again if needed.");
+  await Bun.sleep(ms);
+}
+
+export const holdKey = defineSessionTool({
+  name: "hold_key",
+  description: "Simulate holding a key: repeat it every intervalMs for durationMs (key-repeat, auto-scroll). The screen block spans the whole hold.",
+  input: v.strictObject({
+    sessionId,
+    key: keySpec,
+    durationMs: clampedNumber(1, 60_000, 500, "How long to hold the key in ms."),
+    intervalMs: clampedNumber(5, 5000, 30, "Repeat interval in ms (typical key repeat is 30)."),
+    ...observeEntries,
+  }),
+  annotations: annotations("Hold key", "write"),
+  act(session, args, ctx) {
+    const spec = parseKey(args.key);
+    return runObserved(session, args, ctx, async () => {
+      const started = performance.now();
+      let events = 0;
+      let bytesSent = 0;
+      while (events === 0 || performance.now() - started + args.intervalMs <= args.durationMs) {
+        bytesSent += send(session, utf8.encode(encodeKey(spec, session.emulator.keyboardModes())));
+        events++;
+        await pause(Math.max(0, started + events * args.intervalMs - performance.now()), ctx.signal);
+        if (!session.running) break;
+      }
+      return { events, bytesSent, spec, durationMs: Math.round(performance.now() - started) };
+    }, (r) => `Held ${JSON.stringify(args.key)} for ${r.durationMs} ms (${r.events} repeats)`);
+  },
+});
+
+export const typeText = defineSessionTool({
+  name: "type_text",
+  description: "Type text one character at a time at cps characters per second, for apps that treat typing differently from a paste.",
+  input: v.strictObject({
+    sessionId,
+    text: v.pipe(v.string(), v.minLength(1), v.maxLength(100_000), v.description("Text to type.")),
+    cps: clampedNumber(1, 1000, 40, "Characters per second."),
+    ...observeEntries,
+  }),
+  annotations: annotations("Type text", "write"),
+  act(session, args, ctx) {
+    return runObserved(session, args, ctx, async () => {
+      const started = performance.now();
+      const chars = [...args.text];
+      let bytesSent = 0;
+      for (const [i, ch] of chars.entries()) {
+        if (i > 0) await pause(Math.max(0, started + (i * 1000) / args.cps - performance.now()), ctx.signal);
+        if (!session.running) break;
+        bytesSent += send(session, utf8.encode(ch));
+      }
+      return { chars: chars.length, bytesSent, cps: args.cps, durationMs: Math.round(performance.now() - started) };
+    }, (r) => `Typed ${r.chars} characters in ${r.durationMs} ms`);
+  },
+});

@@ -1,0 +1,41 @@
+/** Runs an input under observe() and turns the result into a tool outcome (shared by all input tools). */
+import * as v from "valibot";
+import { TuiError } from "../errors.ts";
+import { observe, type ScreenDetail } from "../session/observe.ts";
+import type { Session } from "../session/session.ts";
+import type { ToolContext, ToolOutcome } from "./define.ts";
+import type { observeEntries } from "./schemas.ts";
+
+export type ObserveArgs = v.InferOutput<v.StrictObjectSchema<typeof observeEntries, undefined>>;
+
+export async function runObserved(
+  session: Session,
+  args: ObserveArgs,
+  ctx: ToolContext,
+  action: () => Promise<Record<string, unknown>> | Record<string, unknown>,
+  describe: (result: Record<string, unknown>) => string,
+): Promise<ToolOutcome> {
+  const screenDetail: ScreenDetail = args.screenDetail ?? ctx.config.screenDetail;
+  const observed = await observe(session, action, {
+    captureScreen: args.captureScreen,
+    waitAfterMs: args.waitAfterMs,
+    waitFor: args.waitFor,
+    screenDetail,
+    signal: ctx.signal,
+  });
+  const data: Record<string, unknown> = { sessionId: session.id, ...observed.result };
+  if (observed.screen) data.screen = observed.screen;
+  if (observed.waitFor) data.waitFor = observed.waitFor;
+  const wait = observed.waitFor;
+  if (wait && !wait.matched && args.waitFor?.errorOnTimeout) {
+    throw new TuiError(
+      "WAIT_TIMEOUT",
+      `${describe(observed.result)}, but "${wait.pattern}" did not appear on the ${wait.matchedAgainst} within ${wait.timeoutMs} ms${wait.exited ? " (the process exited)" : ""}.`,
+      "The screen at the timeout is in details.screen; check the pattern, raise waitFor.timeoutMs, or try matchScreen: false.",
+      data,
+    );
+  }
+  const waitNote = wait ? (wait.matched ? `; "${wait.pattern}" matched after ${wait.elapsedMs} ms` : `; "${wait.pattern}" not seen (${wait.exited ? "process exited" : `timed out after ${wait.timeoutMs} ms`})`) : "";
+  const changed = observed.screen ? `; ${observed.screen.diff.identical ? "screen unchanged" : `${observed.screen.diff.changedLines.length} rows changed`}` : "";
+  return { summary: `${describe(observed.result)}${waitNote}${changed}`, data };
+}

@@ -1,0 +1,81 @@
+/** Shared valibot fragments. Flat, strict, defaults in the schema so JSON Schema and behaviour agree. */
+import * as v from "valibot";
+
+export const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
+
+/** A number silently clamped into [min, max] (the reference clamps rather than rejects). */
+export function clampedNumber(min: number, max: number, fallback: number, description: string) {
+  return v.optional(
+    v.pipe(
+      v.number(),
+      v.transform((n) => clamp(n, min, max)),
+      v.description(`${description} Default ${fallback}, clamped to [${min}, ${max}].`),
+    ),
+    fallback,
+  );
+}
+
+export function optionalBoolean(fallback: boolean, description: string) {
+  return v.optional(v.pipe(v.boolean(), v.description(description)), fallback);
+}
+
+export const sessionId = v.pipe(v.string(), v.minLength(1), v.description("Session id returned by start_session (e.g. \"tui-ab12cd-1\")."));
+
+export const positiveInt = (max: number, description: string) =>
+  v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max), v.description(description));
+
+export const keySpecObject = v.strictObject({
+  key: v.pipe(v.string(), v.minLength(1), v.description("Key name or character: \"a\", \"Enter\", \"F5\", \"ArrowUp\".")),
+  ctrl: v.optional(v.boolean()),
+  shift: v.optional(v.boolean()),
+  alt: v.optional(v.boolean()),
+  meta: v.optional(v.boolean()),
+});
+
+export const keySpec = v.union([
+  v.pipe(v.string(), v.minLength(1), v.description("Key chord such as \"ctrl+c\", \"shift+tab\", \"alt+enter\", \"F5\", \"space\".")),
+  keySpecObject,
+]);
+
+export const patternEntries = {
+  pattern: v.pipe(v.string(), v.minLength(1), v.description("Literal substring, or a RegExp source when regex is true.")),
+  regex: optionalBoolean(false, "Treat pattern as a RegExp source."),
+  regexFlags: v.optional(v.pipe(v.string(), v.regex(/^[dimsuv]*$/, "regexFlags may only contain d, i, m, s, u, v"), v.description("RegExp flags such as \"i\" or \"ms\" (regex only).")), ""),
+};
+
+export const waitEntries = {
+  ...patternEntries,
+  timeoutMs: clampedNumber(10, 600_000, 5000, "Max time to wait in ms."),
+  pollIntervalMs: clampedNumber(10, 5000, 50, "Upper bound between checks in ms; matches are detected on every screen update."),
+  matchScreen: optionalBoolean(true, "Match the visible screen; false matches the raw PTY output instead."),
+};
+
+export const waitForSchema = v.strictObject({
+  ...waitEntries,
+  errorOnTimeout: optionalBoolean(false, "Return an error result when the pattern does not appear in time."),
+});
+
+export const screenDetail = v.optional(
+  v.pipe(v.picklist(["full", "diff"]), v.description("\"full\": before/after text and diff. \"diff\": changed rows and cursor only. Default from TUI_TESTER_SCREEN_DETAIL, else full.")),
+);
+
+/** Options every input tool accepts: before/after capture, settle, inline wait. */
+export const observeEntries = {
+  captureScreen: optionalBoolean(true, "Return the screen before and after the input with a row diff."),
+  waitAfterMs: v.optional(
+    v.pipe(
+      v.number(),
+      v.transform((n) => clamp(n, 0, 5000)),
+      v.description("Fixed settle time before the after-snapshot, 0..5000 ms. Omitted: adaptive, returns once output is quiet (20 ms) after the app responds, at most 150 ms. Ignored with waitFor."),
+    ),
+  ),
+  waitFor: v.optional(v.pipe(waitForSchema, v.description("Wait for this text after the input; the after-snapshot is the frame where it first matched."))),
+  screenDetail,
+};
+
+export const snapshotFormat = v.optional(v.pipe(v.picklist(["text", "ansi", "cells", "all"]), v.description("text (default), ansi (SGR-coloured), cells (per-cell attributes) or all.")), "text");
+
+export const scrollbackEntries = {
+  includeScrollback: optionalBoolean(false, "Also return every line in the buffer (scrollback + screen)."),
+  maxScrollbackLines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000), v.description("Cap on scrollback lines returned; the tail is kept. Default 10000.")), 10_000),
+};

@@ -1,0 +1,105 @@
+/** Reading the screen: snapshot, get_text, get_cursor, get_raw_output, diff_snapshots; and resize. */
+import * as v from "valibot";
+import { TuiError } from "../errors.ts";
+import { settledView } from "../session/observe.ts";
+import { SYNC_HOLD_MAX_MS } from "../session/wait.ts";
+import { diffSnapshots } from "../term/diff.ts";
+import { annotations, defineSessionTool, defineTool } from "./define.ts";
+import { runObserved } from "./observed.ts";
+import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
+
+export const snapshot = defineSessionTool({
+  name: "snapshot",
+  description: "Rendered screen: text, lines and cursor; format ansi adds SGR colours, cells adds per-cell char/width/fg/bg/bold/italic/underline/inverse/dim/strikethrough. includeScrollback adds the whole buffer.",
+  input: v.strictObject({ sessionId, format: snapshotFormat, ...scrollbackEntries }),
+  annotations: annotations("Snapshot", "read"),
+  allowExited: true,
+  async act(session, args) {
+    await session.emulator.flushed();
+    const snap = await session.emulator.settledSnapshot({ format: args.format, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines }, SYNC_HOLD_MAX_MS);
+    return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}`, data: { sessionId: session.id, ...snap } };
+  },
+});
+
+export const getText = defineSessionTool({
+  name: "get_text",
+  description: "Visible screen text only (smaller than snapshot). includeScrollback adds the whole buffer.",
+  input: v.strictObject({ sessionId, ...scrollbackEntries }),
+  annotations: annotations("Get text", "read"),
+  allowExited: true,
+  async act(session, args) {
+    await session.emulator.flushed();
+    const snap = await session.emulator.settledSnapshot({ format: "text", includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines }, SYNC_HOLD_MAX_MS);
+    const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor };
+    if (snap.scrollback) data.scrollback = snap.scrollback;
+    return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data };
+  },
+});
+
+export const getCursor = defineSessionTool({
+  name: "get_cursor",
+  description: "Cursor position (0-based row, col) and visibility.",
+  input: v.strictObject({ sessionId }),
+  annotations: annotations("Get cursor", "read"),
+  allowExited: true,
+  async act(session) {
+    const { cursor } = await settledView(session);
+    return { summary: `Cursor at row ${cursor.row}, col ${cursor.col}${cursor.visible ? "" : " (hidden)"}`, data: { sessionId: session.id, ...cursor } };
+  },
+});
+
+export const getRawOutput = defineSessionTool({
+  name: "get_raw_output",
+  description: "Raw bytes the program wrote (escape sequences included), newest maxBytes of the retained buffer (1 MiB by default).",
+  input: v.strictObject({
+    sessionId,
+    maxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024), v.description("Return at most this many of the newest bytes. Default 65536.")), 65_536),
+    encoding: v.optional(v.pipe(v.picklist(["utf8", "base64", "hex"]), v.description("How to return the bytes.")), "utf8"),
+  }),
+  annotations: annotations("Get raw output", "read"),
+  allowExited: true,
+  async act(session, args) {
+    const bytes = session.raw.tail(args.maxBytes);
+    const output = args.encoding === "utf8" ? new TextDecoder().decode(bytes) : Buffer.from(bytes).toString(args.encoding);
+    const truncated = bytes.length < session.raw.total;
+    return {
+      summary: `${bytes.length} of ${session.raw.total} bytes${truncated ? " (older output not returned)" : ""}`,
+      data: { sessionId: session.id, bytes: session.raw.total, returnedBytes: bytes.length, retainedBytes: session.raw.size, droppedBytes: session.raw.dropped, truncated, encoding: args.encoding, output },
+    };
+  },
+});
+
+const snapshotLike = v.pipe(
+  v.looseObject({ text: v.optional(v.string()), lines: v.optional(v.array(v.string())) }),
+  v.description("A snapshot object (from snapshot, get_text or a screen block): needs text or lines."),
+);
+
+export const diffSnapshotsTool = defineTool({
+  name: "diff_snapshots",
+  description: "Row-level diff of two snapshots you already have (any objects with text or lines, optional cursor/cols/rows). Stateless.",
+  input: v.strictObject({ before: snapshotLike, after: snapshotLike }),
+  annotations: annotations("Diff snapshots", "read"),
+  async run(args) {
+    for (const side of ["before", "after"] as const) {
+      if (args[side].text === undefined && args[side].lines === undefined) {
+        throw new TuiError("INVALID_ARGUMENT", `${side} has neither text nor lines.`, "Pass snapshot objects as returned by snapshot or get_text.");
+      }
+    }
+    const diff = diffSnapshots(args.before as never, args.after as never);
+    return { summary: diff.identical ? "Identical" : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`, data: { diff } };
+  },
+});
+
+export const resize = defineSessionTool({
+  name: "resize",
+  description: "Resize the PTY and emulator together (the app gets SIGWINCH). Returns the screen before/after the re-layout.",
+  input: v.strictObject({ sessionId, cols: positiveInt(1000, "New width in columns."), rows: positiveInt(500, "New height in rows."), ...observeEntries }),
+  annotations: annotations("Resize", "write", true),
+  act(session, args, ctx) {
+    const from = { cols: session.cols, rows: session.rows };
+    return runObserved(session, args, ctx, () => {
+      session.resize(args.cols, args.rows);
+      return { from, cols: args.cols, rows: args.rows };
+    }, () => `Resized ${from.cols}x${from.rows} -> ${args.cols}x${args.rows}`);
+  },
+});
