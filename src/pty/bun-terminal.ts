@@ -7,9 +7,9 @@ import { deliverSignal } from "./signal.ts";
 import { Listeners, type PtyBackend, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
 
 /**
- * The process can be reaped before the PTY has delivered its last bytes; the terminal's own
- * `exit` callback (EOF on the master) marks the end of output. A grandchild that keeps the slave
- * open would delay EOF forever, so stop waiting for it this long after the process exits.
+ * The process can be reaped before the PTY has delivered its last bytes; the terminal's `exit`
+ * callback (EOF on the master) marks the end of output. Should EOF never come (a grandchild
+ * keeping the slave open), stop waiting for it this long after the process exits.
  */
 const EOF_GRACE_MS = 1000;
 
@@ -22,23 +22,22 @@ class BunTerminalProcess implements PtyProcess {
   private closed = false;
 
   constructor(options: PtySpawnOptions) {
-    this.terminal = new Bun.Terminal({
-      cols: options.cols,
-      rows: options.rows,
-      name: options.env.TERM ?? "xterm-256color",
-      data: (_t, chunk) => this.dataListeners.emit(chunk),
-      exit: () => this.eof.resolve(),
+    // Inline terminal options (not a shared Bun.Terminal instance): the parent then holds no slave
+    // fd, so EOF on the master marks the true end of the child's output.
+    this.proc = Bun.spawn([options.file, ...options.args], {
+      cwd: options.cwd,
+      env: options.env,
+      terminal: {
+        cols: options.cols,
+        rows: options.rows,
+        name: options.env.TERM ?? "xterm-256color",
+        data: (_t, chunk) => this.dataListeners.emit(chunk),
+        exit: () => this.eof.resolve(),
+      },
     });
-    try {
-      this.proc = Bun.spawn([options.file, ...options.args], {
-        cwd: options.cwd,
-        env: options.env,
-        terminal: this.terminal,
-      });
-    } catch (error) {
-      this.terminal.close();
-      throw error;
-    }
+    const terminal = this.proc.terminal;
+    if (terminal === undefined) throw new Error("Bun.spawn returned no terminal");
+    this.terminal = terminal;
     void this.proc.exited.then(async () => {
       await Promise.race([this.eof.promise, Bun.sleep(EOF_GRACE_MS)]);
       this.exitListeners.emit({ exitCode: this.proc.exitCode, signal: this.proc.signalCode ?? null });
