@@ -40,7 +40,7 @@ class BunTerminalProcess implements PtyProcess {
     this.terminal = terminal;
     void this.proc.exited.then(async () => {
       await Promise.race([this.eof.promise, Bun.sleep(EOF_GRACE_MS)]);
-      this.exitListeners.emit({ exitCode: this.proc.exitCode, signal: this.proc.signalCode ?? null });
+      this.exitListeners.emit({ exitCode: this.proc.exitCode, signal: typeof this.proc.signalCode === "string" ? this.proc.signalCode : null });
     });
   }
 

@@ -2,6 +2,7 @@
 import * as v from "valibot";
 import type { MonitorReport } from "../monitor/monitor.ts";
 import { toTuiError, TuiError } from "../errors.ts";
+import { compileMatcher, type PatternSpec } from "../session/matcher.ts";
 import { settledView } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
@@ -61,6 +62,14 @@ export function makeRunScript(scriptable: SessionToolDef[]) {
         const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: session.id }, defaults));
         if (!parsed.success) {
           throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}) with defaults applied is invalid: ${parsed.issues.map((i) => i.message).join("; ")}`, "Fix the step or the script defaults.");
+        }
+        try {
+          tool.check?.(parsed.output);
+          const waitFor = (parsed.output as { waitFor?: PatternSpec }).waitFor;
+          if (waitFor) compileMatcher(waitFor);
+        } catch (error) {
+          const e = toTuiError(error);
+          throw new TuiError(e.code, `steps[${index}] (${tool.name}): ${e.message}`, e.hint);
         }
         return { tool, args: parsed.output, label: label as string | undefined, continueOnError: continueOnError === true };
       });

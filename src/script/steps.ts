@@ -37,6 +37,7 @@ export const assertTextStep = defineSessionTool({
     includeText: optionalBoolean(false, "Echo the whole haystack back."),
   }),
   annotations: annotations("Assert text", "read"),
+  check: (args) => void compileMatcher(args),
   allowExited: true,
   async act(session: Session, args): Promise<ToolOutcome> {
     const matcher = compileMatcher(args);

@@ -10,6 +10,7 @@
  */
 import type { Snapshot, SnapshotDiff } from "../term/types.ts";
 import { diffSnapshots } from "../term/diff.ts";
+import { compileMatcher } from "./matcher.ts";
 import type { Session } from "./session.ts";
 import { quietPeriod, SYNC_HOLD_MAX_MS, waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
 
@@ -52,6 +53,8 @@ export interface Observed<T> {
 }
 
 export async function observe<T>(session: Session, action: () => T | Promise<T>, options: ObserveOptions): Promise<Observed<T>> {
+  // A bad pattern must fail before anything is sent.
+  if (options.waitFor) compileMatcher(options.waitFor);
   const started = performance.now();
   const before = options.captureScreen ? await settledView(session) : undefined;
   const actionStart = performance.now();

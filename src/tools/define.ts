@@ -53,6 +53,8 @@ export interface ToolDef<S extends ObjectSchema = ObjectSchema> {
 export interface SessionToolDef<S extends ObjectSchema = ObjectSchema> extends ToolDef<S> {
   /** Accept exited sessions (read-only tools) instead of failing with SESSION_EXITED. */
   allowExited: boolean;
+  /** Validation beyond the schema (key names, regexes), run before anything is sent; run_script runs it for every step first. */
+  check?(args: v.InferOutput<S>): void;
   act(session: Session, args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -68,6 +70,7 @@ export function defineSessionTool<S extends ObjectSchema>(
     ...def,
     allowExited,
     run(args, ctx) {
+      def.check?.(args);
       const session = ctx.sessions.get((args as { sessionId: string }).sessionId);
       return session.serialize(async () => {
         if (!allowExited) session.assertRunning();

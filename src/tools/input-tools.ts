@@ -23,8 +23,9 @@ export const sendKeys = defineSessionTool({
     ...observeEntries,
   }),
   annotations: annotations("Send keys", "write"),
+  // Parse every key before sending any, so one typo sends nothing.
+  check: (args) => void parseKeys(args.keys),
   act(session, args, ctx) {
-    // Parse every key before sending any, so one typo sends nothing.
     const specs = parseKeys(args.keys);
     return runObserved(session, args, ctx, () => {
       const modes = session.emulator.keyboardModes();
@@ -96,6 +97,7 @@ export const holdKey = defineSessionTool({
     ...observeEntries,
   }),
   annotations: annotations("Hold key", "write"),
+  check: (args) => void parseKey(args.key),
   act(session, args, ctx) {
     const spec = parseKey(args.key);
     return runObserved(session, args, ctx, async () => {

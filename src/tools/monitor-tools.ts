@@ -17,7 +17,7 @@ export const startMonitor = defineSessionTool({
   allowExited: true,
   async act(session, args, ctx) {
     const monitor = ctx.monitors.start(session, args);
-    return { summary: `Recording ${session.id} as ${monitor.id}`, data: { monitorId: monitor.id, sessionId: session.id, ...args } };
+    return { summary: `Recording ${session.id} as ${monitor.id}`, data: { ...args, monitorId: monitor.id } };
   },
 });
 

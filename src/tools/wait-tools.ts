@@ -1,6 +1,7 @@
 /** Waiting tools: wait_for_text, wait_for_idle. Event-driven (see session/wait.ts). */
 import * as v from "valibot";
 import { TuiError } from "../errors.ts";
+import { compileMatcher } from "../session/matcher.ts";
 import { waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
@@ -10,6 +11,7 @@ export const waitForText = defineSessionTool({
   description: "Block until a literal or regex pattern appears on the screen (or in raw output with matchScreen: false). Returns the match and the screen at that instant.",
   input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(false, "Return an error result on timeout instead of matched: false.") }),
   annotations: annotations("Wait for text", "read"),
+  check: (args) => void compileMatcher(args),
   allowExited: true,
   async act(session, args, ctx) {
     const { snapshot, ...result } = await waitText(session, args, ctx.signal);

@@ -1,0 +1,250 @@
+/** Every tool through the MCP protocol, on the happy path and a failure path. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { BUN, fixture } from "../helpers.ts";
+import { connect, type TestClient } from "./client.ts";
+
+let c: TestClient;
+beforeAll(async () => {
+  c = await connect();
+});
+afterAll(async () => {
+  await c[Symbol.asyncDispose]();
+});
+
+const shell = () => c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, cols: 80, rows: 24 });
+const echoKeys = async () => {
+  const started = await c.ok("start_session", { command: BUN, args: [fixture("echo-keys.ts")] });
+  await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "READY" });
+  return started.sessionId as string;
+};
+
+describe("session lifecycle", () => {
+  test("start_session returns an id and info; list_sessions shows it; stop_session ends it", async () => {
+    const started = await shell();
+    expect(started.sessionId).toMatch(/^tui-/);
+    expect(started.info).toMatchObject({ state: "running", cols: 80, rows: 24, term: "xterm-256color" });
+    const listed = await c.ok("list_sessions");
+    expect(listed.sessions.map((s: { sessionId: string }) => s.sessionId)).toContain(started.sessionId);
+    const stopped = await c.ok("stop_session", { sessionId: started.sessionId });
+    // interactive bash ignores SIGTERM: the stop must escalate and the process must really die
+    expect(stopped.escalated).toBe(true);
+    expect(stopped.exit.signal).toBe("SIGKILL");
+    const info = await c.ok("get_exit_info", { sessionId: started.sessionId });
+    expect(info).toMatchObject({ exited: true, state: "exited", signal: "SIGKILL", exitCode: null });
+  });
+
+  test("a missing command is an error at start time", async () => {
+    const result = await c.call("start_session", { command: "no-such-program-xyz" });
+    expect(result.isError).toBe(true);
+    expect(result.data.error.code).toBe("SPAWN_FAILED");
+    expect(result.text).toContain("not found on PATH");
+  });
+
+  test("unknown session ids are errors that list the known ids", async () => {
+    const live = await shell();
+    const result = await c.call("send_text", { sessionId: "tui-nope", text: "x" });
+    expect(result.isError).toBe(true);
+    expect(result.data.error.code).toBe("SESSION_NOT_FOUND");
+    expect(result.data.error.hint).toContain(live.sessionId);
+    await c.ok("stop_session", { sessionId: live.sessionId, signal: "SIGKILL" });
+  });
+
+  test("input to an exited session is an error carrying its exit info", async () => {
+    const started = await c.ok("start_session", { command: "bash", args: ["-c", "exit 7"] });
+    await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 50 });
+    const info = await c.ok("get_exit_info", { sessionId: started.sessionId });
+    expect(info.exitCode).toBe(7);
+    const result = await c.call("send_keys", { sessionId: started.sessionId, keys: "Enter" });
+    expect(result.isError).toBe(true);
+    expect(result.data.error.code).toBe("SESSION_EXITED");
+    expect(result.data.details.exit.exitCode).toBe(7);
+  });
+});
+
+describe("input tools", () => {
+  test("send_keys sends the xterm bytes and returns before/after/diff", async () => {
+    const id = await echoKeys();
+    const result = await c.ok("send_keys", { sessionId: id, keys: ["ctrl+shift+up", "F5"], waitFor: { pattern: "KEY 1b5b31353b7e|KEY 1b5b31353b", regex: true } });
+    expect(result.bytesSent).toBe(6 + 5);
+    expect(result.screen.before.text).not.toContain("1b5b313b3641");
+    expect(result.screen.diff.identical).toBe(false);
+    expect(result.waitFor.matched).toBe(true);
+    expect(result.screen.after.text).toContain("1b5b313b3641");
+  });
+
+  test("send_keys with a bad key name sends nothing and suggests a name", async () => {
+    const id = await echoKeys();
+    const result = await c.call("send_keys", { sessionId: id, keys: ["a", "ctrl+entr"] });
+    expect(result.isError).toBe(true);
+    expect(result.data.error.code).toBe("INVALID_KEY");
+    expect(result.text.toLowerCase()).toContain("enter");
+    const raw = await c.ok("get_raw_output", { sessionId: id });
+    expect(raw.output).not.toContain("KEY 61");
+  });
+
+  test("send_text, send_raw and type_text deliver their bytes", async () => {
+    const id = await echoKeys();
+    const text = await c.ok("send_text", { sessionId: id, text: "hi", waitFor: { pattern: "KEY 6869" } });
+    expect(text.waitFor.matched).toBe(true);
+    const raw = await c.ok("send_raw", { sessionId: id, hex: "1b5b41", waitFor: { pattern: "KEY 1b5b41" } });
+    expect(raw.bytesSent).toBe(3);
+    const b64 = await c.ok("send_raw", { sessionId: id, base64: "Gw==", waitFor: { pattern: "KEY 1b\r", matchScreen: false } });
+    expect(b64.waitFor.matched).toBe(true);
+    const typed = await c.ok("type_text", { sessionId: id, text: "xyz", cps: 200, waitFor: { pattern: "KEY 7a" } });
+    expect(typed.chars).toBe(3);
+    expect(typed.screen.after.text).toContain("KEY 78");
+  });
+
+  test("send_raw rejects two encodings and bad hex", async () => {
+    const id = await echoKeys();
+    expect((await c.call("send_raw", { sessionId: id, hex: "1b", utf8: "x" })).data.error.code).toBe("INVALID_ARGUMENT");
+    const bad = await c.call("send_raw", { sessionId: id, hex: "zz" });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain("hex");
+  });
+
+  test("hold_key repeats the key", async () => {
+    const id = await echoKeys();
+    const held = await c.ok("hold_key", { sessionId: id, key: "down", durationMs: 200, intervalMs: 40 });
+    expect(held.events).toBeGreaterThanOrEqual(4);
+    const raw = await c.ok("get_raw_output", { sessionId: id });
+    expect((raw.output.match(/KEY (1b5b42)+/g) ?? []).length).toBeGreaterThanOrEqual(1);
+  });
+
+  test("waitFor with errorOnTimeout fails with the screen attached", async () => {
+    const id = await echoKeys();
+    const result = await c.call("send_text", { sessionId: id, text: "a", waitFor: { pattern: "NEVER", timeoutMs: 100, errorOnTimeout: true } });
+    expect(result.isError).toBe(true);
+    expect(result.data.error.code).toBe("WAIT_TIMEOUT");
+    expect(result.data.details.screen.after.text).toContain("READY");
+  });
+
+  test("screenDetail diff returns changed rows and cursor only", async () => {
+    const id = await echoKeys();
+    const result = await c.ok("send_text", { sessionId: id, text: "z", screenDetail: "diff", waitFor: { pattern: "KEY 7a" } });
+    expect(result.screen.before).toBeUndefined();
+    expect(result.screen.cursor).toBeDefined();
+    expect(result.screen.diff.changedLines.some((l: { after: string }) => l.after.includes("KEY 7a"))).toBe(true);
+  });
+});
+
+describe("screen tools", () => {
+  test("snapshot in every format, get_text, get_cursor, get_raw_output, resize", async () => {
+    const started = await shell();
+    const id = started.sessionId;
+    await c.ok("send_text", { sessionId: id, text: "printf '\\033[1;31mRED\\033[0m\\n'\r", waitFor: { pattern: "^RED", regex: true, regexFlags: "m" } });
+    const all = await c.ok("snapshot", { sessionId: id, format: "all" });
+    expect(all.ansi).toContain("RED");
+    const redCell = all.cells.flat().find((cell: { char: string; bold: boolean }) => cell.char === "R" && cell.bold);
+    expect(redCell).toMatchObject({ bold: true, fg: "p1" });
+    const text = await c.ok("get_text", { sessionId: id, includeScrollback: true });
+    expect(text.scrollback.isAltScreen).toBe(false);
+    const cursor = await c.ok("get_cursor", { sessionId: id });
+    expect(cursor.row).toBeGreaterThan(0);
+    const raw = await c.ok("get_raw_output", { sessionId: id, encoding: "hex" });
+    expect(raw.output).toContain(Buffer.from("RED").toString("hex"));
+    const resized = await c.ok("resize", { sessionId: id, cols: 60, rows: 20 });
+    expect(resized.screen.after.cols).toBe(60);
+    expect(resized.screen.diff.resized).toBe(true);
+    const bad = await c.call("resize", { sessionId: id, cols: 0, rows: 20 });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain("cols");
+    await c.ok("stop_session", { sessionId: id, signal: "SIGKILL" });
+  });
+
+  test("diff_snapshots compares two snapshots and rejects empty ones", async () => {
+    const diff = await c.ok("diff_snapshots", { before: { text: "a\nb" }, after: { text: "a\nc\nd" } });
+    expect(diff.diff.changedLines).toEqual([{ row: 1, before: "b", after: "c" }]);
+    expect(diff.diff.addedRows).toEqual([{ row: 2, text: "d" }]);
+    expect((await c.call("diff_snapshots", { before: {}, after: { text: "x" } })).isError).toBe(true);
+  });
+});
+
+describe("waits and monitors", () => {
+  test("wait_for_text (regex with groups), invalid regex, timeouts", async () => {
+    const started = await shell();
+    const id = started.sessionId;
+    await c.ok("send_text", { sessionId: id, text: "echo version=1.2.3\r" });
+    const found = await c.ok("wait_for_text", { sessionId: id, pattern: "version=([\\d.]+)", regex: true });
+    expect(found.match).toEqual(["version=1.2.3", "1.2.3"]);
+    const invalid = await c.call("wait_for_text", { sessionId: id, pattern: "(", regex: true });
+    expect(invalid.data.error.code).toBe("INVALID_REGEX");
+    const missed = await c.ok("wait_for_text", { sessionId: id, pattern: "nope", timeoutMs: 50 });
+    expect(missed).toMatchObject({ matched: false, timedOut: true, match: null });
+    const idle = await c.ok("wait_for_idle", { sessionId: id, idleMs: 50, timeoutMs: 2000 });
+    expect(idle.idle).toBe(true);
+    await c.ok("stop_session", { sessionId: id, signal: "SIGKILL" });
+  });
+
+  test("start_monitor / stop_monitor record frames; unknown monitor is an error", async () => {
+    const started = await shell();
+    const id = started.sessionId;
+    const mon = await c.ok("start_monitor", { sessionId: id, intervalMs: 10 });
+    await c.ok("send_text", { sessionId: id, text: "for i in 1 2 3; do echo tick$i; sleep 0.05; done\r", waitFor: { pattern: "tick3" } });
+    const report = await c.ok("stop_monitor", { monitorId: mon.monitorId });
+    expect(report.changedFrameCount).toBeGreaterThanOrEqual(3);
+    expect(report.frames.at(-1).text).toContain("tick3");
+    expect((await c.call("stop_monitor", { monitorId: mon.monitorId })).data.error.code).toBe("MONITOR_NOT_FOUND");
+    await c.ok("stop_session", { sessionId: id, signal: "SIGKILL" });
+  });
+});
+
+describe("run_script", () => {
+  test("runs every kind of step and returns the reference shape", async () => {
+    const id = await echoKeys();
+    const result = await c.ok("run_script", {
+      sessionId: id,
+      defaults: { timeoutMs: 3000 },
+      monitor: { intervalMs: 10 },
+      includeRawOutput: true,
+      steps: [
+        { type: "send_text", label: "type", text: "ab", waitFor: { pattern: "KEY 6162" } },
+        { type: "send_keys", keys: "Enter", waitFor: { pattern: "KEY 0d" } },
+        { type: "send_raw", hex: "41" },
+        { type: "wait_for_text", pattern: "KEY 41" },
+        { type: "type_text", text: "c", cps: 100 },
+        { type: "hold_key", key: "x", durationMs: 50, intervalMs: 20 },
+        { type: "wait_for_idle", idleMs: 30 },
+        { type: "sleep", durationMs: 10 },
+        { type: "assert_text", pattern: "KEY 6162" },
+        { type: "assert_text", pattern: "NOT THERE", negate: true },
+        { type: "snapshot", format: "cells" },
+        { type: "get_text", includeScrollback: true },
+        { type: "resize", cols: 70, rows: 20 },
+      ],
+    });
+    expect(result).toMatchObject({ ok: true, stepsPlanned: 13, stepsRun: 13, stoppedAtStep: null });
+    expect(result.results[0]).toMatchObject({ index: 0, type: "send_text", label: "type", ok: true });
+    expect(result.results[0].result.waitFor.matched).toBe(true);
+    expect(result.results[8].result).toMatchObject({ passed: true, matched: true, negated: false, matchedAgainst: "screen" });
+    expect(result.monitor.frameCount).toBeGreaterThan(1);
+    expect(result.rawOutput.output).toContain("KEY 41");
+    expect(result.finalSnapshot.cols).toBe(70);
+  });
+
+  test("a failing step stops the script; continueOnError goes on; wait_for_text steps fail on timeout", async () => {
+    const id = await echoKeys();
+    const stopped = await c.ok("run_script", { sessionId: id, steps: [{ type: "assert_text", pattern: "ABSENT" }, { type: "send_text", text: "x" }] });
+    expect(stopped).toMatchObject({ ok: false, stepsRun: 1, stoppedAtStep: 0 });
+    expect(stopped.results[0].error.code).toBe("ASSERTION_FAILED");
+    expect(stopped.results[0].result.excerpt).toContain("READY");
+    const continued = await c.ok("run_script", {
+      sessionId: id,
+      steps: [{ type: "wait_for_text", pattern: "ABSENT", timeoutMs: 30, continueOnError: true }, { type: "send_text", text: "y" }],
+    });
+    expect(continued.stepsRun).toBe(2);
+    expect(continued.results[0].error.code).toBe("WAIT_TIMEOUT");
+  });
+
+  test("all steps are validated before the first runs", async () => {
+    const id = await echoKeys();
+    const result = await c.call("run_script", { sessionId: id, steps: [{ type: "send_text", text: "SHOULD-NOT-SEND" }, { type: "send_keys", keys: 5 }] });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("steps.1");
+    const badKey = await c.call("run_script", { sessionId: id, steps: [{ type: "send_text", text: "q" }, { type: "send_keys", keys: "ctrl+nope" }] });
+    expect(badKey.isError).toBe(true);
+    const raw = await c.ok("get_raw_output", { sessionId: id });
+    expect(raw.output).not.toContain("KEY 71");
+    expect(raw.output).not.toContain(Buffer.from("SHOULD").toString("hex"));
+  });
+});
