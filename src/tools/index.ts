@@ -2,13 +2,14 @@
 import { makeRunScript } from "../script/run-script.ts";
 import type { SessionToolDef, ToolDef } from "./define.ts";
 import { holdKey, sendKeys, sendRaw, sendText, typeText } from "./input-tools.ts";
+import { mouse, paste } from "./pointer-tools.ts";
 import { startMonitor, stopMonitor } from "./monitor-tools.ts";
 import { diffSnapshotsTool, getCursor, getRawOutput, getText, resize, snapshot } from "./screen-tools.ts";
 import { getExitInfo, listSessions, startSession, stopSession } from "./session-tools.ts";
 import { waitForIdle, waitForText } from "./wait-tools.ts";
 
 /** Tools that run_script can run as steps (same schema minus sessionId, same code). */
-const scriptable = [sendKeys, sendText, sendRaw, typeText, holdKey, waitForText, waitForIdle, snapshot, getText, resize] as unknown as SessionToolDef[];
+const scriptable = [sendKeys, sendText, sendRaw, typeText, holdKey, paste, mouse, waitForText, waitForIdle, snapshot, getText, resize] as unknown as SessionToolDef[];
 
 export const runScript = makeRunScript(scriptable);
 
@@ -22,6 +23,8 @@ export const tools = [
   sendRaw,
   holdKey,
   typeText,
+  paste,
+  mouse,
   snapshot,
   getText,
   getCursor,

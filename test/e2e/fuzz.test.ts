@@ -1,0 +1,42 @@
+/** Thousands of random and malformed argument objects: every call gets an answer and the server lives. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import fc from "fast-check";
+import { BUN, fixture } from "../helpers.ts";
+import { connect, type TestClient } from "./client.ts";
+
+let c: TestClient;
+let sessionId: string;
+beforeAll(async () => {
+  c = await connect();
+  sessionId = (await c.ok("start_session", { command: BUN, args: [fixture("echo-keys.ts")] })).sessionId;
+});
+afterAll(async () => {
+  await c[Symbol.asyncDispose]();
+});
+
+const value = fc.letrec((tie) => ({
+  any: fc.oneof({ depthSize: "small" }, fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(-1), fc.constant(1e12), fc.array(tie("any"), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 8 }), tie("any"), { maxKeys: 3 })),
+})).any;
+
+test("random arguments to every tool get a result, never a crash", async () => {
+  const { tools } = await c.client.listTools();
+  const destructive = new Set(["stop_session", "start_session"]);
+  let calls = 0;
+  for (const tool of tools) {
+    const keys = Object.keys((tool.inputSchema.properties ?? {}) as object);
+    const args = fc.dictionary(fc.constantFrom(...keys, "bogus"), value, { maxKeys: 5 });
+    // half the calls aim at the live session so they get past the id check
+    const withSession = args.map((a) => ({ ...a, sessionId }));
+    const samples = fc.sample(fc.oneof(args, withSession, fc.constant({})), destructive.has(tool.name) ? 40 : 150);
+    for (const sample of samples) {
+      if (tool.name === "start_session" || (tool.name === "stop_session" && sample.sessionId === sessionId)) continue;
+      if ("durationMs" in sample || "timeoutMs" in sample || "idleMs" in sample) continue; // keep the run short
+      const result = await c.call(tool.name, sample as Record<string, unknown>);
+      expect(typeof result.text).toBe("string");
+      if (result.isError) expect(result.data.error.message.length).toBeGreaterThan(0);
+      calls++;
+    }
+  }
+  expect(calls).toBeGreaterThan(2000);
+  expect((await c.ok("list_sessions")).sessions.find((s: { sessionId: string }) => s.sessionId === sessionId).state).toBe("running");
+}, 240_000);
