@@ -1,9 +1,8 @@
 #!/usr/bin/env bun
 /** Entry: flags, registries, MCP server over stdio, shutdown on stdin end and signals. */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { helpText, screenDetailFromEnv, VERSION } from "./config.ts";
 import { MonitorRegistry } from "./monitor/registry.ts";
-import { createServer } from "./server.ts";
+import { createServer, serveStdio } from "./server.ts";
 import { SessionRegistry } from "./session/registry.ts";
 import { tools } from "./tools/index.ts";
 import { log } from "./util/log.ts";
@@ -49,5 +48,5 @@ process.stdin.on("close", () => void shutdown("stdin closed"));
 process.on("uncaughtException", (error) => log("uncaught exception:", error.stack ?? error.message));
 process.on("unhandledRejection", (reason) => log("unhandled rejection:", reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)));
 
-await server.connect(new StdioServerTransport());
+await serveStdio(server);
 log(`tui-tester ${VERSION} ready on stdio`);

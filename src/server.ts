@@ -1,5 +1,6 @@
 /** The one file that imports the MCP SDK server: tools/list and tools/call -> dispatch. */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolContext, ToolDef } from "./tools/define.ts";
 import { dispatch } from "./tools/dispatch.ts";
@@ -50,4 +51,9 @@ export function createServer(tools: ToolDef[], context: Omit<ToolContext, "signa
     }
   });
   return server;
+}
+
+/** Serve on stdin/stdout. Nothing else in the program writes to stdout. */
+export function serveStdio(server: Server): Promise<void> {
+  return server.connect(new StdioServerTransport());
 }
