@@ -37,6 +37,11 @@ export class ModeTracker {
     return () => this.releaseListeners.delete(listener);
   }
 
+  /** End any open hold (the emulator is going away), releasing whoever waits on it. */
+  endSync(): void {
+    this.setSync(false);
+  }
+
   install(terminal: Terminal, reply: (data: string) => void, onFullReset: () => void): IDisposable[] {
     const parser = terminal.parser;
     const each = (params: (number | number[])[], on: boolean): boolean => {

@@ -23,9 +23,7 @@ export const BEL_TERMINATOR: OscTerminator = "\x07";
 const enum State {
   Ground,
   Escape,
-  OscId,
-  OscBody,
-  OscEscape,
+  Osc,
 }
 
 export class OscTerminatorTracker {
@@ -69,28 +67,30 @@ export class OscTerminatorTracker {
       case State.Escape:
         this.escape(c);
         return;
-      case State.OscId:
-      case State.OscBody:
+      case State.Osc:
         if (c === BEL) this.finish(BEL_TERMINATOR);
-        else if (c === ESC) this.state = State.OscEscape;
+        else if (c === ESC) {
+          // Like xterm.js's parser, ESC itself ends the OSC (its handler runs before the `\` of ST
+          // is even read); the following byte is then an ordinary escape sequence final.
+          this.finish(ST);
+          this.state = State.Escape;
+        }
         else if (c === CAN || c === SUB) this.state = State.Ground; // aborted: no handler runs
         else if (!this.idDone) {
           if (c === SEMICOLON) this.idDone = true;
-          else if (c >= 0x30 && c <= 0x39 && this.id.length < 6) this.id += String.fromCharCode(c);
-          else this.idDone = true;
+          else if (c >= 0x30 && c <= 0x39) this.id = this.id.length < 6 ? this.id + String.fromCharCode(c) : "-";
+          else {
+            this.id = "-"; // not a number: xterm.js runs no handler for it
+            this.idDone = true;
+          }
         }
-        return;
-      case State.OscEscape:
-        // ESC ends the OSC whatever follows; `ESC \` is ST, anything else starts a new sequence.
-        this.finish(ST);
-        if (c !== 0x5c) this.escape(c);
         return;
     }
   }
 
   private escape(c: number): void {
     if (c === RIGHT_BRACKET) {
-      this.state = State.OscId;
+      this.state = State.Osc;
       this.id = "";
       this.idDone = false;
     } else this.state = c === ESC ? State.Escape : State.Ground;
@@ -98,7 +98,7 @@ export class OscTerminatorTracker {
 
   private finish(terminator: OscTerminator): void {
     this.state = State.Ground;
-    const id = this.id === "" ? NaN : Number(this.id);
+    const id = /^\d+$/.test(this.id) ? Number(this.id) : NaN;
     if (!this.ids.has(id)) return;
     if (this.pending.length >= MAX_PENDING) this.pending.shift();
     this.pending.push({ id, terminator });

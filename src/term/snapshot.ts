@@ -11,10 +11,13 @@ export const DEFAULT_MAX_SCROLLBACK_LINES = 10_000;
 /** The SerializeAddon prefix of the alternate screen's part (see viewportAnsi). */
 const ALT_SCREEN_MARKER = "\x1b[?1049h\x1b[H";
 
-/** Rows `start..end-1` of a buffer, trailing blanks trimmed. */
+/**
+ * Rows `start..end-1` of a buffer with trailing blanks trimmed. translateToString(true) only drops
+ * never-written cells, so spaces the app printed (or erased to) are trimmed here as well.
+ */
 function bufferLines(buffer: IBuffer, start: number, end: number): string[] {
   const lines: string[] = [];
-  for (let y = start; y < end; y++) lines.push(buffer.getLine(y)?.translateToString(true) ?? "");
+  for (let y = start; y < end; y++) lines.push((buffer.getLine(y)?.translateToString(true) ?? "").replace(/ +$/, ""));
   return lines;
 }
 

@@ -1,0 +1,216 @@
+/**
+ * The headless terminal a session's output is parsed into: @xterm/headless plus what it lacks for
+ * driving apps (query replies, kitty keyboard flags, mouse encodings, synchronized-output holds),
+ * with write bookkeeping so callers can await "everything written so far has been parsed".
+ */
+import { Terminal, type IDisposable } from "@xterm/headless";
+import { SerializeAddon } from "@xterm/addon-serialize";
+import pkg from "../../package.json" with { type: "json" };
+import type { KeyboardModes } from "../keys/types.ts";
+import { log } from "../util/log.ts";
+import { installKittyHandlers, KittyFlagStacks, type Screen } from "./kitty-flags.ts";
+import { ModeTracker } from "./modes.ts";
+import { OscTerminatorTracker } from "./osc-terminator.ts";
+import { ANSWERED_OSC, installQueryHandlers } from "./queries.ts";
+import { buildSnapshot, cursorState, viewportLines } from "./snapshot.ts";
+import { ColourTable } from "./theme.ts";
+import type { CursorState, Snapshot, SnapshotOptions, TerminalModes, TerminalTheme } from "./types.ts";
+
+export const DEFAULT_SCROLLBACK = 10_000;
+/** How long settledSnapshot waits by default for an open synchronized update to finish. */
+export const DEFAULT_MAX_HOLD_MS = 1000;
+
+export interface EmulatorOptions {
+  cols: number;
+  rows: number;
+  scrollback?: number;
+  theme?: Partial<TerminalTheme>;
+  /** Receives every answer the terminal sends the app (DSR, DA, DECRQM, OSC colours, ...). */
+  reply: (data: string) => void;
+  /** Version reported to XTVERSION; defaults to this package's version. */
+  version?: string;
+}
+
+export class Emulator {
+  private readonly terminal: Terminal;
+  private readonly serializer = new SerializeAddon();
+  private readonly tracker = new ModeTracker();
+  private readonly kitty = new KittyFlagStacks();
+  private readonly colours: ColourTable;
+  private readonly terminators = new OscTerminatorTracker(ANSWERED_OSC);
+  private readonly disposables: IDisposable[] = [];
+  private readonly parsedListeners = new Set<() => void>();
+  private readonly flushWaiters: { seq: number; resolve: () => void }[] = [];
+  private written = 0;
+  private parsed = 0;
+  private disposed = false;
+
+  constructor(opts: EmulatorOptions) {
+    this.terminal = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK, allowProposedApi: true });
+    this.terminal.loadAddon(this.serializer);
+    this.colours = new ColourTable(opts.theme);
+    const reply = (data: string) => {
+      // Replies are produced inside the parser; a failing PTY write must not derail parsing.
+      try {
+        opts.reply(data);
+      } catch (e) {
+        log("emulator reply failed:", String(e));
+      }
+    };
+    this.disposables.push(
+      this.terminal.onData(reply),
+      ...this.tracker.install(this.terminal, reply, () => {
+        this.kitty.reset();
+        this.colours.reset();
+      }),
+      ...installKittyHandlers(this.terminal, this.kitty, reply),
+      ...installQueryHandlers(this.terminal, { reply, colours: this.colours, terminators: this.terminators, xtversion: `tui-tester(${opts.version ?? pkg.version})` }),
+    );
+  }
+
+  get cols(): number {
+    return this.terminal.cols;
+  }
+
+  get rows(): number {
+    return this.terminal.rows;
+  }
+
+  /** Queue bytes for the parser. Parsing is asynchronous; see flushed() and onParsed(). */
+  write(data: string | Uint8Array): void {
+    if (this.disposed) return;
+    this.terminators.scan(data);
+    const seq = ++this.written;
+    // xterm.js keeps a reference to byte chunks until it parses them; copy so a reused buffer cannot change them.
+    this.terminal.write(typeof data === "string" ? data : data.slice(), () => this.chunkParsed(seq));
+  }
+
+  /** Resolves once everything written before this call has been parsed (later writes do not delay it). */
+  flushed(): Promise<void> {
+    if (this.parsed >= this.written || this.disposed) return Promise.resolve();
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.flushWaiters.push({ seq: this.written, resolve });
+    return promise;
+  }
+
+  /** Called after each written chunk has been parsed. Returns the unsubscribe. */
+  onParsed(listener: () => void): () => void {
+    this.parsedListeners.add(listener);
+    return () => this.parsedListeners.delete(listener);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!this.disposed) this.terminal.resize(cols, rows);
+  }
+
+  /** Whether the app has a synchronized update (DEC mode 2026) open right now. */
+  get syncHeld(): boolean {
+    return this.tracker.syncHeldSince !== null;
+  }
+
+  /** performance.now() at which the open synchronized update began, or null. */
+  get syncHeldSince(): number | null {
+    return this.tracker.syncHeldSince;
+  }
+
+  /**
+   * Called when a synchronized update ends (`CSI ? 2026 l`, or a reset). It runs inside the parser,
+   * right after the completed frame: a snapshot taken synchronously in the listener shows exactly it.
+   */
+  onSyncRelease(listener: () => void): () => void {
+    return this.tracker.onSyncRelease(listener);
+  }
+
+  modes(): TerminalModes {
+    const m = this.terminal.modes;
+    return {
+      applicationCursorKeys: m.applicationCursorKeysMode,
+      applicationKeypad: m.applicationKeypadMode,
+      bracketedPaste: m.bracketedPasteMode,
+      mouseTracking: m.mouseTrackingMode,
+      mouseEncoding: this.tracker.mouseEncoding,
+      kittyKeyboardFlags: this.kitty.current(this.screen()),
+      altScreen: this.screen() === "alternate",
+      synchronizedOutput: this.syncHeld,
+      cursorVisible: this.tracker.cursorVisible,
+      focusEvents: m.sendFocusMode,
+    };
+  }
+
+  /** The modes that change what bytes a key press sends. */
+  keyboardModes(): KeyboardModes {
+    const m = this.terminal.modes;
+    return { applicationCursorKeys: m.applicationCursorKeysMode, applicationKeypad: m.applicationKeypadMode, kittyFlags: this.kitty.current(this.screen()) };
+  }
+
+  /** The screen as parsed so far (call after flushed()). During a synchronized update it may be half-drawn. */
+  snapshot(opts?: SnapshotOptions): Snapshot {
+    return buildSnapshot(this.terminal, this.serializer, this.tracker.cursorVisible, opts);
+  }
+
+  /**
+   * A snapshot of a complete frame: flushes, and if the app holds a synchronized update open,
+   * waits for it to end (snapshotting the finished frame at that instant) or until the hold
+   * has lasted `maxHoldMs`, then snapshots whatever is there.
+   */
+  async settledSnapshot(opts?: SnapshotOptions, maxHoldMs = DEFAULT_MAX_HOLD_MS): Promise<Snapshot> {
+    await this.flushed();
+    const since = this.tracker.syncHeldSince;
+    const remaining = since === null ? 0 : since + maxHoldMs - performance.now();
+    if (remaining <= 0 || this.disposed) return this.snapshot(opts);
+    return new Promise<Snapshot>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        off();
+        resolve(this.snapshot(opts));
+      };
+      const off = this.tracker.onSyncRelease(done);
+      const timer = setTimeout(done, remaining);
+    });
+  }
+
+  /** Visible rows joined with "\n", trailing blanks trimmed per row. */
+  text(): string {
+    return viewportLines(this.terminal).join("\n");
+  }
+
+  cursor(): CursorState {
+    return cursorState(this.terminal, this.tracker.cursorVisible);
+  }
+
+  /**
+   * The whole terminal state as one ANSI stream (scrollback, normal and alternate screen, cursor,
+   * modes) for repainting a viewer; write it into a cleared terminal of the same size.
+   * SerializeAddon leaves out cursor visibility, so DECTCEM is appended when the cursor is hidden.
+   */
+  serializeScreen(): string {
+    return this.serializer.serialize() + (this.tracker.cursorVisible ? "" : "\x1b[?25l");
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.tracker.endSync(); // settledSnapshot waiters take their snapshot before the terminal goes
+    for (const waiter of this.flushWaiters.splice(0)) waiter.resolve();
+    this.parsedListeners.clear();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.terminal.dispose();
+  }
+
+  private screen(): Screen {
+    return this.terminal.buffer.active.type === "alternate" ? "alternate" : "main";
+  }
+
+  private chunkParsed(seq: number): void {
+    if (this.disposed) return;
+    this.parsed = seq;
+    while (this.flushWaiters.length > 0 && this.flushWaiters[0]!.seq <= seq) this.flushWaiters.shift()!.resolve();
+    for (const listener of [...this.parsedListeners]) {
+      try {
+        listener();
+      } catch (e) {
+        log("onParsed listener failed:", String(e));
+      }
+    }
+  }
+}

@@ -1,0 +1,173 @@
+/** Snapshot formats: cells with colours and attributes, ANSI, scrollback and the alternate screen. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { Emulator } from "../../src/term/emulator.ts";
+
+const open: Emulator[] = [];
+afterEach(() => {
+  for (const e of open.splice(0)) e.dispose();
+});
+
+function makeEmulator(cols = 20, rows = 5, scrollback?: number) {
+  const emulator = new Emulator({ cols, rows, scrollback, reply: () => {} });
+  open.push(emulator);
+  const feed = async (data: string) => {
+    emulator.write(data);
+    await emulator.flushed();
+  };
+  return { emulator, feed };
+}
+
+describe("cells", () => {
+  test("SGR attributes land on the right cells", async () => {
+    const { emulator, feed } = makeEmulator(30, 3);
+    await feed("\x1b[1mB\x1b[0m\x1b[3mI\x1b[0m\x1b[4mU\x1b[0m\x1b[7mR\x1b[0m\x1b[2mD\x1b[0m\x1b[9mS\x1b[0m\x1b[5mK\x1b[0m\x1b[8mH\x1b[0m\x1b[53mO\x1b[0mn");
+    const row = emulator.snapshot({ format: "cells" }).cells![0]!;
+    const on = (i: number) =>
+      Object.entries(row[i]!)
+        .filter(([, v]) => v === true)
+        .map(([k]) => k);
+    expect(on(0)).toEqual(["bold"]);
+    expect(on(1)).toEqual(["italic"]);
+    expect(on(2)).toEqual(["underline"]);
+    expect(on(3)).toEqual(["inverse"]);
+    expect(on(4)).toEqual(["dim"]);
+    expect(on(5)).toEqual(["strikethrough"]);
+    expect(on(6)).toEqual(["blink"]);
+    expect(on(7)).toEqual(["invisible"]);
+    expect(on(8)).toEqual(["overline"]);
+    expect(on(9)).toEqual([]);
+    expect(row[9]).toMatchObject({ char: "n", width: 1, fg: "default", bg: "default" });
+  });
+
+  test("palette, 256-colour and true-colour foregrounds and backgrounds", async () => {
+    const { emulator, feed } = makeEmulator(30, 3);
+    await feed("\x1b[31ma\x1b[38;5;196mb\x1b[38;2;1;2;3mc\x1b[0m\x1b[48;5;21md\x1b[0m\x1b[48;2;255;128;0me\x1b[0m\x1b[91mf");
+    const row = emulator.snapshot({ format: "cells" }).cells![0]!;
+    expect(row.slice(0, 6).map((c) => [c.char, c.fg, c.bg])).toEqual([
+      ["a", "p1", "default"],
+      ["b", "p196", "default"],
+      ["c", "#010203", "default"],
+      ["d", "default", "p21"],
+      ["e", "default", "#ff8000"],
+      ["f", "p9", "default"],
+    ]);
+    expect(row[10]).toMatchObject({ char: " ", width: 1 }); // never written
+  });
+
+  test("cells cover the whole viewport", async () => {
+    const { emulator } = makeEmulator(7, 4);
+    const cells = emulator.snapshot({ format: "cells" }).cells!;
+    expect(cells).toHaveLength(4);
+    expect(cells.every((r) => r.length === 7)).toBe(true);
+  });
+});
+
+describe("ansi", () => {
+  test("carries SGR and the text, and replays to the same screen", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("\x1b[1;32mgreen\x1b[0m plain\r\n\x1b[38;2;1;2;3mrgb");
+    const snap = emulator.snapshot({ format: "ansi" });
+    expect(snap.ansi).toContain("green");
+    expect(snap.ansi).toMatch(/\x1b\[[0-9;]*32[0-9;]*m/);
+    expect(snap.ansi).toContain("38;2;1;2;3");
+    expect(snap.cells).toBeUndefined();
+    const { emulator: copy, feed: feedCopy } = makeEmulator();
+    await feedCopy(snap.ansi!);
+    expect(copy.text()).toBe(emulator.text());
+    expect(copy.cursor()).toEqual(emulator.cursor());
+  });
+
+  test("on the alternate screen it is the alternate viewport only", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("shell history\r\n\x1b[?1049h\x1b[H\x1b[7mTUI\x1b[0m");
+    const ansi = emulator.snapshot({ format: "all" }).ansi!;
+    expect(ansi).toContain("TUI");
+    expect(ansi).not.toContain("shell history");
+    expect(ansi).not.toContain("\x1b[?1049h");
+  });
+
+  test("format all has both ansi and cells", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("x");
+    const snap = emulator.snapshot({ format: "all" });
+    expect(snap.ansi).toBeString();
+    expect(snap.cells).toHaveLength(5);
+  });
+
+  test("serializeScreen repaints everything, modes and hidden cursor included", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("before\r\n\x1b[?1049h\x1b[?2004h\x1b[?25lTUI");
+    const full = emulator.serializeScreen();
+    expect(full).toContain("before");
+    expect(full).toContain("\x1b[?1049h");
+    expect(full).toContain("TUI");
+    expect(full).toContain("\x1b[?2004h");
+    expect(full.endsWith("\x1b[?25l")).toBe(true);
+    const { emulator: copy, feed: feedCopy } = makeEmulator();
+    await feedCopy(full);
+    expect(copy.text()).toBe(emulator.text());
+    expect(copy.modes()).toMatchObject({ altScreen: true, bracketedPaste: true, cursorVisible: false });
+  });
+});
+
+describe("scrollback", () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`).join("\r\n");
+
+  test("off unless asked for", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed(lines(10));
+    expect(emulator.snapshot().scrollback).toBeUndefined();
+  });
+
+  test("every line, with the viewport located in it", async () => {
+    const { emulator, feed } = makeEmulator(20, 5);
+    await feed(lines(12));
+    const sb = emulator.snapshot({ includeScrollback: true }).scrollback!;
+    expect(sb.totalLines).toBe(12);
+    expect(sb.lines[0]).toBe("line 0");
+    expect(sb.lines[11]).toBe("line 11");
+    expect([sb.viewportStartLine, sb.viewportEndLine]).toEqual([7, 11]);
+    expect(sb.text).toBe(sb.lines.join("\n"));
+    expect(sb).toMatchObject({ isAltScreen: false, truncated: false, maxLines: 10_000 });
+    expect(sb.normalBuffer).toBeUndefined();
+  });
+
+  test("truncation keeps the tail", async () => {
+    const { emulator, feed } = makeEmulator(20, 5);
+    await feed(lines(50));
+    const sb = emulator.snapshot({ includeScrollback: true, maxScrollbackLines: 10 }).scrollback!;
+    expect(sb.totalLines).toBe(50);
+    expect(sb.truncated).toBe(true);
+    expect(sb.maxLines).toBe(10);
+    expect(sb.lines).toHaveLength(10);
+    expect(sb.lines[0]).toBe("line 40");
+    expect(sb.lines[9]).toBe("line 49");
+  });
+
+  test("the emulator's scrollback limit bounds the buffer", async () => {
+    const { emulator, feed } = makeEmulator(20, 5, 10);
+    await feed(lines(100));
+    const sb = emulator.snapshot({ includeScrollback: true }).scrollback!;
+    expect(sb.totalLines).toBe(15);
+    expect(sb.lines.at(-1)).toBe("line 99");
+  });
+
+  test("alternate screen: isAltScreen, and normalBuffer holds the shell history", async () => {
+    const { emulator, feed } = makeEmulator(20, 5);
+    await feed(lines(8) + "\r\n$ vim\x1b[?1049h\x1b[H\x1b[2Jediting");
+    const snap = emulator.snapshot({ includeScrollback: true, maxScrollbackLines: 5 });
+    expect(snap.lines[0]).toBe("editing");
+    const sb = snap.scrollback!;
+    expect(sb.isAltScreen).toBe(true);
+    expect(sb.totalLines).toBe(5); // the alternate buffer has no scrollback
+    expect(sb.lines[0]).toBe("editing");
+    expect(sb.normalBuffer).toMatchObject({ totalLines: 9, truncated: true });
+    expect(sb.truncated).toBe(false);
+    expect(sb.normalBuffer!.lines).toEqual(["line 4", "line 5", "line 6", "line 7", "$ vim"]);
+    expect(sb.normalBuffer!.text).toBe("line 4\nline 5\nline 6\nline 7\n$ vim");
+    await feed("\x1b[?1049l");
+    const back = emulator.snapshot({ includeScrollback: true }).scrollback!;
+    expect(back.isAltScreen).toBe(false);
+    expect(back.lines.at(-1)).toBe("$ vim");
+  });
+});

@@ -1,0 +1,123 @@
+/** Synchronized output (DEC mode 2026): consumers see complete frames, never half-drawn ones. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { Emulator } from "../../src/term/emulator.ts";
+
+const open: Emulator[] = [];
+afterEach(() => {
+  for (const e of open.splice(0)) e.dispose();
+});
+
+function makeEmulator() {
+  const replies: string[] = [];
+  const emulator = new Emulator({ cols: 20, rows: 3, reply: (d) => replies.push(d) });
+  open.push(emulator);
+  const feed = async (data: string) => {
+    emulator.write(data);
+    await emulator.flushed();
+  };
+  return { emulator, feed, replies };
+}
+
+describe("settledSnapshot", () => {
+  test("without a hold it is the current screen", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("frame 0");
+    expect((await emulator.settledSnapshot()).lines[0]).toBe("frame 0");
+  });
+
+  test("waits for CSI ? 2026 l and returns the completed frame", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("frame 0");
+    await feed("\x1b[?2026h\x1b[H\x1b[2Jframe 1, top");
+    expect(emulator.syncHeld).toBe(true);
+    let settled = false;
+    const pending = emulator.settledSnapshot({ format: "all" }, 5000).then((s) => {
+      settled = true;
+      return s;
+    });
+    await Bun.sleep(20);
+    expect(settled).toBe(false);
+    // The frame ends and, in the same write, the next one starts to be drawn.
+    await feed("\r\nframe 1, bottom\x1b[?2026l\x1b[?2026h\x1b[H\x1b[2Jframe 2 partial");
+    const snap = await pending;
+    expect(snap.lines).toEqual(["frame 1, top", "frame 1, bottom", ""]);
+    expect(snap.ansi).toContain("frame 1, bottom");
+    expect(snap.cells![1]![0]!.char).toBe("f");
+    expect(emulator.text()).toStartWith("frame 2 partial");
+  });
+
+  test("gives up after maxHoldMs and returns what is there", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("\x1b[?2026hhalf");
+    const started = performance.now();
+    const snap = await emulator.settledSnapshot({}, 60);
+    const waited = performance.now() - started;
+    expect(snap.lines[0]).toBe("half");
+    expect(waited).toBeGreaterThanOrEqual(50);
+    expect(waited).toBeLessThan(1000);
+  });
+
+  test("a hold already older than maxHoldMs does not wait at all", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("\x1b[?2026hstuck");
+    await Bun.sleep(30);
+    const started = performance.now();
+    await emulator.settledSnapshot({}, 10);
+    expect(performance.now() - started).toBeLessThan(10);
+  });
+
+  test("flushes what was written before it first", async () => {
+    const { emulator } = makeEmulator();
+    emulator.write("late bytes");
+    expect((await emulator.settledSnapshot()).lines[0]).toBe("late bytes");
+  });
+
+  test("dispose releases a waiting settledSnapshot", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("\x1b[?2026hx");
+    const pending = emulator.settledSnapshot({}, 10_000);
+    await Bun.sleep(5);
+    emulator.dispose();
+    expect((await pending).lines[0]).toBe("x");
+  });
+});
+
+describe("hold bookkeeping", () => {
+  test("syncHeldSince keeps the start of the hold across a repeated begin", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("\x1b[?2026h");
+    const since = emulator.syncHeldSince!;
+    expect(since).toBeLessThanOrEqual(performance.now());
+    await Bun.sleep(5);
+    await feed("\x1b[?2026h");
+    expect(emulator.syncHeldSince).toBe(since);
+  });
+
+  test("onSyncRelease fires inside the parser at the end of the frame", async () => {
+    const { emulator, feed } = makeEmulator();
+    const seen: string[] = [];
+    const off = emulator.onSyncRelease(() => seen.push(emulator.text().split("\n")[0]!));
+    await feed("\x1b[?2026hdone\x1b[?2026l\x1b[Hnext");
+    expect(seen).toEqual(["done"]);
+    off();
+    await feed("\x1b[?2026h\x1b[?2026l");
+    expect(seen).toHaveLength(1);
+  });
+
+  test("an end without a begin is not a release", async () => {
+    const { emulator, feed } = makeEmulator();
+    let released = 0;
+    emulator.onSyncRelease(() => released++);
+    await feed("\x1b[?2026l");
+    expect(released).toBe(0);
+  });
+
+  test("agrees with xterm.js's own mode state (as DECRQM reports it)", async () => {
+    const { emulator, feed, replies } = makeEmulator();
+    await feed("\x1b[?1;2026h\x1b[?2026$p");
+    expect(emulator.modes()).toMatchObject({ synchronizedOutput: true, applicationCursorKeys: true });
+    await feed("\x1b[?1;2026l\x1b[?2026$p");
+    expect(emulator.modes()).toMatchObject({ synchronizedOutput: false, applicationCursorKeys: false });
+    expect(replies).toEqual(["\x1b[?2026;1$y", "\x1b[?2026;2$y"]);
+  });
+});
