@@ -12,3 +12,18 @@ export async function until(predicate: () => boolean, what: string, timeoutMs = 
     await Bun.sleep(5);
   }
 }
+
+/** True while the process exists and is not a zombie (a dead child not yet reaped counts as gone). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = require("node:fs").readFileSync(`/proc/${pid}/stat`, "utf8") as string;
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return process.platform !== "linux";
+  }
+}

@@ -55,7 +55,8 @@ export class Monitor {
     this.last = first;
     this.record(first, true);
     this.unsubscribe.push(session.emulator.onParsed(() => this.schedule()));
-    this.unsubscribe.push(session.emulator.onSyncRelease(() => this.schedule()));
+    // At the release instant the finished frame is on screen: record it now.
+    this.unsubscribe.push(session.emulator.onSyncRelease(() => this.capture()));
     if (options.keepIdenticalFrames) this.ticker = setInterval(() => this.capture(), options.intervalMs);
   }
 

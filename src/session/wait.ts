@@ -89,7 +89,8 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
       );
     }
     cleanups.push(session.emulator.onParsed(schedule));
-    cleanups.push(session.emulator.onSyncRelease(schedule));
+    // At the release instant the finished frame is on screen: look now, not a tick later.
+    cleanups.push(session.emulator.onSyncRelease(() => void check()));
     const poll = setInterval(schedule, options.pollIntervalMs);
     cleanups.push(() => clearInterval(poll));
     const timeout = setTimeout(() => {

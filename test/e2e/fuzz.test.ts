@@ -29,7 +29,7 @@ test("random arguments to every tool get a result, never a crash", async () => {
     const withSession = args.map((a) => ({ ...a, sessionId }));
     const samples = fc.sample(fc.oneof(args, withSession, fc.constant({})), destructive.has(tool.name) ? 40 : 150);
     for (const sample of samples) {
-      if (tool.name === "start_session" || (tool.name === "stop_session" && sample.sessionId === sessionId)) continue;
+      if (tool.name === "start_session" || (tool.name === "stop_session" && (sample as { sessionId?: unknown }).sessionId === sessionId)) continue;
       if ("durationMs" in sample || "timeoutMs" in sample || "idleMs" in sample) continue; // keep the run short
       const result = await c.call(tool.name, sample as Record<string, unknown>);
       expect(typeof result.text).toBe("string");

@@ -1,0 +1,89 @@
+/** Sessions on real processes: query replies, exit tail, exit info, stop escalation, limits. */
+import { describe, expect, test } from "bun:test";
+import type { TuiError } from "../../src/errors.ts";
+import { waitForText } from "../../src/session/wait.ts";
+import { BUN, fixture, processAlive, until } from "../helpers.ts";
+import { startOptions, testRegistry } from "../registry-helpers.ts";
+
+const waitOpts = { timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true };
+
+describe("session", () => {
+  test("answers the app's terminal queries (DSR 6n cursor position, DA1) so it does not hang", async () => {
+    await using registry = testRegistry();
+    const session = await registry.start(startOptions(BUN, [fixture("query-terminal.ts")]));
+    const result = await waitForText(session, { ...waitOpts, pattern: "CPR row=3 col=5 DA=" });
+    expect(result.matched).toBe(true);
+    expect((await session.whenExited()).exitCode).toBe(0);
+  });
+
+  test("the last bytes before exit reach the raw buffer and the screen; exit info follows them (20/20)", async () => {
+    await using registry = testRegistry();
+    for (let i = 0; i < 20; i++) {
+      const session = await registry.start(startOptions("bash", ["-c", "seq 1 200000; echo END"]));
+      const exit = await session.whenExited();
+      expect(exit).toMatchObject({ exitCode: 0, signal: null });
+      expect(new TextDecoder().decode(session.raw.tail(64))).toEndWith("200000\r\nEND\r\n");
+      expect(session.emulator.text()).toContain("END");
+    }
+  }, 60_000);
+
+  test("the raw ring counts bytes and keeps the newest 1 MiB by default", async () => {
+    await using registry = testRegistry();
+    const session = await registry.start(startOptions("bash", ["-c", "seq 1 200000"]));
+    await session.whenExited();
+    expect(session.raw.total).toBe(1_288_895 + 200_000 /* \r added by the tty */ - 0);
+    expect(session.raw.size).toBe(1024 * 1024);
+  });
+
+  test("stop escalates to SIGKILL for an interactive bash that ignores SIGTERM", async () => {
+    await using registry = testRegistry({ killGraceMs: 300 });
+    const session = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "PROMPT$ " } }));
+    await waitForText(session, { ...waitOpts, pattern: "PROMPT$" });
+    const stopped = await registry.stop(session.id);
+    expect(stopped.signalsSent).toEqual(["SIGTERM", "SIGKILL"]);
+    expect(stopped.exit.signal).toBe("SIGKILL");
+    await until(() => !processAlive(session.pid), "bash to be gone");
+  });
+
+  test("stop kills the foreground job too, leaving no orphan", async () => {
+    await using registry = testRegistry({ killGraceMs: 300 });
+    const session = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-c", "sleep 300 & echo CHILD=$!; wait"]));
+    const seen = await waitForText(session, { ...waitOpts, pattern: "CHILD=(\\d+)", regex: true });
+    const child = Number((seen.match as string[])[1]);
+    await registry.stop(session.id);
+    await until(() => !processAlive(child), "the background sleep to be gone", 5000);
+  });
+
+  test("a stopped session keeps its exit info readable; input is refused with it", async () => {
+    await using registry = testRegistry();
+    const session = await registry.start(startOptions("bash", ["-c", "echo bye; exit 5"]));
+    await session.whenExited();
+    expect(registry.get(session.id).exit?.exitCode).toBe(5);
+    expect(() => session.write(new Uint8Array([0x61]))).toThrow(/exit code 5/);
+  });
+
+  test("TUI_TESTER_MAX_SESSIONS is enforced with a clear error; exited sessions do not count", async () => {
+    await using registry = testRegistry({ maxSessions: 2 });
+    await registry.start(startOptions("sleep", ["30"]));
+    const second = await registry.start(startOptions("sleep", ["30"]));
+    await expect(registry.start(startOptions("sleep", ["30"]))).rejects.toThrow(/limit is 2/);
+    await registry.stop(second.id);
+    await registry.start(startOptions("sleep", ["30"]));
+  });
+
+  test("a missing command is an error at start time; unknown ids list the known ones", async () => {
+    await using registry = testRegistry();
+    await expect(registry.start(startOptions("no-such-cmd-xyz"))).rejects.toThrow(/not found on PATH/);
+    const s = await registry.start(startOptions("sleep", ["30"], { name: "sleeper" }));
+    const hintOf = (id: string) => {
+      try {
+        registry.get(id);
+      } catch (error) {
+        return (error as TuiError).hint ?? "";
+      }
+      return "";
+    };
+    expect(hintOf("tui-missing")).toContain(s.id);
+    expect(hintOf("sleeper")).toBe(`"sleeper" is the name of session ${s.id}; pass that id as sessionId.`);
+  });
+});
