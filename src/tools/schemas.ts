@@ -8,8 +8,9 @@ export function clampedNumber(min: number, max: number, fallback: number, descri
   return v.optional(
     v.pipe(
       v.number(),
-      v.transform((n) => clamp(n, min, max)),
+      // the description must come before the transform, which JSON Schema cannot express
       v.description(`${description} Default ${fallback}, clamped to [${min}, ${max}].`),
+      v.transform((n) => clamp(n, min, max)),
     ),
     fallback,
   );
@@ -65,8 +66,8 @@ export const observeEntries = {
   waitAfterMs: v.optional(
     v.pipe(
       v.number(),
+      v.description("Fixed settle time before the after-snapshot, clamped to 0..5000 ms. Omitted: adaptive, returns once output is quiet (20 ms) after the app responds, at most 150 ms. Ignored with waitFor."),
       v.transform((n) => clamp(n, 0, 5000)),
-      v.description("Fixed settle time before the after-snapshot, 0..5000 ms. Omitted: adaptive, returns once output is quiet (20 ms) after the app responds, at most 150 ms. Ignored with waitFor."),
     ),
   ),
   waitFor: v.optional(v.pipe(waitForSchema, v.description("Wait for this text after the input; the after-snapshot is the frame where it first matched."))),
