@@ -1,56 +1,122 @@
 #!/usr/bin/env bun
 /**
  * Standalone executables: dist/tui-tester-<os>-<arch>[.exe] per target, each embedding the MCP
- * server and the bun-pty native library for that target (checked after each build). The version
- * comes from package.json, bundled in; bunfig/.env/tsconfig autoload is off in the binaries.
+ * server and the bun-pty native library for that target. The version comes from package.json,
+ * bundled in; bunfig/.env/tsconfig/package.json autoload is off in the binaries.
+ *
+ * After each build the executable is checked: its header is the target's format and CPU (ELF /
+ * Mach-O / PE, x86-64 / arm64), the target's bun-pty library is embedded byte for byte, and no
+ * other target's library is (linux targets also carry bun-pty's musl variant of the same arch,
+ * which its loader requires separately).
  *
  *   bun build.ts              all five targets
  *   bun build.ts linux-x64    just the named ones
  */
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 
-interface Target {
+export interface Target {
   name: string;
   bun: Bun.Build.CompileTarget;
   /** bun-pty's native library this target must embed. */
   nativeLib: string;
+  /** Other bun-pty libraries this target may embed too. */
+  alsoAllowed: string[];
+  format: "elf" | "macho" | "pe";
+  cpu: "x64" | "arm64";
 }
 
-const TARGETS: Target[] = [
-  { name: "linux-x64", bun: "bun-linux-x64", nativeLib: "librust_pty.so" },
-  { name: "linux-arm64", bun: "bun-linux-arm64", nativeLib: "librust_pty_arm64.so" },
-  { name: "darwin-x64", bun: "bun-darwin-x64", nativeLib: "librust_pty.dylib" },
-  { name: "darwin-arm64", bun: "bun-darwin-arm64", nativeLib: "librust_pty_arm64.dylib" },
-  { name: "windows-x64", bun: "bun-windows-x64", nativeLib: "rust_pty.dll" },
+export const TARGETS: Target[] = [
+  { name: "linux-x64", bun: "bun-linux-x64", nativeLib: "librust_pty.so", alsoAllowed: ["librust_pty_musl.so"], format: "elf", cpu: "x64" },
+  { name: "linux-arm64", bun: "bun-linux-arm64", nativeLib: "librust_pty_arm64.so", alsoAllowed: ["librust_pty_arm64_musl.so"], format: "elf", cpu: "arm64" },
+  { name: "darwin-x64", bun: "bun-darwin-x64", nativeLib: "librust_pty.dylib", alsoAllowed: [], format: "macho", cpu: "x64" },
+  { name: "darwin-arm64", bun: "bun-darwin-arm64", nativeLib: "librust_pty_arm64.dylib", alsoAllowed: [], format: "macho", cpu: "arm64" },
+  { name: "windows-x64", bun: "bun-windows-x64", nativeLib: "rust_pty.dll", alsoAllowed: [], format: "pe", cpu: "x64" },
 ];
 
-const NATIVE_DIR = join(import.meta.dir, "node_modules", "bun-pty", "rust-pty", "target", "release");
+const ROOT = import.meta.dir;
+export const NATIVE_DIR = join(ROOT, "node_modules", "bun-pty", "rust-pty", "target", "release");
+export const DIST = join(ROOT, "dist");
 
-export function outfileFor(target: Target): string {
-  return join("dist", `tui-tester-${target.name}${target.name.startsWith("windows") ? ".exe" : ""}`);
+/** The target matching the machine this runs on, if it is one of ours. */
+export function hostTarget(): Target | undefined {
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  return TARGETS.find((t) => t.name === `${os}-${process.arch}`);
 }
 
-/** The native library's bytes must be inside the executable (a prefix is enough to identify it). */
-async function embedsLibrary(binary: string, lib: string): Promise<boolean> {
+export function outfileFor(target: Target, outdir = DIST): string {
+  return join(outdir, `tui-tester-${target.name}${target.format === "pe" ? ".exe" : ""}`);
+}
+
+/** Executable format and CPU from the file header. */
+export function headerOf(exe: Uint8Array): { format: Target["format"]; cpu: string } | undefined {
+  const view = new DataView(exe.buffer, exe.byteOffset, exe.byteLength);
+  if (exe.length < 64) return undefined;
+  if (view.getUint32(0) === 0x7f454c46) {
+    const machine = view.getUint16(18, true);
+    return { format: "elf", cpu: machine === 0x3e ? "x64" : machine === 0xb7 ? "arm64" : `elf-machine-${machine}` };
+  }
+  if (view.getUint32(0, true) === 0xfeedfacf) {
+    const cpu = view.getUint32(4, true);
+    return { format: "macho", cpu: cpu === 0x01000007 ? "x64" : cpu === 0x0100000c ? "arm64" : `macho-cpu-${cpu}` };
+  }
+  if (view.getUint16(0) === 0x4d5a) {
+    const pe = view.getUint32(0x3c, true);
+    if (pe + 6 > exe.length || view.getUint32(pe) !== 0x50450000) return undefined;
+    const machine = view.getUint16(pe + 4, true);
+    return { format: "pe", cpu: machine === 0x8664 ? "x64" : machine === 0xaa64 ? "arm64" : `pe-machine-${machine}` };
+  }
+  return undefined;
+}
+
+/** Which of bun-pty's native libraries are inside the executable, each matched on its full bytes. */
+export async function embeddedLibraries(binary: string): Promise<string[]> {
   const exe = await readFile(binary);
-  const native = await readFile(join(NATIVE_DIR, lib));
-  const probe = native.subarray(Math.floor(native.length / 2), Math.floor(native.length / 2) + 256);
-  return exe.indexOf(probe) >= 0;
+  const found: string[] = [];
+  for (const lib of (await readdir(NATIVE_DIR)).sort()) {
+    if (exe.indexOf(await readFile(join(NATIVE_DIR, lib))) >= 0) found.push(lib);
+  }
+  return found;
 }
 
-async function buildTarget(target: Target): Promise<void> {
-  const outfile = outfileFor(target);
+/** Problems with a built executable for `target` (empty when it is right), and the libraries it embeds. */
+export async function checkBinary(binary: string, target: Target): Promise<{ problems: string[]; embedded: string[] }> {
+  const problems: string[] = [];
+  const header = headerOf(new Uint8Array(await Bun.file(binary).slice(0, 4096).arrayBuffer()));
+  if (header?.format !== target.format || header.cpu !== target.cpu) {
+    problems.push(`header is ${header ? `${header.format}/${header.cpu}` : "unrecognised"}, expected ${target.format}/${target.cpu}`);
+  }
+  const embedded = await embeddedLibraries(binary);
+  if (!embedded.includes(target.nativeLib)) problems.push(`${target.nativeLib} is not embedded`);
+  const stray = embedded.filter((lib) => lib !== target.nativeLib && !target.alsoAllowed.includes(lib));
+  if (stray.length > 0) problems.push(`other targets' libraries are embedded: ${stray.join(", ")}`);
+  return { problems, embedded };
+}
+
+export interface Built {
+  target: Target;
+  outfile: string;
+  bytes: number;
+  ms: number;
+  embedded: string[];
+}
+
+export async function buildTarget(target: Target, outdir = DIST): Promise<Built> {
+  const outfile = outfileFor(target, outdir);
+  await mkdir(outdir, { recursive: true });
+  await rm(outfile, { force: true });
+  const started = performance.now();
   const result = await Bun.build({
-    entrypoints: [join(import.meta.dir, "src", "main.ts")],
+    entrypoints: [join(ROOT, "src", "main.ts")],
     minify: true,
     sourcemap: "none",
     compile: { target: target.bun, outfile, autoloadBunfig: false, autoloadDotenv: false, autoloadTsconfig: false, autoloadPackageJson: false },
   });
   if (!result.success) throw new Error(`${target.name}: ${result.logs.map(String).join("\n")}`);
-  if (!(await embedsLibrary(outfile, target.nativeLib))) throw new Error(`${target.name}: ${target.nativeLib} is not embedded in ${outfile}`);
-  const size = (await Bun.file(outfile).size) / 1024 / 1024;
-  process.stderr.write(`built ${outfile} (${size.toFixed(1)} MiB, embeds ${target.nativeLib})\n`);
+  const ms = performance.now() - started;
+  const { problems, embedded } = await checkBinary(outfile, target);
+  if (problems.length > 0) throw new Error(`${target.name} (${outfile}): ${problems.join("; ")}`);
+  return { target, outfile, bytes: Bun.file(outfile).size, ms, embedded };
 }
 
 if (import.meta.main) {
@@ -60,11 +126,9 @@ if (import.meta.main) {
     process.stderr.write(`Unknown target(s): ${unknown.join(", ")}. Targets: ${TARGETS.map((t) => t.name).join(", ")}\n`);
     process.exit(2);
   }
-  await mkdir("dist", { recursive: true });
   for (const target of TARGETS.filter((t) => wanted.length === 0 || wanted.includes(t.name))) {
-    await rm(outfileFor(target), { force: true });
-    await buildTarget(target);
+    const built = await buildTarget(target);
+    const mib = (built.bytes / 1024 / 1024).toFixed(1);
+    process.stderr.write(`built ${built.outfile} in ${(built.ms / 1000).toFixed(1)} s (${mib} MiB, embeds ${built.embedded.join(" + ")})\n`);
   }
 }
-
-export { TARGETS };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Generates the README's tool reference from the tool catalog, so docs cannot drift.
- *   bun scripts/tool-reference.ts          rewrite README.md between the markers
+ *   bun scripts/tool-reference.ts          rewrite README.md between the markers (also: bun run docs)
  *   bun scripts/tool-reference.ts --check  exit 1 when README.md is out of date
  */
 import { join } from "node:path";
@@ -15,40 +15,113 @@ const END = "<!-- tool-reference:end -->";
 const ENV_START = "<!-- env:start (generated) -->";
 const ENV_END = "<!-- env:end -->";
 
-type Json = { type?: string | string[]; description?: string; default?: unknown; enum?: unknown[]; anyOf?: Json[]; items?: Json; properties?: Record<string, Json>; required?: string[]; const?: unknown };
+type Json = {
+  type?: string | string[];
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: Json[];
+  oneOf?: Json[];
+  items?: Json;
+  properties?: Record<string, Json>;
+  additionalProperties?: boolean | Json;
+  required?: string[];
+};
 
+/** A TypeScript-like type for a schema: unions flattened and deduplicated, arrays of unions parenthesised. */
 function typeOf(schema: Json): string {
-  if (schema.enum) return schema.enum.map((e) => JSON.stringify(e)).join(" \\| ");
-  if (schema.anyOf) return schema.anyOf.map(typeOf).join(" \\| ");
-  if (schema.type === "array") return `${schema.items ? typeOf(schema.items) : "any"}[]`;
-  return Array.isArray(schema.type) ? schema.type.join(" \\| ") : (schema.type ?? "any");
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (schema.enum) return schema.enum.map((e) => JSON.stringify(e)).join(" | ");
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives) return [...new Set(alternatives.flatMap((alt) => typeOf(alt).split(" | ")))].join(" | ");
+  if (schema.type === "array") {
+    const item = schema.items ? typeOf(schema.items) : "any";
+    return item.includes(" | ") ? `(${item})[]` : `${item}[]`;
+  }
+  if (schema.type === "object" && typeof schema.additionalProperties === "object") return `Record<string, ${typeOf(schema.additionalProperties)}>`;
+  return Array.isArray(schema.type) ? schema.type.join(" | ") : (schema.type ?? "any");
 }
 
 const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 
-export function toolReference(): string {
-  const sections = tools.map((tool) => {
-    const schema = inputJsonSchema(tool) as Json;
-    const required = new Set(schema.required ?? []);
-    const rows = Object.entries(schema.properties ?? {}).map(([name, prop]) => {
-      const def = prop.default === undefined ? "" : `\`${JSON.stringify(prop.default)}\``;
-      return `| \`${name}\`${required.has(name) ? " *(required)*" : ""} | ${cell(typeOf(prop))} | ${def} | ${cell(prop.description ?? "")} |`;
+/** A property's description, or for an undescribed union the descriptions of its alternatives. */
+function describe(schema: Json): string {
+  if (schema.description) return schema.description;
+  const alternatives = schema.anyOf ?? schema.oneOf ?? (schema.type === "array" && schema.items ? [schema.items] : []);
+  return [...new Set(alternatives.map(describe).filter((d) => d !== ""))].join(" ");
+}
+
+/** Nested object schemas already expanded in the reference, and where (so later tools refer back). */
+let expanded = new Map<string, string>();
+
+/** Table rows for an object's properties; nested objects get dotted rows (`waitFor.pattern`) the first time. */
+function rows(schema: Json, where: string, prefix = ""): string[] {
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).flatMap(([name, prop]) => {
+    const def = prop.default === undefined ? "" : `\`${JSON.stringify(prop.default)}\``;
+    const nested = prop.type === "object" && prop.properties && Object.keys(prop.properties).length > 0;
+    const key = nested ? JSON.stringify({ ...prop, description: undefined, default: undefined }) : "";
+    const seenIn = nested ? expanded.get(key) : undefined;
+    if (nested && seenIn === undefined) expanded.set(key, `${where}.${prefix}${name}`);
+    const meaning = describe(prop) + (seenIn ? ` Fields as in \`${seenIn}\`.` : "");
+    const row = `| \`${prefix}${name}\`${required.has(name) ? " *(required)*" : ""} | \`${cell(typeOf(prop))}\` | ${cell(def)} | ${cell(meaning)} |`;
+    return [row, ...(nested && seenIn === undefined ? rows(prop, where, `${prefix}${name}.`) : [])];
+  });
+}
+
+const table = (schema: Json, where: string) => {
+  const body = rows(schema, where);
+  return body.length > 0 ? `| Argument | Type | Default | Meaning |\n|---|---|---|---|\n${body.join("\n")}` : "No arguments.";
+};
+
+const COMMON_STEP_ARGS = new Set(["type", "label", "continueOnError"]);
+
+/** For an array of `{ type: const, ... }` variants (run_script steps): each variant and its arguments. */
+function variants(schema: Json): string {
+  const sections: string[] = [];
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    const branches = prop.type === "array" ? (prop.items?.oneOf ?? prop.items?.anyOf) : undefined;
+    if (!branches?.every((b) => b.properties?.type?.const !== undefined)) continue;
+    const list = branches.map((branch) => {
+      const type = String(branch.properties?.type?.const);
+      const required = new Set(branch.required ?? []);
+      const args = Object.keys(branch.properties ?? {}).filter((a) => !COMMON_STEP_ARGS.has(a)).map((a) => `\`${a}\`${required.has(a) ? "*" : ""}`);
+      const tool = tools.some((t) => t.name === type) ? ` (as the tool \`${type}\`)` : "";
+      return `- \`${type}\`${tool}: ${args.length ? args.join(", ") : "no arguments"}`;
     });
+    const own = branches.filter((b) => !tools.some((t) => t.name === b.properties?.type?.const));
+    const ownTables = own.map((b) => {
+      const rest: Json = { ...b, properties: Object.fromEntries(Object.entries(b.properties ?? {}).filter(([a]) => !COMMON_STEP_ARGS.has(a))) };
+      const type = String(b.properties?.type?.const);
+      return `Step \`${type}\`:\n\n${table(rest, `run_script.steps[${type}]`)}`;
+    });
+    const common = [...COMMON_STEP_ARGS].filter((a) => a !== "type").map((a) => `\`${a}\``).join(" and ");
+    sections.push(`\`${name}\` entries are \`{ "type": ..., ... }\`; every entry also takes ${common} (* marks required):\n\n${list.join("\n")}${ownTables.length ? `\n\n${ownTables.join("\n\n")}` : ""}`);
+  }
+  return sections.join("\n\n");
+}
+
+export function toolReference(): string {
+  expanded = new Map();
+  // Every tool's own table first, so shared objects (waitFor...) are expanded at their first tool.
+  const tables = tools.map((tool) => table(inputJsonSchema(tool) as Json, tool.name));
+  const sections = tools.map((tool, i) => {
     const hints = Object.entries(tool.annotations).filter(([k, v]) => k !== "title" && v === true).map(([k]) => k.replace("Hint", ""));
-    const table = rows.length > 0 ? `| Argument | Type | Default | Meaning |\n|---|---|---|---|\n${rows.join("\n")}` : "No arguments.";
-    return `#### \`${tool.name}\` — ${tool.annotations.title}\n\n${tool.description}\n\n${hints.length ? `Hints: ${hints.join(", ")}.\n\n` : ""}${table}`;
+    const extra = variants(inputJsonSchema(tool) as Json);
+    return `#### \`${tool.name}\` — ${tool.annotations.title}\n\n${tool.description}\n\n${hints.length ? `Hints: ${hints.join(", ")}.\n\n` : ""}${tables[i]}${extra ? `\n\n${extra}` : ""}`;
   });
   return `${START}\n\n${sections.join("\n\n")}\n\n${END}`;
 }
 
 export function envReference(): string {
-  const rows = ENVIRONMENT.map((e) => `| \`${e.name}\` | \`${e.default}\` | ${e.meaning} |`);
-  return `${ENV_START}\n| Variable | Default | Meaning |\n|---|---|---|\n${rows.join("\n")}\n${ENV_END}`;
+  const lines = ENVIRONMENT.map((e) => `| \`${e.name}\` | ${e.default === "" ? "*(unset)*" : `\`${e.default}\``} | ${cell(e.meaning)} |`);
+  return `${ENV_START}\n| Variable | Default | Meaning |\n|---|---|---|\n${lines.join("\n")}\n${ENV_END}`;
 }
 
 function replaceBetween(text: string, start: string, end: string, block: string): string {
   const a = text.indexOf(start);
-  const b = text.indexOf(end);
+  const b = text.indexOf(end, a);
   if (a < 0 || b < 0) throw new Error(`README.md lacks the markers ${start} ... ${end}`);
   return text.slice(0, a) + block + text.slice(b + end.length);
 }
