@@ -1,7 +1,4 @@
-// Preloaded by bunfig.toml for every test file.
-import { setDefaultTimeout } from "bun:test";
-
-// Keep the server's stderr log out of test output unless asked for.
+// Preloaded by bunfig.toml for every test file: keep the server's stderr log out of test output.
+// (The 30 s per-test ceiling is `bun test --timeout 30000` in package.json: setDefaultTimeout in a
+// preload only reaches the first test file.)
 process.env.TUI_TESTER_LOG ??= "silent";
-// Real PTY sessions on a loaded 2-core machine: generous per-test ceiling; tests wait on conditions.
-setDefaultTimeout(30_000);

@@ -35,7 +35,25 @@ export function limitsFromEnv(env: Record<string, string | undefined> = process.
     rawBufferBytes: positiveIntFromEnv(env.TUI_TESTER_RAW_BUFFER_BYTES, 1024 * 1024),
     scrollback: positiveIntFromEnv(env.TUI_TESTER_SCROLLBACK, 10000),
     killGraceMs: positiveIntFromEnv(env.TUI_TESTER_KILL_GRACE_MS, 2000),
+    theme: themeFromEnv(env.TUI_TESTER_THEME),
   };
+}
+
+/** TUI_TESTER_THEME: JSON such as {"background":"#ffffff","foreground":"#000000"}; what OSC 10/11/12/4 queries are told. */
+function themeFromEnv(value: string | undefined): Partial<TerminalTheme> | undefined {
+  if (!value) return undefined;
+  try {
+    const theme = JSON.parse(value) as Partial<TerminalTheme>;
+    const colour = /^#[0-9a-f]{6}$/i;
+    const ok = typeof theme === "object" && theme !== null &&
+      (["foreground", "background", "cursor"] as const).every((k) => theme[k] === undefined || colour.test(String(theme[k]))) &&
+      (theme.ansi === undefined || (Array.isArray(theme.ansi) && theme.ansi.every((c) => colour.test(String(c)))));
+    if (ok) return theme;
+  } catch {
+    // reported below
+  }
+  log(`ignoring TUI_TESTER_THEME: expected JSON like {"background":"#000000","foreground":"#e5e5e5","cursor":"#e5e5e5","ansi":["#000000",...]}`);
+  return undefined;
 }
 
 
