@@ -13,7 +13,7 @@ export const ENVIRONMENT: { name: string; default: string; meaning: string }[] =
   { name: "TUI_TESTER_MAX_EXITED_KEPT", default: "64", meaning: "Exited sessions kept readable before pruning." },
   { name: "TUI_TESTER_THEME", default: "xterm colours on black", meaning: "JSON {foreground, background, cursor, ansi[16]} (\"#rrggbb\") the app is told via OSC 10/11/12/4." },
   { name: "TUI_TESTER_PTY", default: "auto", meaning: "PTY backend: bun-terminal (POSIX default) or bun-pty." },
-  { name: "TUI_TESTER_LOG", default: "", meaning: "Set to silent to drop the stderr log." },
+  { name: "TUI_TESTER_LOG", default: "on", meaning: "Set to silent to drop the stderr log." },
 ];
 
 export function helpText(): string {
