@@ -20,7 +20,8 @@ import { connect, type BenchClient } from "./client.ts";
 const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick");
 const filters = argv.filter((a) => !a.startsWith("--"));
-const FIXTURE = join(import.meta.dir, "fixtures", "redraw.ts");
+// The same redraw-on-every-key TUI the pty tests use.
+const FIXTURE = join(import.meta.dir, "..", "test", "fixtures", "redraw.ts");
 const RESULTS_FILE = join(import.meta.dir, "results.json");
 const MiB = 1024 * 1024;
 
