@@ -183,8 +183,10 @@ export class Emulator {
    * modes) for repainting a viewer; write it into a cleared terminal of the same size.
    * SerializeAddon leaves out cursor visibility, so DECTCEM is appended when the cursor is hidden.
    */
-  serializeScreen(): string {
-    return this.serializer.serialize() + (this.tracker.cursorVisible ? "" : "\x1b[?25l");
+  /** ANSI that repaints the current state in a fresh terminal; `scrollbackLines` caps the history sent with it. */
+  serializeScreen(scrollbackLines?: number): string {
+    const options = scrollbackLines === undefined ? undefined : { scrollback: scrollbackLines };
+    return this.serializer.serialize(options) + (this.tracker.cursorVisible ? "" : "\x1b[?25l");
   }
 
   dispose(): void {

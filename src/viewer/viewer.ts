@@ -24,6 +24,8 @@ export interface ViewerStatus {
 const RESET = "\x18\x1bc\x1b[H\x1b[2J\x1b[3J";
 /** xterm/VTE window op: resize the text area to rows x cols. Terminals without it ignore it. */
 const resizeWindow = (cols: number, rows: number) => `\x1b[8;${rows};${cols}t`;
+/** History sent with each repaint: enough to scroll back in the window, not the whole 10k-line buffer. */
+const VIEWER_REDRAW_SCROLLBACK = 1000;
 /** Resizes come in bursts (a drag); repaint once they settle and the app has redrawn. */
 const RESIZE_SETTLE_MS = 100;
 /** Redraw attempts before accepting that output never pauses long enough for an exact snapshot. */
@@ -170,7 +172,7 @@ export class Viewer {
       if (this.closed) return;
       let screen = "";
       try {
-        screen = this.session.emulator.serializeScreen();
+        screen = this.session.emulator.serializeScreen(VIEWER_REDRAW_SCROLLBACK);
       } catch (error) {
         log(`viewer ${this.session.id}: could not serialize the screen:`, String(error));
       }

@@ -199,3 +199,15 @@ describe("modes", () => {
     expect(released).toBe(2);
   });
 });
+
+test("serializeScreen caps the history it sends for a repaint", async () => {
+  const emulator = new Emulator({ cols: 20, rows: 5, scrollback: 1000, reply: () => {} });
+  emulator.write(Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\r\n"));
+  await emulator.flushed();
+  const capped = emulator.serializeScreen(10);
+  expect(capped).toContain("line 99");
+  expect(capped).toContain("line 90");
+  expect(capped).not.toContain("line 50");
+  expect(emulator.serializeScreen()).toContain("line 50");
+  emulator.dispose();
+});
