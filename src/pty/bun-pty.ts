@@ -13,25 +13,24 @@
 import type { IPty } from "bun-pty";
 import { TuiError } from "../errors.ts";
 import { deliverSignal } from "./signal.ts";
-import { Listeners, type PtyBackend, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
+import { PtyEvents, type PtyBackend, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 
-class BunPtyProcess implements PtyProcess {
-  private readonly dataListeners = new Listeners<Uint8Array>();
-  private readonly exitListeners = new Listeners<PtyExit>();
+class BunPtyProcess extends PtyEvents implements PtyProcess {
   private lastSignal: NodeJS.Signals | null = null;
   private exited = false;
   private closed = false;
 
   constructor(private readonly pty: IPty) {
-    pty.onData((text) => this.dataListeners.emit(encoder.encode(text)));
+    super();
+    pty.onData((text) => this.emitData(encoder.encode(text)));
     pty.onExit(({ exitCode }) => {
       if (this.exited) return; // the fake exit fired by kill() in close()
       this.exited = true;
       const bySignal = this.lastSignal !== null && exitCode === 1;
-      this.exitListeners.emit({ exitCode: bySignal ? null : exitCode, signal: bySignal ? this.lastSignal : null });
+      this.emitExit({ exitCode: bySignal ? null : exitCode, signal: bySignal ? this.lastSignal : null });
     });
   }
 
@@ -62,14 +61,6 @@ class BunPtyProcess implements PtyProcess {
     const delivered = deliverSignal(this.pty.pid, signal);
     if (delivered) this.lastSignal = signal;
     return delivered;
-  }
-
-  onData(listener: (chunk: Uint8Array) => void): void {
-    this.dataListeners.add(listener);
-  }
-
-  onExit(listener: (exit: PtyExit) => void): void {
-    this.exitListeners.add(listener);
   }
 
   close(): void {

@@ -4,7 +4,7 @@
  * interval), and `Subprocess` reports the real exit code or signal.
  */
 import { deliverSignal } from "./signal.ts";
-import { Listeners, type PtyBackend, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
+import { PtyEvents, type PtyBackend, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
 
 /**
  * The process can be reaped before the PTY has delivered its last bytes; the terminal's `exit`
@@ -13,15 +13,14 @@ import { Listeners, type PtyBackend, type PtyExit, type PtyProcess, type PtySpaw
  */
 const EOF_GRACE_MS = 1000;
 
-class BunTerminalProcess implements PtyProcess {
-  private readonly dataListeners = new Listeners<Uint8Array>();
-  private readonly exitListeners = new Listeners<PtyExit>();
+class BunTerminalProcess extends PtyEvents implements PtyProcess {
   private readonly terminal: Bun.Terminal;
   private readonly proc: Bun.Subprocess;
   private eof = Promise.withResolvers<void>();
   private closed = false;
 
   constructor(options: PtySpawnOptions) {
+    super();
     // Inline terminal options (not a shared Bun.Terminal instance): the parent then holds no slave
     // fd, so EOF on the master marks the true end of the child's output.
     this.proc = Bun.spawn([options.file, ...options.args], {
@@ -31,7 +30,7 @@ class BunTerminalProcess implements PtyProcess {
         cols: options.cols,
         rows: options.rows,
         name: options.env.TERM ?? "xterm-256color",
-        data: (_t, chunk) => this.dataListeners.emit(chunk),
+        data: (_t, chunk) => this.emitData(chunk),
         exit: () => this.eof.resolve(),
       },
     });
@@ -40,7 +39,7 @@ class BunTerminalProcess implements PtyProcess {
     this.terminal = terminal;
     void this.proc.exited.then(async () => {
       await Promise.race([this.eof.promise, Bun.sleep(EOF_GRACE_MS)]);
-      this.exitListeners.emit({ exitCode: this.proc.exitCode, signal: typeof this.proc.signalCode === "string" ? this.proc.signalCode : null });
+      this.emitExit({ exitCode: this.proc.exitCode, signal: typeof this.proc.signalCode === "string" ? this.proc.signalCode : null });
     });
   }
 
@@ -59,14 +58,6 @@ class BunTerminalProcess implements PtyProcess {
   signal(signal: NodeJS.Signals): boolean {
     if (this.proc.exitCode !== null || this.proc.signalCode !== null) return false;
     return deliverSignal(this.proc.pid, signal);
-  }
-
-  onData(listener: (chunk: Uint8Array) => void): void {
-    this.dataListeners.add(listener);
-  }
-
-  onExit(listener: (exit: PtyExit) => void): void {
-    this.exitListeners.add(listener);
   }
 
   close(): void {

@@ -38,13 +38,35 @@ export interface PtyBackend {
   spawn(options: PtySpawnOptions): PtyProcess;
 }
 
-/** Fan-out helper shared by the adapters: buffers nothing, calls listeners in order. */
-export class Listeners<T> {
+/** Fan-out helper: buffers nothing, calls listeners in order. */
+class Listeners<T> {
   private readonly fns: ((value: T) => void)[] = [];
   add(fn: (value: T) => void): void {
     this.fns.push(fn);
   }
   emit(value: T): void {
     for (const fn of this.fns) fn(value);
+  }
+}
+
+/** The listener half of PtyProcess, shared by the adapters; they call emitData/emitExit. */
+export abstract class PtyEvents {
+  private readonly dataListeners = new Listeners<Uint8Array>();
+  private readonly exitListeners = new Listeners<PtyExit>();
+
+  onData(listener: (chunk: Uint8Array) => void): void {
+    this.dataListeners.add(listener);
+  }
+
+  onExit(listener: (exit: PtyExit) => void): void {
+    this.exitListeners.add(listener);
+  }
+
+  protected emitData(chunk: Uint8Array): void {
+    this.dataListeners.emit(chunk);
+  }
+
+  protected emitExit(exit: PtyExit): void {
+    this.exitListeners.emit(exit);
   }
 }
