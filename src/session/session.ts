@@ -5,6 +5,8 @@ import { Emulator } from "../term/emulator.ts";
 import type { TerminalModes, TerminalTheme } from "../term/types.ts";
 import { ByteRing } from "../util/ring-buffer.ts";
 
+const utf8 = new TextEncoder();
+
 export type SessionState = "starting" | "running" | "exited";
 
 export interface SessionConfig {
@@ -152,7 +154,7 @@ export class Session {
   }
 
   private replyToApp(data: string): void {
-    if (this.state === "running") this.pty.write(new TextEncoder().encode(data));
+    if (this.state === "running") this.pty.write(utf8.encode(data));
   }
 
   private handleOutput(chunk: Uint8Array): void {
