@@ -1,29 +1,14 @@
 /** What the emulator answers to the app: xterm.js's own replies and the ones src/term adds. */
-import { afterEach, describe, expect, test } from "bun:test";
-import { Emulator } from "../../src/term/emulator.ts";
+import { describe, expect, test } from "bun:test";
+import { useEmulators } from "./emulator-harness.ts";
 import { OscTerminatorTracker } from "../../src/term/osc-terminator.ts";
 import { palette256, parseColorSpec, toXColor } from "../../src/term/theme.ts";
 import type { TerminalTheme } from "../../src/term/types.ts";
 import pkg from "../../package.json" with { type: "json" };
 
-const open: Emulator[] = [];
-afterEach(() => {
-  for (const e of open.splice(0)) e.dispose();
-});
 
-function makeEmulator(theme?: Partial<TerminalTheme>) {
-  const replies: string[] = [];
-  const emulator = new Emulator({ cols: 20, rows: 5, theme, reply: (d) => replies.push(d) });
-  open.push(emulator);
-  /** Feed and return what the terminal answered to exactly this input. */
-  const ask = async (data: string | Uint8Array) => {
-    replies.length = 0;
-    emulator.write(data);
-    await emulator.flushed();
-    return replies.join("");
-  };
-  return { emulator, ask };
-}
+const newEmulator = useEmulators();
+const makeEmulator = (theme?: Partial<TerminalTheme>) => newEmulator({ theme });
 
 const ST = "\x1b\\";
 const BEL = "\x07";

@@ -1,21 +1,10 @@
 /** Snapshot formats: cells with colours and attributes, ANSI, scrollback and the alternate screen. */
-import { afterEach, describe, expect, test } from "bun:test";
-import { Emulator } from "../../src/term/emulator.ts";
+import { describe, expect, test } from "bun:test";
+import { useEmulators } from "./emulator-harness.ts";
 
-const open: Emulator[] = [];
-afterEach(() => {
-  for (const e of open.splice(0)) e.dispose();
-});
 
-function makeEmulator(cols = 20, rows = 5, scrollback?: number) {
-  const emulator = new Emulator({ cols, rows, scrollback, reply: () => {} });
-  open.push(emulator);
-  const feed = async (data: string) => {
-    emulator.write(data);
-    await emulator.flushed();
-  };
-  return { emulator, feed };
-}
+const newEmulator = useEmulators();
+const makeEmulator = (cols = 20, rows = 5, scrollback?: number) => newEmulator({ cols, rows, scrollback });
 
 describe("cells", () => {
   test("SGR attributes land on the right cells", async () => {

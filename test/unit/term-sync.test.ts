@@ -1,22 +1,10 @@
 /** Synchronized output (DEC mode 2026): consumers see complete frames, never half-drawn ones. */
-import { afterEach, describe, expect, test } from "bun:test";
-import { Emulator } from "../../src/term/emulator.ts";
+import { describe, expect, test } from "bun:test";
+import { useEmulators } from "./emulator-harness.ts";
 
-const open: Emulator[] = [];
-afterEach(() => {
-  for (const e of open.splice(0)) e.dispose();
-});
 
-function makeEmulator() {
-  const replies: string[] = [];
-  const emulator = new Emulator({ cols: 20, rows: 3, reply: (d) => replies.push(d) });
-  open.push(emulator);
-  const feed = async (data: string) => {
-    emulator.write(data);
-    await emulator.flushed();
-  };
-  return { emulator, feed, replies };
-}
+const newEmulator = useEmulators();
+const makeEmulator = () => newEmulator({ cols: 20, rows: 3 });
 
 describe("settledSnapshot", () => {
   test("without a hold it is the current screen", async () => {

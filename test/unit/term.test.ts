@@ -1,22 +1,11 @@
 /** Emulator basics without a PTY: the terminal is fed strings and read back. */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Emulator } from "../../src/term/emulator.ts";
+import { useEmulators } from "./emulator-harness.ts";
 
-const open: Emulator[] = [];
-afterEach(() => {
-  for (const e of open.splice(0)) e.dispose();
-});
 
-function makeEmulator(cols = 20, rows = 5, scrollback?: number) {
-  const replies: string[] = [];
-  const emulator = new Emulator({ cols, rows, scrollback, reply: (d) => replies.push(d) });
-  open.push(emulator);
-  const feed = async (data: string | Uint8Array) => {
-    emulator.write(data);
-    await emulator.flushed();
-  };
-  return { emulator, replies, feed };
-}
+const newEmulator = useEmulators();
+const makeEmulator = (cols = 20, rows = 5, scrollback?: number) => newEmulator({ cols, rows, scrollback });
 
 describe("text and cursor", () => {
   test("written text shows on the screen with the cursor after it", async () => {
@@ -201,13 +190,11 @@ describe("modes", () => {
 });
 
 test("serializeScreen caps the history it sends for a repaint", async () => {
-  const emulator = new Emulator({ cols: 20, rows: 5, scrollback: 1000, reply: () => {} });
-  emulator.write(Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\r\n"));
-  await emulator.flushed();
+  const { emulator, feed } = makeEmulator(20, 5, 1000);
+  await feed(Array.from({ length: 100 }, (_, i) => `line ${i}`).join("\r\n"));
   const capped = emulator.serializeScreen(10);
   expect(capped).toContain("line 99");
   expect(capped).toContain("line 90");
   expect(capped).not.toContain("line 50");
   expect(emulator.serializeScreen()).toContain("line 50");
-  emulator.dispose();
 });
