@@ -1,6 +1,5 @@
 /** Emulator basics without a PTY: the terminal is fed strings and read back. */
 import { describe, expect, test } from "bun:test";
-import { Emulator } from "../../src/term/emulator.ts";
 import { useEmulators } from "./emulator-harness.ts";
 
 
