@@ -5,7 +5,7 @@
  * Frames of a held synchronized update (mode 2026) are skipped until it completes (bounded).
  */
 import type { Session } from "../session/session.ts";
-import { SYNC_HOLD_MAX_MS } from "../session/wait.ts";
+import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import type { CursorState, SnapshotDiff } from "../term/types.ts";
 
@@ -95,7 +95,7 @@ export class Monitor {
 
   private capture(): void {
     const held = this.session.emulator.syncHeldSince;
-    if (held !== null && performance.now() - held < SYNC_HOLD_MAX_MS && !this.stopped) return; // onSyncRelease reschedules
+    if (held !== null && performance.now() - held < DEFAULT_MAX_HOLD_MS && !this.stopped) return; // onSyncRelease reschedules
     const snapshot = this.session.emulator.snapshot();
     const diff = diffSnapshots(this.last, snapshot);
     if (diff.identical && !this.options.keepIdenticalFrames) return;

@@ -8,8 +8,6 @@ import type { PtyBackend } from "./types.ts";
 
 export type { PtyBackend, PtyExit, PtyProcess, PtySpawnOptions } from "./types.ts";
 
-export type BackendName = "bun-terminal" | "bun-pty";
-
 let cached: Promise<PtyBackend> | undefined;
 
 /**

@@ -12,7 +12,7 @@ import type { Snapshot, SnapshotDiff } from "../term/types.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import { compileMatcher } from "./matcher.ts";
 import type { Session } from "./session.ts";
-import { quietPeriod, SYNC_HOLD_MAX_MS, waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
+import { quietPeriod, waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
 
 export const DEFAULT_WAIT_AFTER_MS = 150;
 export const ADAPTIVE_QUIET_MS = 20;
@@ -104,7 +104,7 @@ async function adaptiveSettle(session: Session, since: number, boundMs: number, 
 /** Flush the parser, let an open synchronized update finish (bounded), then read the screen. */
 export async function settledView(session: Session): Promise<ScreenView> {
   await session.emulator.flushed();
-  return toView(await session.emulator.settledSnapshot({ format: "text" }, SYNC_HOLD_MAX_MS));
+  return toView(await session.emulator.settledSnapshot({ format: "text" }));
 }
 
 export function toView(snapshot: Snapshot): ScreenView {

@@ -2,6 +2,7 @@
 import { TuiError } from "../errors.ts";
 import { positiveIntFromEnv } from "../util/env.ts";
 import { resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import { DEFAULT_SCROLLBACK } from "../term/emulator.ts";
 import type { TerminalTheme } from "../term/types.ts";
 import { log } from "../util/log.ts";
 import { describeExit, Session, type ExitInfo } from "./session.ts";
@@ -33,7 +34,7 @@ export function limitsFromEnv(env: Record<string, string | undefined> = process.
     maxSessions: positiveIntFromEnv(env.TUI_TESTER_MAX_SESSIONS, 32),
     maxExitedKept: positiveIntFromEnv(env.TUI_TESTER_MAX_EXITED_KEPT, 64),
     rawBufferBytes: positiveIntFromEnv(env.TUI_TESTER_RAW_BUFFER_BYTES, 1024 * 1024),
-    scrollback: positiveIntFromEnv(env.TUI_TESTER_SCROLLBACK, 10000),
+    scrollback: positiveIntFromEnv(env.TUI_TESTER_SCROLLBACK, DEFAULT_SCROLLBACK),
     killGraceMs: positiveIntFromEnv(env.TUI_TESTER_KILL_GRACE_MS, 2000),
     theme: themeFromEnv(env.TUI_TESTER_THEME),
   };

@@ -4,12 +4,12 @@
  * (a safety timer), never the latency.
  */
 import { TuiError } from "../errors.ts";
+// How long a synchronized update (mode 2026) may hide the screen before it is read anyway.
+import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
 import type { Snapshot } from "../term/types.ts";
 import { compileMatcher, type MatchValue, type PatternSpec } from "./matcher.ts";
 import type { Session } from "./session.ts";
 
-/** How long a synchronized update (mode 2026) may hide the screen before we read it anyway. */
-export const SYNC_HOLD_MAX_MS = 1000;
 /** Raw matching keeps this much of the already-seen output so a match can straddle chunks. */
 const RAW_OVERLAP_CHARS = 64 * 1024;
 
@@ -64,7 +64,7 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
       let found;
       if (options.matchScreen) {
         const holding = session.emulator.syncHeldSince;
-        if (holding !== null && performance.now() - holding < SYNC_HOLD_MAX_MS) return false;
+        if (holding !== null && performance.now() - holding < DEFAULT_MAX_HOLD_MS) return false;
         found = matcher.find(session.emulator.text());
       } else {
         found = matcher.find(rawText);

@@ -1,5 +1,6 @@
 /** Shared valibot fragments. Flat, strict, defaults in the schema so JSON Schema and behaviour agree. */
 import * as v from "valibot";
+import { DEFAULT_MAX_SCROLLBACK_LINES } from "../term/snapshot.ts";
 
 export const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
 
@@ -78,5 +79,5 @@ export const snapshotFormat = v.optional(v.pipe(v.picklist(["text", "ansi", "cel
 
 export const scrollbackEntries = {
   includeScrollback: optionalBoolean(false, "Also return every line in the buffer (scrollback + screen)."),
-  maxScrollbackLines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000), v.description("Cap on scrollback lines returned; the tail is kept. Default 10000.")), 10_000),
+  maxScrollbackLines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000), v.description("Cap on scrollback lines returned; the tail is kept. Default 10000.")), DEFAULT_MAX_SCROLLBACK_LINES),
 };

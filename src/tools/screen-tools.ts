@@ -2,7 +2,6 @@
 import * as v from "valibot";
 import { TuiError } from "../errors.ts";
 import { settledView } from "../session/observe.ts";
-import { SYNC_HOLD_MAX_MS } from "../session/wait.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
@@ -16,7 +15,7 @@ export const snapshot = defineSessionTool({
   allowExited: true,
   async act(session, args) {
     await session.emulator.flushed();
-    const snap = await session.emulator.settledSnapshot({ format: args.format, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines }, SYNC_HOLD_MAX_MS);
+    const snap = await session.emulator.settledSnapshot({ format: args.format, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
     return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}`, data: { sessionId: session.id, ...snap } };
   },
 });
@@ -29,7 +28,7 @@ export const getText = defineSessionTool({
   allowExited: true,
   async act(session, args) {
     await session.emulator.flushed();
-    const snap = await session.emulator.settledSnapshot({ format: "text", includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines }, SYNC_HOLD_MAX_MS);
+    const snap = await session.emulator.settledSnapshot({ format: "text", includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
     const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor };
     if (snap.scrollback) data.scrollback = snap.scrollback;
     return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data };
