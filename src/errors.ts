@@ -35,6 +35,11 @@ export function isTuiError(e: unknown): e is TuiError {
   return e instanceof TuiError;
 }
 
+/** The request was cancelled by the client (MCP notifications/cancelled). */
+export function cancelled(what: string): TuiError {
+  return new TuiError("CANCELLED", `${what} was cancelled by the client.`, "Send the request again if you still need it.");
+}
+
 /** Wrap anything thrown into a TuiError without losing its message. */
 export function toTuiError(e: unknown): TuiError {
   if (e instanceof TuiError) return e;

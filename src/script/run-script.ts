@@ -1,7 +1,7 @@
 /** run_script: an ordered list of steps run inside the server, so no transient state is missed. */
 import * as v from "valibot";
 import type { MonitorReport } from "../monitor/monitor.ts";
-import { toTuiError, TuiError } from "../errors.ts";
+import { cancelled, toTuiError, TuiError } from "../errors.ts";
 import { compileMatcher, type PatternSpec } from "../session/matcher.ts";
 import { settledView } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
@@ -92,7 +92,7 @@ async function runPlanned(
   let monitorReport: MonitorReport | undefined;
   try {
     for (const [index, step] of planned.entries()) {
-      if (ctx.signal.aborted) throw new TuiError("CANCELLED", "run_script was cancelled by the client.", "Send it again if needed.");
+      if (ctx.signal.aborted) throw cancelled("run_script");
       const stepStart = performance.now();
       const base = { index, type: step.tool.name, ...(step.label !== undefined ? { label: step.label } : {}) };
       try {

@@ -3,7 +3,7 @@
  * so a match is seen within a tick of the bytes arriving; `pollIntervalMs` is only an upper bound
  * (a safety timer), never the latency.
  */
-import { TuiError } from "../errors.ts";
+import { cancelled } from "../errors.ts";
 // How long a synchronized update (mode 2026) may hide the screen before it is read anyway.
 import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
 import type { Snapshot } from "../term/types.ts";
@@ -105,7 +105,7 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
         if (done) return;
         done = true;
         for (const cleanup of cleanups) cleanup();
-        reject(new TuiError("CANCELLED", "The wait was cancelled by the client.", "Send the request again if you still need it."));
+        reject(cancelled("The wait"));
       };
       if (signal.aborted) onAbort();
       signal.addEventListener("abort", onAbort, { once: true });
@@ -170,7 +170,7 @@ export function quietPeriod(session: Session, quietMs: number, deadlineMs: numbe
     const onAbort = () => {
       clearTimeout(timer);
       unsubscribe();
-      reject(new TuiError("CANCELLED", "The wait was cancelled by the client.", "Send the request again if you still need it."));
+      reject(cancelled("The wait"));
     };
     const unsubscribe = session.onOutput(arm);
     signal?.addEventListener("abort", onAbort, { once: true });

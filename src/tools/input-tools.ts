@@ -1,6 +1,6 @@
 /** Keyboard input tools: send_keys, send_text, send_raw, hold_key, type_text. */
 import * as v from "valibot";
-import { TuiError } from "../errors.ts";
+import { cancelled, TuiError } from "../errors.ts";
 import { encodeKey, parseKey, parseKeys } from "../keys/index.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool } from "./define.ts";
@@ -82,7 +82,7 @@ export const sendRaw = defineSessionTool({
 
 /** Sleep that ends early (with an error) when the request is cancelled. */
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) throw new TuiError("CANCELLED", "Cancelled by the client.", "Send the request again if needed.");
+  if (signal.aborted) throw cancelled("The input");
   await Bun.sleep(ms);
 }
 
