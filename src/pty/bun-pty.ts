@@ -8,24 +8,50 @@
  *   delivered exactly, so they are refused with an error instead of being silently altered.
  * - a process killed by a signal is reported as exit code 1 (portable-pty's convention): when we
  *   delivered a signal and the process then ends with code 1, the signal is reported instead.
+ *   A signal from elsewhere (a crash's SIGSEGV, the OOM killer's SIGKILL) cannot be known: the
+ *   package reaps the child on its own thread and passes on only portable-pty's code, 1.
  * - output arrives as decoded strings: re-encoded to UTF-8 bytes for the raw buffer.
+ * - reading cannot be paused through the API. The package's own read thread fills an unbounded
+ *   channel; its JavaScript loop (`_startReadLoop`) drains that channel without yielding while data
+ *   is there. For flow control the loop is stopped by clearing its `_readLoop` flag from inside the
+ *   data callback (the loop checks it right after the callback returns) and started again through
+ *   `_startReadLoop()` once the backlog is parsed. Paused, the JS side stops taking chunks, though the
+ *   native thread still reads ahead into its channel (a limit of the package).
  */
 import type { IPty } from "bun-pty";
 import { TuiError } from "../errors.ts";
+import { FlowGate } from "./flow.ts";
 import { deliverSignal } from "./signal.ts";
 import { PtyEvents, type PtyBackend, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 
+/** The private read-loop members of bun-pty's Terminal that pausing relies on (see the header). */
+interface ReadLoop {
+  _readLoop: boolean;
+  _startReadLoop(): void;
+}
+
 class BunPtyProcess extends PtyEvents implements PtyProcess {
   private lastSignal: NodeJS.Signals | null = null;
   private exited = false;
   private closed = false;
+  private paused = false;
+  private readonly gate = new FlowGate();
 
   constructor(private readonly pty: IPty) {
     super();
-    pty.onData((text) => this.emitData(encoder.encode(text)));
+    const loop = pty as unknown as ReadLoop;
+    if (typeof loop._startReadLoop !== "function" || typeof loop._readLoop !== "boolean") throw new Error("bun-pty's read loop changed; flow control needs _readLoop/_startReadLoop");
+    pty.onData((text) => {
+      const chunk = encoder.encode(text);
+      if (this.gate.add(chunk.length) && !this.exited) {
+        this.paused = true;
+        loop._readLoop = false; // the loop ends as soon as this callback returns
+      }
+      this.emitData(chunk);
+    });
     pty.onExit(({ exitCode }) => {
       if (this.exited) return; // the fake exit fired by kill() in close()
       this.exited = true;
@@ -56,6 +82,14 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
     if (!this.exited) this.pty.resize(cols, rows);
   }
 
+  consumed(bytes: number): void {
+    this.gate.release(bytes);
+    if (this.paused && !this.gate.over && !this.closed) {
+      this.paused = false;
+      (this.pty as unknown as ReadLoop)._startReadLoop();
+    }
+  }
+
   signal(signal: NodeJS.Signals): boolean {
     if (this.exited) return false;
     const delivered = deliverSignal(this.pty.pid, signal);
@@ -77,7 +111,7 @@ export async function loadBunPtyBackend(): Promise<PtyBackend> {
   const { spawn } = await import("bun-pty");
   return {
     name: "bun-pty",
-    spawn: (options: PtySpawnOptions) =>
+    spawn: async (options: PtySpawnOptions) =>
       new BunPtyProcess(
         spawn(options.file, options.args, {
           name: options.env.TERM ?? "xterm-256color",

@@ -2,74 +2,96 @@
  * PTY backend on Bun's built-in `Bun.Terminal` + `Bun.spawn({ terminal })` (POSIX only).
  * Preferred where available: output arrives as raw bytes, reads are event-driven (no poll
  * interval), and `Subprocess` reports the real exit code or signal.
+ *
+ * Each session's PTY is read by its own Worker (bun-terminal-worker.ts), because `Bun.Terminal`
+ * cannot pause reading: a reader that must stop while the parser is behind has to block, and only
+ * a thread of its own can. Writes and resizes are posted to it; signals go from here by pid.
  */
+import { FlowGate } from "./flow.ts";
 import { deliverSignal } from "./signal.ts";
-import { PtyEvents, type PtyBackend, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
-
-/**
- * The process can be reaped before the PTY has delivered its last bytes; the terminal's `exit`
- * callback (EOF on the master) marks the end of output. Should EOF never come (a grandchild
- * keeping the slave open), stop waiting for it this long after the process exits.
- */
-const EOF_GRACE_MS = 1000;
+import type { FromReader, ToReader } from "./bun-terminal-worker.ts";
+import { PtyEvents, type PtyBackend, type PtyProcess, type PtySpawnOptions } from "./types.ts";
 
 class BunTerminalProcess extends PtyEvents implements PtyProcess {
-  private readonly terminal: Bun.Terminal;
-  private readonly proc: Bun.Subprocess;
-  private eof = Promise.withResolvers<void>();
+  private readonly gate = new FlowGate();
+  private readonly worker = new Worker(new URL("./bun-terminal-worker.ts", import.meta.url).href);
+  private readonly started = Promise.withResolvers<number>();
+  private exited = false;
   private closed = false;
+  pid = -1;
 
   constructor(options: PtySpawnOptions) {
     super();
-    // Inline terminal options (not a shared Bun.Terminal instance): the parent then holds no slave
-    // fd, so EOF on the master marks the true end of the child's output.
-    this.proc = Bun.spawn([options.file, ...options.args], {
-      cwd: options.cwd,
-      env: options.env,
-      terminal: {
-        cols: options.cols,
-        rows: options.rows,
-        name: options.env.TERM ?? "xterm-256color",
-        data: (_t, chunk) => this.emitData(chunk),
-        exit: () => this.eof.resolve(),
-      },
-    });
-    const terminal = this.proc.terminal;
-    if (terminal === undefined) throw new Error("Bun.spawn returned no terminal");
-    this.terminal = terminal;
-    void this.proc.exited.then(async () => {
-      await Promise.race([this.eof.promise, Bun.sleep(EOF_GRACE_MS)]);
-      this.emitExit({ exitCode: this.proc.exitCode, signal: typeof this.proc.signalCode === "string" ? this.proc.signalCode : null });
-    });
+    this.worker.unref(); // a reader thread never keeps the server alive on its own
+    this.worker.onmessage = (event: MessageEvent<FromReader>) => this.receive(event.data);
+    this.worker.onerror = (event) => this.started.reject(new Error(event.message));
+    this.send({ type: "spawn", options, gate: this.gate.shared });
   }
 
-  get pid(): number {
-    return this.proc.pid;
+  /** Resolves once the child runs (its pid known), rejects if it could not be spawned. */
+  async ready(): Promise<this> {
+    this.pid = await this.started.promise;
+    return this;
   }
 
   write(data: Uint8Array): void {
-    if (!this.closed) this.terminal.write(data);
+    if (!this.closed && !this.exited) this.send({ type: "write", data });
   }
 
   resize(cols: number, rows: number): void {
-    if (!this.closed) this.terminal.resize(cols, rows);
+    if (!this.closed && !this.exited) this.send({ type: "resize", cols, rows });
   }
 
   signal(signal: NodeJS.Signals): boolean {
-    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return false;
-    return deliverSignal(this.proc.pid, signal);
+    if (this.exited || this.pid <= 0) return false;
+    return deliverSignal(this.pid, signal);
+  }
+
+  consumed(bytes: number): void {
+    this.gate.release(bytes);
+  }
+
+  get backlog(): number {
+    return this.gate.pending;
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.terminal.close();
+    this.gate.close(); // unblock the reader first, or it cannot take the message
+    if (this.exited) this.worker.terminate();
+    else this.send({ type: "close" });
+  }
+
+  private send(message: ToReader): void {
+    this.worker.postMessage(message);
+  }
+
+  private receive(message: FromReader): void {
+    switch (message.type) {
+      case "spawned":
+        this.started.resolve(message.pid);
+        break;
+      case "failed":
+        this.started.reject(new Error(message.message));
+        this.worker.terminate();
+        break;
+      case "data":
+        this.emitData(message.chunk);
+        break;
+      case "exit":
+        this.exited = true;
+        this.gate.close();
+        this.emitExit({ exitCode: message.exitCode, signal: message.signal });
+        if (this.closed) this.worker.terminate();
+        break;
+    }
   }
 }
 
 export const bunTerminalBackend: PtyBackend = {
   name: "bun-terminal",
-  spawn: (options) => new BunTerminalProcess(options),
+  spawn: (options) => new BunTerminalProcess(options).ready(),
 };
 
 export function bunTerminalAvailable(): boolean {

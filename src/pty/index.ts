@@ -7,6 +7,7 @@ import { loadBunPtyBackend } from "./bun-pty.ts";
 import type { PtyBackend } from "./types.ts";
 
 export type { PtyBackend, PtyExit, PtyProcess, PtySpawnOptions } from "./types.ts";
+export { bytesRead, descendants } from "./process-tree.ts";
 
 let cached: Promise<PtyBackend> | undefined;
 

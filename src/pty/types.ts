@@ -25,8 +25,13 @@ export interface PtyProcess {
   resize(cols: number, rows: number): void;
   /** Deliver a real signal to the child. Returns false when the process is already gone. */
   signal(signal: NodeJS.Signals): boolean;
-  /** Output chunks, raw bytes, in order. */
+  /**
+   * Output chunks, raw bytes, in order. The consumer reports each chunk's bytes through consumed()
+   * once it has dealt with them: while more than flow.ts's HIGH_WATER bytes are unreported, reading
+   * pauses and the child blocks on a full PTY.
+   */
   onData(listener: (chunk: Uint8Array) => void): void;
+  consumed(bytes: number): void;
   /** Fires once, after the last output chunk has been delivered. */
   onExit(listener: (exit: PtyExit) => void): void;
   /** Release the PTY. Safe to call more than once. */
@@ -35,7 +40,8 @@ export interface PtyProcess {
 
 export interface PtyBackend {
   readonly name: string;
-  spawn(options: PtySpawnOptions): PtyProcess;
+  /** Resolves once the child runs; rejects when it cannot be started. */
+  spawn(options: PtySpawnOptions): Promise<PtyProcess>;
 }
 
 /** Fan-out helper: buffers nothing, calls listeners in order. */
@@ -49,24 +55,35 @@ class Listeners<T> {
   }
 }
 
-/** The listener half of PtyProcess, shared by the adapters; they call emitData/emitExit. */
+/**
+ * The listener half of PtyProcess, shared by the adapters; they call emitData/emitExit. Spawning is
+ * asynchronous, so what happens before the first listener is attached is held for it, not lost.
+ */
 export abstract class PtyEvents {
   private readonly dataListeners = new Listeners<Uint8Array>();
   private readonly exitListeners = new Listeners<PtyExit>();
+  private early: Uint8Array[] | null = [];
+  private exitSeen: PtyExit | null = null;
 
   onData(listener: (chunk: Uint8Array) => void): void {
     this.dataListeners.add(listener);
+    const early = this.early;
+    this.early = null;
+    for (const chunk of early ?? []) listener(chunk);
   }
 
   onExit(listener: (exit: PtyExit) => void): void {
     this.exitListeners.add(listener);
+    if (this.exitSeen !== null) listener(this.exitSeen);
   }
 
   protected emitData(chunk: Uint8Array): void {
-    this.dataListeners.emit(chunk);
+    if (this.early !== null) this.early.push(chunk);
+    else this.dataListeners.emit(chunk);
   }
 
   protected emitExit(exit: PtyExit): void {
+    this.exitSeen = exit;
     this.exitListeners.emit(exit);
   }
 }

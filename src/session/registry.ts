@@ -1,7 +1,7 @@
 /** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
 import { TuiError } from "../errors.ts";
 import { positiveIntFromEnv } from "../util/env.ts";
-import { resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import { descendants, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
 import { DEFAULT_SCROLLBACK } from "../term/emulator.ts";
 import type { TerminalTheme } from "../term/types.ts";
 import { log } from "../util/log.ts";
@@ -90,7 +90,7 @@ export class SessionRegistry {
     const id = `${this.prefix}-${++this.counter}`;
     let session: Session;
     try {
-      session = new Session(
+      session = await Session.start(
         { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme },
         this.backend,
       );
@@ -127,19 +127,34 @@ export class SessionRegistry {
     return this.list().filter((s) => s.state !== "exited");
   }
 
-  /** Signal, wait up to the grace period, then SIGKILL. Resolves once the process is really gone. */
+  /**
+   * Stop as a closing terminal does: the requested signal and a hang-up (SIGHUP) to the process group
+   * and to descendants that left it (setsid children, found by walking the process tree now, while
+   * they are still linked to the session), then SIGKILL to whatever is left after the grace period.
+   * Resolves once the process is really gone. A double-forked daemon is no longer a descendant, so
+   * it escapes (src/pty/process-tree.ts).
+   */
   async stop(id: string, signal: NodeJS.Signals = "SIGTERM", graceMs = this.limits.killGraceMs): Promise<StopResult> {
     const session = this.get(id);
     if (session.exit !== null) return { sessionId: id, alreadyExited: true, signalsSent: [], escalated: false, exit: session.exit };
+    const strays = descendants(session.pid);
     const signalsSent: string[] = [];
-    if (session.signal(signal)) signalsSent.push(signal);
+    const send = (sig: NodeJS.Signals) => {
+      const delivered = session.signal(sig);
+      for (const pid of strays) signalPid(pid, sig);
+      if (delivered) signalsSent.push(sig);
+    };
+    send(signal);
+    if (signal !== "SIGKILL" && signal !== "SIGHUP") send("SIGHUP");
+    const deadline = performance.now() + graceMs;
     const exitedInGrace = await Promise.race([session.whenExited().then(() => true), Bun.sleep(graceMs).then(() => false)]);
     let escalated = false;
     if (!exitedInGrace && signal !== "SIGKILL") {
       escalated = true;
-      if (session.signal("SIGKILL")) signalsSent.push("SIGKILL");
+      send("SIGKILL");
     }
     const exit = await session.whenExited();
+    await killStragglers(strays, deadline);
     log(`stopped ${id}: ${describeExit(exit)}`);
     return { sessionId: id, alreadyExited: false, signalsSent, escalated, exit };
   }
@@ -157,6 +172,25 @@ export class SessionRegistry {
       this.sessions.delete(old.id);
     }
   }
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Descendants that outlived the session get until the deadline to go, then SIGKILL. */
+async function killStragglers(pids: number[], deadline: number): Promise<void> {
+  let alive = pids.filter((pid) => signalPid(pid, 0));
+  while (alive.length > 0 && performance.now() < deadline) {
+    await Bun.sleep(10);
+    alive = alive.filter((pid) => signalPid(pid, 0));
+  }
+  for (const pid of alive) signalPid(pid, "SIGKILL");
 }
 
 /** The server's env, the caller's env over it, and TERM from the `term` option. */

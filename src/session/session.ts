@@ -1,11 +1,20 @@
 /** A Session is one child process in a PTY, its emulator, its raw output ring, and its lifecycle. */
 import { TuiError } from "../errors.ts";
-import type { PtyBackend, PtyExit, PtyProcess } from "../pty/index.ts";
-import { Emulator } from "../term/emulator.ts";
+import { bytesRead, descendants, type PtyBackend, type PtyExit, type PtyProcess } from "../pty/index.ts";
+import { Emulator, type EmulatorOptions } from "../term/emulator.ts";
 import type { TerminalModes, TerminalTheme } from "../term/types.ts";
 import { ByteRing } from "../util/ring-buffer.ts";
 
 const utf8 = new TextEncoder();
+
+/** Input sent since the program was last seen reading, beyond which input tools refuse more (INPUT_BLOCKED). */
+export const INPUT_CAP_BYTES = 1 << 20;
+/** What an exited session keeps: its raw output tail, and its final screen with at most this much history. */
+const EXITED_RAW_TAIL_BYTES = 64 * 1024;
+const EXITED_SCREEN_MAX_CHARS = 256 * 1024;
+const EXITED_SCROLLBACK_LINES = 1000;
+/** A kept screen rebuilt for reading is dropped again after this long. */
+const RESTORED_TTL_MS = 30_000;
 
 export type SessionState = "starting" | "running" | "exited";
 
@@ -37,8 +46,8 @@ export class Session {
   readonly id: string;
   readonly name: string | undefined;
   readonly createdAt = Date.now();
-  readonly emulator: Emulator;
-  readonly raw: ByteRing;
+  /** Output ring; on exit it shrinks to the newest EXITED_RAW_TAIL_BYTES (its counts are kept). */
+  raw: ByteRing;
   state: SessionState = "starting";
   exit: ExitInfo | null = null;
   /** performance.now() of the latest output chunk (or of spawn). */
@@ -46,33 +55,58 @@ export class Session {
   cols: number;
   rows: number;
   private readonly pty: PtyProcess;
+  /** The live emulator; null once the session has exited and kept its final screen. */
+  private live: Emulator | null;
+  private kept: { state: string; droppedBytes: number } | null = null;
+  private restored: { emulator: Emulator; timer: ReturnType<typeof setTimeout> } | null = null;
+  private inputSinceRead = 0;
+  private readMark: number | null = null;
   private readonly outputListeners = new Set<(chunk: Uint8Array) => void>();
   private readonly exitListeners = new Set<(exit: ExitInfo) => void>();
   private readonly resizeListeners = new Set<(size: { cols: number; rows: number }) => void>();
   private readonly exited = Promise.withResolvers<ExitInfo>();
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(
+  /** Spawn the child in a PTY of the backend; resolves once it runs. */
+  static async start(config: SessionConfig, backend: PtyBackend): Promise<Session> {
+    const pty = await backend.spawn({ file: config.file, args: config.args, cwd: config.cwd, env: config.env, cols: config.cols, rows: config.rows });
+    return new Session(config, pty);
+  }
+
+  private constructor(
     readonly config: SessionConfig,
-    backend: PtyBackend,
+    pty: PtyProcess,
   ) {
     this.id = config.id;
     this.name = config.name;
     this.cols = config.cols;
     this.rows = config.rows;
     this.raw = new ByteRing(config.rawBufferBytes);
-    // Whatever the emulator answers to the app's queries (DSR, DA, OSC colour...) goes back to the app.
-    this.emulator = new Emulator({
-      cols: config.cols,
-      rows: config.rows,
-      scrollback: config.scrollback,
-      theme: config.theme,
-      reply: (data) => this.replyToApp(data),
-    });
-    this.pty = backend.spawn({ file: config.file, args: config.args, cwd: config.cwd, env: config.env, cols: config.cols, rows: config.rows });
+    this.live = new Emulator(this.emulatorOptions(config.scrollback));
+    this.pty = pty;
     this.pty.onData((chunk) => this.handleOutput(chunk));
     this.pty.onExit((exit) => void this.handleExit(exit));
     this.state = "running";
+  }
+
+  /**
+   * The session's terminal. After exit this is a throwaway rebuilt from the kept final screen
+   * (scrollback capped), so reads keep working while an exited session holds only a few KiB.
+   */
+  get emulator(): Emulator {
+    if (this.live !== null) return this.live;
+    if (this.restored !== null) return this.restored.emulator;
+    const kept = this.kept!;
+    const emulator = Emulator.restore(kept.state, this.emulatorOptions(EXITED_SCROLLBACK_LINES));
+    const timer = setTimeout(() => this.dropRestored(), RESTORED_TTL_MS);
+    timer.unref?.();
+    this.restored = { emulator, timer };
+    return emulator;
+  }
+
+  /** Output bytes that never reached the screen because a parser limit forced a drop (normally 0). */
+  get droppedBytes(): number {
+    return this.live?.droppedBytes ?? this.kept?.droppedBytes ?? 0;
   }
 
   get pid(): number {
@@ -118,9 +152,16 @@ export class Session {
     );
   }
 
+  /**
+   * Send input. Input to a program that does not read piles up (in the PTY layer's buffer), so past
+   * INPUT_CAP_BYTES since the program was last seen reading, further input is refused.
+   */
   write(bytes: Uint8Array): void {
     this.assertRunning();
+    if (this.inputSinceRead === 0) this.readMark = this.bytesReadByProgram();
+    else if (this.inputSinceRead + bytes.length > INPUT_CAP_BYTES) this.assertReading();
     this.pty.write(bytes);
+    this.inputSinceRead += bytes.length;
   }
 
   resize(cols: number, rows: number): void {
@@ -148,9 +189,43 @@ export class Session {
     return run;
   }
 
-  /** Release the PTY. The process must have exited or been killed first. */
+  /** Release the PTY and every terminal. The process must have exited or been killed first. */
   dispose(): void {
     this.pty.close();
+    this.dropRestored();
+    this.live?.dispose();
+  }
+
+  private emulatorOptions(scrollback: number): EmulatorOptions {
+    // Whatever the emulator answers to the app's queries (DSR, DA, OSC colour...) goes back to the app.
+    return { cols: this.cols, rows: this.rows, scrollback, theme: this.config.theme, reply: (data) => this.replyToApp(data) };
+  }
+
+  private bytesReadByProgram(): number | null {
+    return bytesRead([this.pid, ...descendants(this.pid)]);
+  }
+
+  /** Lets input through while the program's processes keep reading (or where that cannot be known). */
+  private assertReading(): void {
+    const read = this.bytesReadByProgram();
+    if (read === null || read !== this.readMark) {
+      this.readMark = read;
+      this.inputSinceRead = 0;
+      return;
+    }
+    throw new TuiError(
+      "INPUT_BLOCKED",
+      `Session ${this.id}: the program is not reading its input; ${this.inputSinceRead} bytes sent since it last read are still waiting (limit ${INPUT_CAP_BYTES}).`,
+      "Wait until the program reads again (wait_for_text on its prompt), or stop it with stop_session.",
+      { pendingInputBytes: this.inputSinceRead },
+    );
+  }
+
+  private dropRestored(): void {
+    if (this.restored === null) return;
+    clearTimeout(this.restored.timer);
+    this.restored.emulator.dispose();
+    this.restored = null;
   }
 
   private replyToApp(data: string): void {
@@ -160,13 +235,17 @@ export class Session {
   private handleOutput(chunk: Uint8Array): void {
     this.lastOutputAt = performance.now();
     this.raw.append(chunk);
-    this.emulator.write(chunk);
+    const bytes = chunk.length;
+    // Reporting parsed bytes back is what lets the PTY layer read on (flow control, src/pty/flow.ts).
+    if (this.live !== null) this.live.write(chunk, () => this.pty.consumed(bytes));
+    else this.pty.consumed(bytes);
     for (const listener of this.outputListeners) listener(chunk);
   }
 
   private async handleExit(exit: PtyExit): Promise<void> {
     // Exit is reported only after the parser has taken the final bytes, so the tail is on screen.
-    await this.emulator.flushed();
+    await this.live?.flushed();
+    this.keepFinalState();
     this.state = "exited";
     this.exit = {
       exitCode: exit.exitCode,
@@ -177,6 +256,22 @@ export class Session {
     for (const listener of this.exitListeners) listener(this.exit);
     this.exited.resolve(this.exit);
     this.pty.close();
+  }
+
+  /** Swap the live emulator and the big raw ring for the final screen and a raw tail. */
+  private keepFinalState(): void {
+    const live = this.live;
+    if (live === null) return;
+    let lines = EXITED_SCROLLBACK_LINES;
+    let state = live.serializeScreen(lines);
+    while (state.length > EXITED_SCREEN_MAX_CHARS && lines > 0) state = live.serializeScreen((lines >>= 2));
+    this.kept = { state, droppedBytes: live.droppedBytes };
+    this.live = null;
+    live.dispose();
+    const tail = new ByteRing(Math.min(EXITED_RAW_TAIL_BYTES, this.raw.capacity));
+    tail.append(this.raw.tail(tail.capacity));
+    tail.total = this.raw.total;
+    this.raw = tail;
   }
 }
 

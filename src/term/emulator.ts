@@ -19,6 +19,13 @@ import type { CursorState, Snapshot, SnapshotOptions, TerminalModes, TerminalThe
 export const DEFAULT_SCROLLBACK = 10_000;
 /** How long settledSnapshot waits by default for an open synchronized update to finish. */
 export const DEFAULT_MAX_HOLD_MS = 1000;
+/**
+ * Bytes queued in xterm.js but not parsed, beyond which a write is dropped (and counted) rather than
+ * queued. xterm.js throws writes away itself past 50 MB pending ("write data discarded"); the PTY
+ * flow control (src/pty/flow.ts) keeps the backlog near 1 MiB, so this only catches a caller that
+ * writes without waiting.
+ */
+export const MAX_PENDING_BYTES = 8 << 20;
 
 export interface EmulatorOptions {
   cols: number;
@@ -44,9 +51,13 @@ export class Emulator {
   private written = 0;
   private parsed = 0;
   private disposed = false;
+  private queuedBytes = 0;
+  /** Bytes never parsed because the parser's backlog was over MAX_PENDING_BYTES, or xterm refused them. */
+  droppedBytes = 0;
 
   constructor(opts: EmulatorOptions) {
-    this.terminal = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK, allowProposedApi: true });
+    // logLevel "off": xterm.js logs through console, and nothing may reach stdout (the protocol).
+    this.terminal = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK, allowProposedApi: true, logLevel: "off" });
     this.terminal.loadAddon(this.serializer);
     this.colours = new ColourTable(opts.theme);
     const reply = (data: string) => {
@@ -68,6 +79,18 @@ export class Emulator {
     );
   }
 
+  /**
+   * A terminal rebuilt, synchronously, from a serializeScreen() stream: how an exited session's kept
+   * final screen is read without keeping its full emulator alive.
+   */
+  static restore(state: string, opts: EmulatorOptions): Emulator {
+    const emulator = new Emulator(opts);
+    // writeSync is xterm.js's synchronous parse (internal API, kept for exactly this use by its own tests):
+    // readers of an exited session ask for text() without awaiting a flush.
+    (emulator.terminal as unknown as { _core: { writeSync(data: string): void } })._core.writeSync(state);
+    return emulator;
+  }
+
   get cols(): number {
     return this.terminal.cols;
   }
@@ -76,13 +99,34 @@ export class Emulator {
     return this.terminal.rows;
   }
 
-  /** Queue bytes for the parser. Parsing is asynchronous; see flushed() and onParsed(). */
-  write(data: string | Uint8Array): void {
-    if (this.disposed) return;
+  /**
+   * Queue bytes for the parser. Parsing is asynchronous; see flushed() and onParsed(). `done` runs once
+   * the chunk has been parsed, or at once if it was dropped, so flow control is always released.
+   */
+  write(data: string | Uint8Array, done?: () => void): void {
+    const size = data.length;
+    if (this.disposed) return done?.();
+    if (this.queuedBytes + size > MAX_PENDING_BYTES) return this.drop(size, "parser backlog over the limit", done);
     this.terminators.scan(data);
-    const seq = ++this.written;
-    // xterm.js keeps a reference to byte chunks until it parses them; copy so a reused buffer cannot change them.
-    this.terminal.write(typeof data === "string" ? data : data.slice(), () => this.chunkParsed(seq));
+    const seq = this.written + 1;
+    try {
+      // xterm.js keeps a reference to byte chunks until it parses them; copy so a reused buffer cannot change them.
+      this.terminal.write(typeof data === "string" ? data : data.slice(), () => {
+        this.queuedBytes -= size;
+        this.chunkParsed(seq);
+        done?.();
+      });
+    } catch (error) {
+      // Not queued, so not counted: flushed() must not wait for a callback that never comes.
+      return this.drop(size, String(error), done);
+    }
+    this.written = seq;
+    this.queuedBytes += size;
+  }
+
+  /** Bytes written and not yet parsed. */
+  get pendingBytes(): number {
+    return this.queuedBytes;
   }
 
   /** Resolves once everything written before this call has been parsed (later writes do not delay it). */
@@ -197,6 +241,12 @@ export class Emulator {
     this.parsedListeners.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
     this.terminal.dispose();
+  }
+
+  private drop(size: number, why: string, done: (() => void) | undefined): void {
+    if (this.droppedBytes === 0) log(`emulator dropped output: ${why}`);
+    this.droppedBytes += size;
+    done?.();
   }
 
   private screen(): Screen {

@@ -1,7 +1,34 @@
-/** stdout is the MCP protocol: every log line goes to stderr. */
+/**
+ * stdout is the MCP protocol: every log line goes to stderr. The log is bounded: each line is cut at
+ * MAX_LINE_CHARS, and at most BURST lines go out per second; what is held back is counted and the
+ * count is reported with the next line that goes out.
+ */
 const quiet = process.env.TUI_TESTER_LOG === "silent";
+const MAX_LINE_CHARS = 2000;
+const BURST = 50;
+const WINDOW_MS = 1000;
+
+let windowStart = 0;
+let sentInWindow = 0;
+let suppressed = 0;
 
 export function log(...parts: unknown[]): void {
   if (quiet) return;
-  process.stderr.write(`[tui-tester] ${parts.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join(" ")}\n`);
+  const now = performance.now();
+  if (now - windowStart >= WINDOW_MS) {
+    windowStart = now;
+    sentInWindow = 0;
+  }
+  if (sentInWindow >= BURST) {
+    suppressed++;
+    return;
+  }
+  sentInWindow++;
+  let line = parts.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join(" ");
+  if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS)}… (${line.length - MAX_LINE_CHARS} more chars)`;
+  if (suppressed > 0) {
+    line = `(${suppressed} log lines suppressed) ${line}`;
+    suppressed = 0;
+  }
+  process.stderr.write(`[tui-tester] ${line}\n`);
 }

@@ -27,22 +27,48 @@ describe("session", () => {
     }
   }, 60_000);
 
-  test("the raw ring counts bytes and keeps the newest 1 MiB by default", async () => {
+  test("the raw ring counts bytes and keeps the newest 1 MiB by default; after exit a 64 KiB tail", async () => {
     await using registry = testRegistry();
-    const session = await registry.start(startOptions("bash", ["-c", "seq 1 200000"]));
-    await session.whenExited();
-    expect(session.raw.total).toBe(1_288_895 + 200_000 /* \r added by the tty */ - 0);
+    const session = await registry.start(startOptions("bash", ["-c", "seq 1 200000; read"]));
+    const bytes = 1_288_895 + 200_000; /* \r added by the tty */
+    await until(() => session.raw.total === bytes, "all of seq's output");
     expect(session.raw.size).toBe(1024 * 1024);
+    session.write(new TextEncoder().encode("\r"));
+    await session.whenExited();
+    expect(session.raw.total).toBe(bytes + 2 /* the echoed \r\n */);
+    expect(session.raw.size).toBe(64 * 1024);
+    expect(new TextDecoder().decode(session.raw.tail(16))).toEndWith("200000\r\n\r\n");
   });
 
-  test("stop escalates to SIGKILL for an interactive bash that ignores SIGTERM", async () => {
-    await using registry = testRegistry({ killGraceMs: 300 });
+  test("stop hangs up an interactive bash (it ignores SIGTERM, not SIGHUP): no escalation needed", async () => {
+    await using registry = testRegistry({ killGraceMs: 20_000 });
     const session = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "PROMPT$ " } }));
     await waitForText(session, { ...waitOpts, pattern: "PROMPT$" });
     const stopped = await registry.stop(session.id);
-    expect(stopped.signalsSent).toEqual(["SIGTERM", "SIGKILL"]);
+    expect(stopped.signalsSent).toEqual(["SIGTERM", "SIGHUP"]);
+    expect(stopped.escalated).toBe(false);
+    expect(stopped.exit.signal).toBe("SIGHUP");
+    await until(() => !processAlive(session.pid), "bash to be gone");
+  });
+
+  test("stop escalates to SIGKILL for a program that ignores SIGTERM and SIGHUP", async () => {
+    await using registry = testRegistry({ killGraceMs: 300 });
+    const session = await registry.start(startOptions("bash", ["-c", 'trap "" TERM HUP; echo READY; while :; do sleep 0.05; done']));
+    await waitForText(session, { ...waitOpts, pattern: "READY" });
+    const stopped = await registry.stop(session.id);
+    expect(stopped.signalsSent).toEqual(["SIGTERM", "SIGHUP", "SIGKILL"]);
     expect(stopped.exit.signal).toBe("SIGKILL");
     await until(() => !processAlive(session.pid), "bash to be gone");
+  });
+
+  test("stop also kills descendants that left the process group (setsid)", async () => {
+    await using registry = testRegistry({ killGraceMs: 300 });
+    const session = await registry.start(startOptions("bash", ["-c", 'setsid bash -c \'trap "" TERM HUP; echo STRAY=$$; while :; do sleep 0.05; done\' & wait']));
+    const seen = await waitForText(session, { ...waitOpts, pattern: "STRAY=(\\d+)", regex: true });
+    const stray = Number((seen.match as string[])[1]);
+    expect(processAlive(stray)).toBe(true);
+    await registry.stop(session.id);
+    await until(() => !processAlive(stray), "the setsid child to be gone", 5000);
   });
 
   test("stop kills the foreground job too, leaving no orphan", async () => {

@@ -1,0 +1,66 @@
+/**
+ * The processes below a session's child, found by walking parent links: /proc on Linux,
+ * `ps -A -o pid=,ppid=` elsewhere (macOS). A signal to the process group misses children that
+ * called setsid() or setpgid(); walking the tree finds them while they are still descendants.
+ * What escapes: a double-forked daemon has been re-parented to init (or a subreaper) before we
+ * look, so nothing links it to the session any more.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+function parentLinks(): Map<number, number[]> {
+  const children = new Map<number, number[]>();
+  const link = (pid: number, ppid: number) => {
+    if (!Number.isInteger(pid) || !Number.isInteger(ppid)) return;
+    const list = children.get(ppid);
+    if (list === undefined) children.set(ppid, [pid]);
+    else list.push(pid);
+  };
+  if (process.platform === "linux") {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        // Field 4 is the ppid; the command name (field 2) may hold spaces and parentheses.
+        link(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      } catch {
+        // the process ended while we looked
+      }
+    }
+  } else if (process.platform !== "win32") {
+    const ps = Bun.spawnSync(["ps", "-A", "-o", "pid=,ppid="], { stdout: "pipe", stderr: "ignore" });
+    for (const line of ps.stdout.toString().split("\n")) {
+      const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+      if (pid !== undefined && ppid !== undefined) link(pid, ppid);
+    }
+  }
+  return children;
+}
+
+/** Every live descendant of `pid` (not `pid` itself), parents before children. */
+export function descendants(pid: number): number[] {
+  const children = parentLinks();
+  const found: number[] = [];
+  for (let i = -1; i < found.length; i++) {
+    for (const child of children.get(i < 0 ? pid : found[i]!) ?? []) found.push(child);
+  }
+  return found;
+}
+
+/**
+ * Bytes the processes have read through read(2) and friends (`rchar` in /proc/<pid>/io), summed;
+ * null where that is not known (not Linux, or not permitted). Used to tell a program that reads its
+ * input from one that never does.
+ */
+export function bytesRead(pids: number[]): number | null {
+  if (process.platform !== "linux") return null;
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const match = /^rchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"));
+      total += match === null ? 0 : Number(match[1]);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return total;
+}
