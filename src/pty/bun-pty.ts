@@ -16,15 +16,20 @@
  *   is there. For flow control the loop is stopped by clearing its `_readLoop` flag from inside the
  *   data callback (the loop checks it right after the callback returns) and started again through
  *   `_startReadLoop()` once the backlog is parsed. Paused, the JS side stops taking chunks, though the
- *   native thread still reads ahead into its channel (a limit of the package).
+ *   native thread still reads ahead into its channel (a limit of the package), and the package
+ *   serves that channel 4 KiB at a time from the front of one big buffer, so a deep backlog drains
+ *   slowly. A stopped child's exit is only seen once the loop reaches the end of that backlog; so
+ *   once we have signalled the child and its pid is gone for EXIT_GRACE_MS, the exit is reported
+ *   without waiting for the rest (output of a flood being stopped is lost, as when a terminal closes).
  */
 import type { IPty } from "bun-pty";
 import { TuiError } from "../errors.ts";
 import { FlowGate } from "./flow.ts";
-import { deliverSignal } from "./signal.ts";
+import { deliverSignal, processExists } from "./signal.ts";
 import { PtyEvents, type PtyBackend, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const EXIT_GRACE_MS = 1000;
 const encoder = new TextEncoder();
 
 /** The private read-loop members of bun-pty's Terminal that pausing relies on (see the header). */
@@ -39,6 +44,7 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
   private closed = false;
   private paused = false;
   private readonly gate = new FlowGate();
+  private exitWatch: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly pty: IPty) {
     super();
@@ -53,10 +59,8 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
       this.emitData(chunk);
     });
     pty.onExit(({ exitCode }) => {
-      if (this.exited) return; // the fake exit fired by kill() in close()
-      this.exited = true;
       const bySignal = this.lastSignal !== null && exitCode === 1;
-      this.emitExit({ exitCode: bySignal ? null : exitCode, signal: bySignal ? this.lastSignal : null });
+      this.reportExit({ exitCode: bySignal ? null : exitCode, signal: bySignal ? this.lastSignal : null });
     });
   }
 
@@ -93,13 +97,37 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
   signal(signal: NodeJS.Signals): boolean {
     if (this.exited) return false;
     const delivered = deliverSignal(this.pty.pid, signal);
-    if (delivered) this.lastSignal = signal;
+    if (delivered) {
+      this.lastSignal = signal;
+      this.watchForExit();
+    }
     return delivered;
+  }
+
+  private reportExit(exit: PtyExit): void {
+    if (this.exited) return; // the fake exit fired by kill() in close(), or already reported
+    this.exited = true;
+    clearInterval(this.exitWatch);
+    this.emitExit(exit);
+  }
+
+  /** See the header: report a signalled child's exit even while its output backlog is still queued. */
+  private watchForExit(): void {
+    if (this.exitWatch !== undefined) return;
+    let goneSince: number | undefined;
+    this.exitWatch = setInterval(() => {
+      if (processExists(this.pty.pid)) return;
+      goneSince ??= performance.now();
+      if (performance.now() - goneSince < EXIT_GRACE_MS) return;
+      this.reportExit({ exitCode: null, signal: this.lastSignal });
+      this.close();
+    }, 50);
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.exitWatch);
     if (!this.exited) this.signal("SIGKILL");
     // kill() only frees the native handle and stops the read loop; its fake exit is ignored above.
     this.exited = true;

@@ -45,8 +45,9 @@ function spawn(options: PtySpawnOptions, gate: FlowGate): void {
       name: options.env.TERM ?? "xterm-256color",
       data: (_t, data) => {
         const chunk = data.slice(); // Bun may reuse its read buffer; transfer our own copy
+        const size = chunk.length; // read before the transfer detaches it
         post({ type: "data", chunk }, [chunk.buffer]);
-        if (gate.add(chunk.length)) gate.waitUnder();
+        if (gate.add(size)) gate.waitUnder();
       },
       exit: () => eof.resolve(),
     },

@@ -19,3 +19,13 @@ export function deliverSignal(pid: number, signal: NodeJS.Signals): boolean {
     return false;
   }
 }
+
+/** Whether a process with this pid exists (a zombie not yet reaped counts). */
+export function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

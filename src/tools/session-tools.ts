@@ -22,6 +22,7 @@ export function sessionInfo(session: Session): Record<string, unknown> {
     term: session.config.term,
     createdAt: new Date(session.createdAt).toISOString(),
     bytesOut: session.bytesOut,
+    ...(session.droppedBytes > 0 ? { droppedBytes: session.droppedBytes } : {}),
     exitCode: session.exit?.exitCode ?? null,
     signal: session.exit?.signal ?? null,
     modes: session.modes(),
