@@ -104,6 +104,11 @@ export class Session {
     return emulator;
   }
 
+  /** Bytes an exited session still holds: its kept screen (UTF-16) and raw tail; null while running. */
+  get keptBytes(): number | null {
+    return this.kept === null ? null : this.kept.state.length * 2 + this.raw.capacity;
+  }
+
   /** Output bytes that never reached the screen because a parser limit forced a drop (normally 0). */
   get droppedBytes(): number {
     return this.live?.droppedBytes ?? this.kept?.droppedBytes ?? 0;
