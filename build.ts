@@ -107,7 +107,8 @@ export async function buildTarget(target: Target, outdir = DIST): Promise<Built>
   await rm(outfile, { force: true });
   const started = performance.now();
   const result = await Bun.build({
-    entrypoints: [join(ROOT, "src", "main.ts")],
+    // The PTY reader Worker is its own entry point, so `new Worker(...)` finds it inside the binary.
+    entrypoints: [join(ROOT, "src", "main.ts"), join(ROOT, "src", "pty", "bun-terminal-worker.ts")],
     minify: true,
     sourcemap: "none",
     compile: { target: target.bun, outfile, autoloadBunfig: false, autoloadDotenv: false, autoloadTsconfig: false, autoloadPackageJson: false },

@@ -12,9 +12,16 @@ import { deliverSignal } from "./signal.ts";
 import type { FromReader, ToReader } from "./bun-terminal-worker.ts";
 import { PtyEvents, type PtyBackend, type PtyProcess, type PtySpawnOptions } from "./types.ts";
 
+/**
+ * The reader's module. In a standalone executable (build.ts lists it as a second entry point) it
+ * lives in Bun's embedded file system, found by its path from the common source root; in a source
+ * checkout it sits next to this file.
+ */
+const READER_ENTRY = import.meta.url.includes("$bunfs") ? "./pty/bun-terminal-worker.ts" : new URL("./bun-terminal-worker.ts", import.meta.url).href;
+
 class BunTerminalProcess extends PtyEvents implements PtyProcess {
   private readonly gate = new FlowGate();
-  private readonly worker = new Worker(new URL("./bun-terminal-worker.ts", import.meta.url).href);
+  private readonly worker = new Worker(READER_ENTRY);
   private readonly started = Promise.withResolvers<number>();
   private exited = false;
   private closed = false;
