@@ -15,6 +15,8 @@ interface StepResult {
   type: string;
   label?: string;
   ok: boolean;
+  /** The step tool's own one-line summary. */
+  summary?: string;
   elapsedMs: number;
   result?: Record<string, unknown>;
   error?: { code: string; message: string; hint?: string };
@@ -99,7 +101,7 @@ async function runPlanned(
         if (!step.tool.allowExited) session.assertRunning();
         const outcome = await step.tool.act(session, step.args, ctx);
         const { sessionId: _s, ...result } = outcome.data;
-        results.push({ ...base, ok: true, elapsedMs: Math.round(performance.now() - stepStart), result });
+        results.push({ ...base, ok: true, summary: outcome.summary, elapsedMs: Math.round(performance.now() - stepStart), result });
       } catch (thrown) {
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;

@@ -21,10 +21,10 @@ export async function dispatch(tool: ToolDef, rawArgs: unknown, ctx: Omit<ToolCo
     if (!parsed.success) {
       throw new TuiError("INVALID_ARGUMENT", `Invalid arguments for ${tool.name}: ${describeIssues(parsed.issues)}.`, `See the ${tool.name} input schema in tools/list.`);
     }
-    return renderOutcome(await tool.run(parsed.output, { ...ctx, rawArgs }));
+    return renderOutcome(await tool.run(parsed.output, { ...ctx, rawArgs }), tool.name);
   } catch (thrown) {
     const error = toTuiError(thrown);
     if (error.code === "INTERNAL") log(`internal error in ${tool.name}:`, thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown));
-    return renderError(error);
+    return renderError(error, tool.name);
   }
 }
