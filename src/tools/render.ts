@@ -6,6 +6,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { TuiError } from "../errors.ts";
 import type { ToolOutcome } from "./define.ts";
+import { clipMessage } from "../util/clip.ts";
 import { capReply } from "./reply-cap.ts";
 import { renderErrorText, renderText } from "./render-text.ts";
 
@@ -13,15 +14,16 @@ const jsonContent = () => process.env.TUI_TESTER_CONTENT === "json";
 
 export function renderOutcome(outcome: ToolOutcome, tool = "result"): CallToolResult {
   const text = jsonContent() ? `${outcome.summary}\n${JSON.stringify(outcome.data)}` : renderText(outcome.summary, outcome.data);
-  return capReply({ content: [{ type: "text", text }], structuredContent: outcome.data }, tool);
+  return capReply({ ...(outcome.isError ? { isError: true } : {}), content: [{ type: "text", text }], structuredContent: outcome.data }, tool);
 }
 
 export function renderError(error: TuiError, tool = "error"): CallToolResult {
-  const summary = { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  // Central bound on echoed input: whatever a thrower quoted, the rendered error stays short.
+  const summary = { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) };
   const data: Record<string, unknown> = { error: summary };
   if (error.details) data.details = error.details;
   const text = jsonContent()
-    ? `Error ${error.code}: ${error.message}${error.hint ? `\nFix: ${error.hint}` : ""}\n${JSON.stringify(data)}`
+    ? `Error ${summary.code}: ${summary.message}${summary.hint ? `\nFix: ${summary.hint}` : ""}\n${JSON.stringify(data)}`
     : renderErrorText(summary, error.details);
   return capReply({ isError: true, content: [{ type: "text", text }], structuredContent: data }, tool);
 }
