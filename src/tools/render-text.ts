@@ -158,11 +158,6 @@ function bodyLines(data: Data, inScript = false): string[] {
   // A top-level screen view: snapshot, get_text.
   const isView = typeof data.text === "string" && (isObject(data.cursor) || data.cols !== undefined);
   if (isView) for (const k of ["text", "cursor", "cols", "rows", "highlights"]) skip.add(k);
-  if (isObject(data.screen)) {
-    if (data.screen.diff && inScript) out.push(...diffLines(data.screen.diff, true, true));
-    else if (data.screen.diff) out.push(...screenBlockLines(data.screen));
-    else if (!inScript) out.push(...viewLines(data.screen));
-  }
   if (isObject(data.waitFor)) out.push(...matchLines(data.waitFor, "waitFor "));
   // A wait result: the summary says matched/elapsed/timeout; show the match itself when it adds something.
   if (typeof data.matched === "boolean" && "pattern" in data) {
@@ -170,13 +165,18 @@ function bodyLines(data: Data, inScript = false): string[] {
     if (data.matchedAgainst === "screen") skip.add("matchedAgainst");
     out.push(...matchLines(data, ""));
   }
-  if (isObject(data.info)) out.push(...fieldLines(data.info, new Set(["modes", "viewer", "createdAt", "args", "sessionId"])));
+  if (isObject(data.info)) out.push(...fieldLines(data.info, new Set(["modes", "viewer", "createdAt", "args", "sessionId", "id"])));
   if (Array.isArray(data.sessions)) {
     for (const s of data.sessions as Data[]) {
       out.push(`${s.id ?? s.sessionId}${s.name ? ` "${s.name}"` : ""}: ${s.state}, ${s.command}${s.args?.length ? ` ${s.args.join(" ")}` : ""}, pid ${s.pid}, ${s.cols}x${s.rows}${s.exitCode !== null && s.exitCode !== undefined ? `, exit ${s.exitCode}` : ""}${s.signal ? `, ${s.signal}` : ""}${s.droppedBytes ? `, droppedBytes ${s.droppedBytes}` : ""}`);
     }
   }
   out.push(...fieldLines(data, skip));
+  if (isObject(data.screen)) {
+    if (data.screen.diff && inScript) out.push(...diffLines(data.screen.diff, true, true));
+    else if (data.screen.diff) out.push(...screenBlockLines(data.screen));
+    else if (!inScript) out.push(...viewLines(data.screen));
+  }
   if (Array.isArray(data.results)) out.push(...stepLines(data.results));
   if (Array.isArray(data.frames)) out.push(...framesLines(data.frames));
   if (isView) out.push(...viewLines(data));
@@ -192,7 +192,8 @@ function bodyLines(data: Data, inScript = false): string[] {
 }
 
 export function renderText(summary: string, data: Data): string {
-  return [summary, ...bodyLines(data)].join("\n");
+  // The summary is one line whatever a handler put in it (a pattern with a newline, say).
+  return [summary.replaceAll("\r", "\\r").replaceAll("\n", "\\n"), ...bodyLines(data)].join("\n");
 }
 
 export function renderErrorText(error: { code: string; message: string; hint?: string }, details: Data | undefined): string {
