@@ -13,6 +13,8 @@ import { positiveIntFromEnv } from "../util/env.ts";
 export const DEFAULT_MAX_REPLY_BYTES = 1024 * 1024;
 /** A field whose JSON is at most this big stays inline when a reply is spilled to a file. */
 const SMALL_FIELD_BYTES = 2048;
+/** Room for the JSON-RPC envelope around the result ({"jsonrpc":"2.0","id":...,"result":...}). */
+const ENVELOPE_BYTES = 256;
 
 export function maxReplyBytes(): number {
   return positiveIntFromEnv(process.env.TUI_TESTER_MAX_REPLY_BYTES, DEFAULT_MAX_REPLY_BYTES);
@@ -45,7 +47,7 @@ export function cutBytes(text: string, max: number): string {
 
 export function capReply(result: CallToolResult, tool: string, maxBytes = maxReplyBytes()): CallToolResult {
   const size = bytesOf(JSON.stringify(result));
-  if (size <= maxBytes) return result;
+  if (size <= maxBytes - ENVELOPE_BYTES) return result;
   const dir = outputDirectory();
   const base = join(dir, `${tool}-${Date.now()}-${++spillCount}`);
   const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
@@ -63,7 +65,7 @@ export function capReply(result: CallToolResult, tool: string, maxBytes = maxRep
   const note = `\n[Reply of ${size} bytes exceeds ${maxBytes} (TUI_TESTER_MAX_REPLY_BYTES). Full text: ${base}.txt; full JSON: ${base}.json${dropped.length ? `; fields only in the file: ${dropped.join(", ")}` : ""}. Ask for less (a region, fewer lines or bytes) or read the file.]`;
   const headBudget = Math.max(1024, Math.floor(maxBytes / 4) - bytesOf(note) - bytesOf(JSON.stringify(kept)));
   const head = cutBytes(text, headBudget);
-  return {
+  const reply: CallToolResult = {
     ...(result.isError ? { isError: true } : {}),
     content: [
       { type: "text", text: `${head}${head.length < text.length ? "\n…" : ""}${note}` },
@@ -72,4 +74,10 @@ export function capReply(result: CallToolResult, tool: string, maxBytes = maxRep
     ],
     structuredContent: { ...kept, spilled },
   };
+  // Many mid-sized fields could still add up: then only the note and the links stay.
+  if (bytesOf(JSON.stringify(reply)) > maxBytes - ENVELOPE_BYTES) {
+    reply.content[0] = { type: "text", text: cutBytes(text, 1024) + note };
+    reply.structuredContent = { spilled: { ...spilled, fields: Object.keys(full) } };
+  }
+  return reply;
 }
