@@ -39,8 +39,10 @@ export function toJson(schema: Parameters<typeof toJsonSchema>[0]): Json {
   return json;
 }
 
-export function inputJsonSchema(tool: ToolDef): { type: "object"; [key: string]: unknown } {
+/** The input JSON Schema; `compact` (tools/list) folds shared fields, the README reference shows them all. */
+export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"; [key: string]: unknown } {
   const schema = toJson(tool.input);
+  if (!compact) return { ...tidy(schema), type: "object" };
   const properties: Json = schema.properties ?? {};
   for (const [field, [owner, ownerField]] of Object.entries(SHARED)) {
     if (owner !== tool.name && properties[field]) properties[field] = pointer(properties[field], owner, ownerField);
