@@ -4,7 +4,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolContext, ToolDef } from "./tools/define.ts";
 import { dispatch } from "./tools/dispatch.ts";
-import { inputJsonSchema } from "./tools/json-schema.ts";
+import { inputJsonSchema, listedAnnotations, outputJsonSchema } from "./tools/json-schema.ts";
 
 /** A call running longer than this gets progress notifications (when the client sent a progressToken). */
 const PROGRESS_INTERVAL_MS = 1000;
@@ -23,7 +23,8 @@ export function createServer(tools: ToolDef[], context: Omit<ToolContext, "signa
     title: tool.annotations.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool),
-    annotations: tool.annotations,
+    outputSchema: outputJsonSchema(tool),
+    annotations: listedAnnotations(tool),
   }));
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 

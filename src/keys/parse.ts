@@ -12,10 +12,14 @@
  *   and "shift+1" stays { key: "1", shift: true }; both encode to "!".
  */
 import { TuiError } from "../errors.ts";
+import { clip } from "../util/clip.ts";
 import type { KeySpec, KeySpecInput } from "./types.ts";
 import { isUpperLetter, keyAliases, type Modifier, modifierAliases, nearest, VALID_NAMES_TEXT } from "./names.ts";
 
 const SEPARATORS = new Set(["+", "-"]);
+
+/** The longest chord accepted ("ctrl+shift+alt+meta+PageDown" is 28); checked before any "did you mean" search. */
+export const MAX_KEY_NAME_CHARS = 64;
 
 interface Mods {
   ctrl: boolean;
@@ -31,7 +35,7 @@ function invalid(message: string, hint?: string): TuiError {
 }
 
 function describe(input: unknown): string {
-  return typeof input === "string" ? input : JSON.stringify(input) ?? String(input);
+  return clip(typeof input === "string" ? input : JSON.stringify(input) ?? String(input), 80);
 }
 
 function unknownName(raw: string, token: string, kind: "key" | "modifier"): TuiError {
@@ -40,6 +44,7 @@ function unknownName(raw: string, token: string, kind: "key" | "modifier"): TuiE
   const message = kind === "key"
     ? `Unknown key "${raw}": "${token}" is not a key name`
     : `Unknown key "${raw}": "${token}" is not a modifier`;
+  // raw is at most MAX_KEY_NAME_CHARS here, so the message stays short
   const valid = `Valid names: ${VALID_NAMES_TEXT}`;
   return invalid(message, guess === undefined ? valid : `Did you mean "${guess}"? ${valid}`);
 }
@@ -110,6 +115,12 @@ function splitChord(raw: string): { modTokens: string[]; keyToken: string } {
 function parseChord(raw: string, base: Mods): KeySpec {
   if (raw.length === 0) {
     throw invalid(`Unknown key "": the key is empty`, `Give a key such as "Enter", "a" or "ctrl+c". Valid names: ${VALID_NAMES_TEXT}`);
+  }
+  if (raw.length > MAX_KEY_NAME_CHARS) {
+    throw invalid(
+      `Key name too long: ${raw.length} characters, at most ${MAX_KEY_NAME_CHARS} ("${clip(raw, 40)}")`,
+      `A key is a short chord such as "ctrl+shift+F5"; send text with send_text or type_text, bytes with send_raw.`,
+    );
   }
   // A lone character is always that key, separators included: "+", "-", " ".
   if (Array.from(raw).length === 1) return charKey(raw, raw, base);

@@ -7,6 +7,7 @@ import { settledView } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
 import { monitorEntries } from "../tools/monitor-tools.ts";
+import { applyCompat, describeIssues } from "../tools/args.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
 import { assertTextStep, sleepStep, stepSchema, withDefaults, type ScriptDefaults } from "./steps.ts";
 
@@ -15,6 +16,8 @@ interface StepResult {
   type: string;
   label?: string;
   ok: boolean;
+  /** The step tool's own one-line summary. */
+  summary?: string;
   elapsedMs: number;
   result?: Record<string, unknown>;
   error?: { code: string; message: string; hint?: string };
@@ -22,15 +25,24 @@ interface StepResult {
 
 export function makeRunScript(scriptable: SessionToolDef[]) {
   const tools = new Map<string, SessionToolDef>([...scriptable, sleepStep, assertTextStep].map((t) => [t.name, t]));
-  const schemas = [...tools.values()].map(stepSchema);
-  const step = v.variant("type", schemas as unknown as [ReturnType<typeof stepSchema>, ...ReturnType<typeof stepSchema>[]]);
+  const names = [...tools.keys()];
+  // Steps are not inlined per tool in the JSON Schema (tools/list would carry every tool twice):
+  // each step is checked here against its own tool's schema before the first step runs.
+  const step = v.looseObject({
+    type: v.pipe(v.picklist(names), v.description("Step type: a tool name, or sleep / assert_text.")),
+    label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Echoed in the step's result."))),
+    continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
+  });
 
   return defineSessionTool({
     name: "run_script",
-    description: `Run a sequence of steps inside the server with no round trip between them (input, wait, assert, snapshot...). Step types: ${[...tools.keys()].join(", ")}. Each step takes the same arguments as the tool of that name, minus sessionId. All steps are validated before the first runs.`,
+    description:
+      "Run steps in order inside the server, no round trips. A step is { type, ...that tool's arguments without sessionId }; " +
+      "also sleep {durationMs} and assert_text {pattern, regex, regexFlags, negate, matchScreen, excerptBytes, includeText}, which fails unless the pattern is on screen (absent with negate). " +
+      "wait_for_text steps fail on timeout. All steps are validated first. ok: false is an error result with every step's result.",
     input: v.strictObject({
       sessionId,
-      steps: v.pipe(v.array(step), v.minLength(1), v.maxLength(1000), v.description("Steps, run in order.")),
+      steps: v.pipe(v.array(step), v.minLength(1), v.maxLength(1000)),
       defaults: v.optional(
         v.pipe(
           v.strictObject({
@@ -40,48 +52,54 @@ export function makeRunScript(scriptable: SessionToolDef[]) {
             waitAfterMs: v.optional(v.number()),
             screenDetail,
           }),
-          v.description("Values for every step that has the option and does not set it."),
+          v.description("For every step that has the option and does not set it."),
         ),
         {},
       ),
-      monitor: v.optional(v.pipe(v.strictObject(monitorEntries), v.description("Record frames for the whole script."))),
-      includeRawOutput: optionalBoolean(false, "Return the raw output the program wrote during the script."),
+      monitor: v.optional(v.pipe(v.strictObject(monitorEntries), v.description("Record frames for the whole script (start_monitor's arguments)."))),
+      includeRawOutput: optionalBoolean(false, "Return the raw output written during the script."),
       rawOutputMaxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024)), 65_536),
+      returnFinalSnapshot: optionalBoolean(true, "Return the screen after the last step."),
       stopOnError: optionalBoolean(true, "Stop at the first failed step (unless it has continueOnError)."),
     }),
+    compat: { rawOutputTailBytes: "rawOutputMaxBytes" },
     annotations: annotations("Run script", "write", false),
     allowExited: true,
+    check(args) {
+      // Every step's own schema and checks, before anything is sent. Defaults are applied at run time.
+      for (const [index, raw] of (args.steps as Record<string, unknown>[]).entries()) planStep(tools, raw, index, "tui-check", {});
+    },
     async act(session, args, ctx) {
-      const rawSteps = (ctx.rawArgs as { steps: Record<string, unknown>[] }).steps;
       const defaults: ScriptDefaults = args.defaults;
-      // Defaults are merged into the raw steps and every step is parsed before the first one runs.
-      const planned = rawSteps.map((raw, index) => {
-        const tool = tools.get(String(raw.type));
-        if (!tool) throw new TuiError("INVALID_ARGUMENT", `steps[${index}].type "${String(raw.type)}" is not a step type.`, `Use one of: ${[...tools.keys()].join(", ")}.`);
-        const { type: _t, label, continueOnError, ...rest } = raw;
-        const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: session.id }, defaults));
-        if (!parsed.success) {
-          throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}) with defaults applied is invalid: ${parsed.issues.map((i) => i.message).join("; ")}`, "Fix the step or the script defaults.");
-        }
-        try {
-          tool.check?.(parsed.output);
-          const waitFor = (parsed.output as { waitFor?: PatternSpec }).waitFor;
-          if (waitFor) compileMatcher(waitFor);
-        } catch (error) {
-          const e = toTuiError(error);
-          throw new TuiError(e.code, `steps[${index}] (${tool.name}): ${e.message}`, e.hint);
-        }
-        return { tool, args: parsed.output, label: label as string | undefined, continueOnError: continueOnError === true };
-      });
+      const planned = (args.steps as Record<string, unknown>[]).map((raw, index) => planStep(tools, raw, index, session.id, defaults));
       return runPlanned(session, planned, args, ctx);
     },
   });
 }
 
+/** One raw step -> its tool and parsed arguments (script defaults merged in), or an error naming the step. */
+function planStep(tools: Map<string, SessionToolDef>, raw: Record<string, unknown>, index: number, id: string, defaults: ScriptDefaults) {
+  const tool = tools.get(String(raw.type))!;
+  const { type: _t, label, continueOnError, ...rest } = applyCompat(tool.compat, raw) as Record<string, unknown>;
+  const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: id }, defaults));
+  if (!parsed.success) {
+    throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}): ${describeIssues(parsed.issues, tool.input)}.`, `A ${tool.name} step takes the ${tool.name} arguments without sessionId${tools.has(tool.name) && tool.name !== "sleep" && tool.name !== "assert_text" ? " (see that tool's schema)" : " (see the run_script description)"}; check the script defaults too.`);
+  }
+  try {
+    tool.check?.(parsed.output);
+    const waitFor = (parsed.output as { waitFor?: PatternSpec }).waitFor;
+    if (waitFor) compileMatcher(waitFor);
+  } catch (error) {
+    const e = toTuiError(error);
+    throw new TuiError(e.code, `steps[${index}] (${tool.name}): ${e.message}`, e.hint);
+  }
+  return { tool, args: parsed.output, label: label as string | undefined, continueOnError: continueOnError === true };
+}
+
 async function runPlanned(
   session: Session,
   planned: { tool: SessionToolDef; args: Record<string, unknown>; label?: string; continueOnError: boolean }[],
-  options: { monitor?: v.InferOutput<v.StrictObjectSchema<typeof monitorEntries, undefined>>; includeRawOutput: boolean; rawOutputMaxBytes: number; stopOnError: boolean },
+  options: { monitor?: v.InferOutput<v.StrictObjectSchema<typeof monitorEntries, undefined>>; includeRawOutput: boolean; rawOutputMaxBytes: number; returnFinalSnapshot: boolean; stopOnError: boolean },
   ctx: ToolContext,
 ) {
   const started = performance.now();
@@ -92,6 +110,8 @@ async function runPlanned(
   let monitorReport: MonitorReport | undefined;
   try {
     for (const [index, step] of planned.entries()) {
+      // Yield between steps so other sessions and requests (pings, stop_session) are served.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (ctx.signal.aborted) throw cancelled("run_script");
       const stepStart = performance.now();
       const base = { index, type: step.tool.name, ...(step.label !== undefined ? { label: step.label } : {}) };
@@ -99,7 +119,7 @@ async function runPlanned(
         if (!step.tool.allowExited) session.assertRunning();
         const outcome = await step.tool.act(session, step.args, ctx);
         const { sessionId: _s, ...result } = outcome.data;
-        results.push({ ...base, ok: true, elapsedMs: Math.round(performance.now() - stepStart), result });
+        results.push({ ...base, ok: true, summary: outcome.summary, elapsedMs: Math.round(performance.now() - stepStart), result });
       } catch (thrown) {
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
@@ -131,10 +151,10 @@ async function runPlanned(
     const bytes = session.raw.tail(Math.min(produced, options.rawOutputMaxBytes));
     data.rawOutput = { bytes: produced, output: new TextDecoder().decode(bytes), truncated: bytes.length < produced };
   }
-  data.finalSnapshot = await settledView(session);
+  if (options.returnFinalSnapshot) data.finalSnapshot = await settledView(session);
   const failed = results.filter((r) => !r.ok);
   const summary = ok
     ? `Script ok: ${results.length}/${planned.length} steps in ${data.durationMs} ms`
     : `Script failed: ${failed.map((r) => `step ${r.index} (${r.type}${r.label ? ` "${r.label}"` : ""}): ${r.error?.message}`).join("; ")}; ran ${results.length}/${planned.length}`;
-  return { summary, data };
+  return { summary, data, isError: !ok };
 }

@@ -3,7 +3,7 @@
  * plus two script-only steps: sleep and assert_text.
  */
 import * as v from "valibot";
-import { TuiError } from "../errors.ts";
+import { cancelled, TuiError } from "../errors.ts";
 import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolOutcome } from "../tools/define.ts";
@@ -19,11 +19,31 @@ export const sleepStep = defineSessionTool({
   act(session, args, ctx) {
     const waitAfterMs = args.waitAfterMs ?? 0;
     return runObserved(session, { ...args, waitAfterMs }, ctx, async () => {
-      await Bun.sleep(args.durationMs);
-      return { sleptMs: args.durationMs };
-    }, () => `Slept ${args.durationMs} ms`);
+      const started = performance.now();
+      const ended = await pauseUnlessEnded(session, args.durationMs, ctx.signal);
+      if (ended === "cancelled") throw cancelled("run_script");
+      return { sleptMs: Math.round(performance.now() - started), ...(ended === "exited" ? { endedEarly: "session exited" } : {}) };
+    }, (r) => `Slept ${r.sleptMs} ms${r.endedEarly ? " (ended early: the session exited)" : ""}`);
   },
 });
+
+/** Sleep that ends at once when the session exits (stop_session) or the client cancels the request. */
+function pauseUnlessEnded(session: Session, ms: number, signal: AbortSignal): Promise<"slept" | "exited" | "cancelled"> {
+  if (signal.aborted) return Promise.resolve("cancelled");
+  if (!session.running) return Promise.resolve("exited");
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done("slept"), ms);
+    const unsubscribe = session.onExit(() => done("exited"));
+    const onAbort = () => done("cancelled");
+    signal.addEventListener("abort", onAbort, { once: true });
+    function done(how: "slept" | "exited" | "cancelled") {
+      clearTimeout(timer);
+      unsubscribe();
+      signal.removeEventListener("abort", onAbort);
+      resolve(how);
+    }
+  });
+}
 
 export const assertTextStep = defineSessionTool({
   name: "assert_text",

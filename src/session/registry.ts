@@ -1,4 +1,5 @@
 /** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
+import { clip } from "../util/clip.ts";
 import { TuiError } from "../errors.ts";
 import { positiveIntFromEnv } from "../util/env.ts";
 import { descendants, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
@@ -110,7 +111,7 @@ export class SessionRegistry {
     const known = [...this.sessions.values()].map((s) => `${s.id}${s.name ? ` (${s.name})` : ""} [${s.state}]`);
     throw new TuiError(
       "SESSION_NOT_FOUND",
-      `No session with id "${id}".`,
+      `Session not found: no session with id "${clip(id, 80)}".`,
       byName
         ? `"${id}" is the name of session ${byName.id}; pass that id as sessionId.`
         : known.length > 0

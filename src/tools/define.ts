@@ -3,6 +3,7 @@
  * annotations and a `run`. Session tools get their session resolved, checked and serialised first.
  */
 import * as v from "valibot";
+import type { CompatMap } from "./args.ts";
 import type { MonitorRegistry } from "../monitor/registry.ts";
 import type { SessionRegistry } from "../session/registry.ts";
 import type { Session } from "../session/session.ts";
@@ -29,6 +30,8 @@ export interface ToolContext {
 export interface ToolOutcome {
   summary: string;
   data: Record<string, unknown>;
+  /** A failure that still carries its full result (run_script with ok: false): rendered as isError. */
+  isError?: boolean;
 }
 
 export interface ToolAnnotations {
@@ -46,6 +49,8 @@ export interface ToolDef<S extends ObjectSchema = ObjectSchema> {
   description: string;
   input: S;
   annotations: ToolAnnotations;
+  /** Argument names of the original version, renamed (or dropped) before validation. */
+  compat?: CompatMap;
   run(args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 

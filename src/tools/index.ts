@@ -1,5 +1,6 @@
 /** The tool catalog, in the order tools/list shows them. */
 import { makeRunScript } from "../script/run-script.ts";
+import { assertTextStep, sleepStep } from "../script/steps.ts";
 import type { SessionToolDef, ToolDef } from "./define.ts";
 import { holdKey, sendKeys, sendRaw, sendText, typeText } from "./input-tools.ts";
 import { mouse, paste } from "./pointer-tools.ts";
@@ -12,6 +13,9 @@ import { waitForIdle, waitForText } from "./wait-tools.ts";
 const scriptable = [sendKeys, sendText, sendRaw, typeText, holdKey, paste, mouse, waitForText, waitForIdle, snapshot, getText, resize] as unknown as SessionToolDef[];
 
 export const runScript = makeRunScript(scriptable);
+
+/** Every run_script step type, for the generated reference: the scriptable tools plus sleep and assert_text. */
+export const scriptSteps: SessionToolDef[] = [...scriptable, sleepStep, assertTextStep];
 
 export const tools = [
   startSession,

@@ -3,26 +3,41 @@ import * as v from "valibot";
 import { cancelled, TuiError } from "../errors.ts";
 import { encodeKey, parseKey, parseKeys } from "../keys/index.ts";
 import type { Session } from "../session/session.ts";
+import { clip } from "../util/clip.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
-import { clampedNumber, keySpec, observeEntries, sessionId } from "./schemas.ts";
+import { clampedNumber, KEY_DESCRIPTION, keySpec, observeEntries, sessionId } from "./schemas.ts";
 
 const utf8 = new TextEncoder();
 
+/** Most bytes one input call may carry (send_text, paste, send_raw, type_text). */
+export const MAX_INPUT_BYTES = 1024 * 1024;
+
+/** Refuse a payload over MAX_INPUT_BYTES before anything is sent. */
+export function checkPayload(tool: string, field: string, bytes: number): void {
+  if (bytes > MAX_INPUT_BYTES) {
+    throw new TuiError("INVALID_ARGUMENT", `${tool}.${field} is ${bytes} bytes; one call takes at most ${MAX_INPUT_BYTES} (1 MiB).`, `Split it into several ${tool} calls of at most 1 MiB each (run_script can send them in order with no round trips).`);
+  }
+}
+
 function send(session: Session, bytes: Uint8Array): number {
-  session.write(bytes);
+  if (bytes.length > 0) session.write(bytes);
   return bytes.length;
 }
 
+/** flushAfter (original version): the screen is always read after the parser has flushed. */
+const FLUSH_COMPAT = { flushAfter: null };
+
 export const sendKeys = defineSessionTool({
   name: "send_keys",
-  description: "Send one key chord or a list of them as the exact bytes an xterm sends (e.g. \"ctrl+c\", [\"down\",\"Enter\"]). Returns the screen before/after with a row diff.",
+  description: "Send key chords as the exact bytes an xterm sends. Returns the changed rows and the screen after. The observe options here (captureScreen, waitAfterMs, waitFor, screenDetail) work on every input tool.",
   input: v.strictObject({
     sessionId,
-    keys: v.union([keySpec, v.pipe(v.array(keySpec), v.minLength(1), v.maxLength(10_000))]),
+    keys: v.pipe(v.union([keySpec, v.pipe(v.array(keySpec), v.minLength(1), v.maxLength(10_000))]), v.description(`${KEY_DESCRIPTION} Or a list of them.`)),
     ...observeEntries,
   }),
   annotations: annotations("Send keys", "write"),
+  compat: FLUSH_COMPAT,
   // Parse every key before sending any, so one typo sends nothing.
   check: (args) => void parseKeys(args.keys),
   act(session, args, ctx) {
@@ -37,9 +52,11 @@ export const sendKeys = defineSessionTool({
 
 export const sendText = defineSessionTool({
   name: "send_text",
-  description: "Type literal text in one write, no key parsing (\"\\n\" is sent as is; use \"\\r\" or send_keys Enter for a real Enter).",
-  input: v.strictObject({ sessionId, text: v.pipe(v.string(), v.minLength(1), v.description("Text to send.")), ...observeEntries }),
+  description: "Type literal text in one write, no key parsing (\"\\n\" is sent as is; use \"\\r\" or send_keys Enter for a real Enter). At most 1 MiB; empty text sends nothing and still observes.",
+  input: v.strictObject({ sessionId, text: v.string(), ...observeEntries }),
   annotations: annotations("Send text", "write"),
+  compat: FLUSH_COMPAT,
+  check: (args) => checkPayload("send_text", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
     return runObserved(session, args, ctx, () => ({ bytesSent: send(session, utf8.encode(args.text)) }), (r) => `Sent ${r.bytesSent} bytes of text`);
   },
@@ -52,11 +69,11 @@ function decodeRaw(args: { hex?: string; base64?: string; utf8?: string }): Uint
   }
   if (args.hex !== undefined) {
     const hex = args.hex.replace(/[\s:]/g, "").replace(/^0x/i, "");
-    if (hex.length === 0 || hex.length % 2 !== 0 || /[^0-9a-f]/i.test(hex)) throw new TuiError("INVALID_ARGUMENT", `hex "${args.hex}" is not an even-length string of hex digits.`, "Example: \"1b5b41\" (spaces and colons are ignored).");
+    if (hex.length === 0 || hex.length % 2 !== 0 || /[^0-9a-f]/i.test(hex)) throw new TuiError("INVALID_ARGUMENT", `hex "${clip(args.hex, 60)}" is not an even-length string of hex digits.`, "Example: \"1b5b41\" (spaces and colons are ignored).");
     return Uint8Array.from(hex.match(/../g) ?? [], (byte) => Number.parseInt(byte, 16));
   }
   if (args.base64 !== undefined) {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(args.base64) || args.base64.length === 0) throw new TuiError("INVALID_ARGUMENT", `base64 "${args.base64.slice(0, 40)}" is not valid base64.`, "Example: \"Gw==\" is ESC.");
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(args.base64) || args.base64.length === 0) throw new TuiError("INVALID_ARGUMENT", `base64 "${clip(args.base64, 60)}" is not valid base64.`, "Example: \"Gw==\" is ESC.");
     return Uint8Array.from(Buffer.from(args.base64, "base64"));
   }
   if (!args.utf8) throw new TuiError("INVALID_ARGUMENT", "utf8 is empty.", "Pass at least one character.");
@@ -65,7 +82,7 @@ function decodeRaw(args: { hex?: string; base64?: string; utf8?: string }): Uint
 
 export const sendRaw = defineSessionTool({
   name: "send_raw",
-  description: "Send arbitrary bytes, given as exactly one of hex (\"1b5b41\"), base64 or utf8. Escape hatch for sequences send_keys cannot name.",
+  description: "Send arbitrary bytes (at most 1 MiB), given as exactly one of hex (\"1b5b41\"), base64 or utf8. Escape hatch for sequences send_keys cannot name.",
   input: v.strictObject({
     sessionId,
     hex: v.optional(v.pipe(v.string(), v.description("Bytes as hex, e.g. \"1b5b41\"."))),
@@ -76,6 +93,7 @@ export const sendRaw = defineSessionTool({
   annotations: annotations("Send raw bytes", "write"),
   act(session, args, ctx) {
     const bytes = decodeRaw(args);
+    checkPayload("send_raw", "bytes", bytes.length);
     return runObserved(session, args, ctx, () => ({ bytesSent: send(session, bytes), hex: Buffer.from(bytes.subarray(0, 64)).toString("hex") }), (r) => `Sent ${r.bytesSent} raw bytes`);
   },
 });
@@ -117,14 +135,15 @@ export const holdKey = defineSessionTool({
 
 export const typeText = defineSessionTool({
   name: "type_text",
-  description: "Type text one character at a time at cps characters per second, for apps that treat typing differently from a paste.",
+  description: "Type text one character at a time at cps characters per second (at most 1 MiB), for apps that treat typing differently from a paste.",
   input: v.strictObject({
     sessionId,
-    text: v.pipe(v.string(), v.minLength(1), v.maxLength(100_000), v.description("Text to type.")),
+    text: v.pipe(v.string(), v.minLength(1)),
     cps: clampedNumber(1, 1000, 40, "Characters per second."),
     ...observeEntries,
   }),
   annotations: annotations("Type text", "write"),
+  check: (args) => checkPayload("type_text", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
     return runObserved(session, args, ctx, async () => {
       const started = performance.now();

@@ -1,6 +1,7 @@
 /** Runs an input under observe() and turns the result into a tool outcome (shared by all input tools). */
 import * as v from "valibot";
 import { TuiError } from "../errors.ts";
+import { clip } from "../util/clip.ts";
 import { observe, type ScreenDetail } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolOutcome } from "./define.ts";
@@ -35,7 +36,8 @@ export async function runObserved(
       data,
     );
   }
-  const waitNote = wait ? (wait.matched ? `; "${wait.pattern}" matched after ${wait.elapsedMs} ms` : `; "${wait.pattern}" not seen (${wait.exited ? "process exited" : `timed out after ${wait.timeoutMs} ms`})`) : "";
+  const pattern = JSON.stringify(clip(wait?.pattern ?? "", 80));
+  const waitNote = wait ? (wait.matched ? `; ${pattern} matched after ${wait.elapsedMs} ms` : `; ${pattern} not seen (${wait.exited ? "process exited" : `timed out after ${wait.timeoutMs} ms`})`) : "";
   const changed = observed.screen ? `; ${observed.screen.diff.identical ? "screen unchanged" : `${observed.screen.diff.changedLines.length} rows changed`}` : "";
   return { summary: `${describe(observed.result)}${waitNote}${changed}`, data };
 }

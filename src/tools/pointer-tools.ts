@@ -5,6 +5,7 @@ import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
 import { encodeMouse, reported, type MouseButton, type MouseEvent, type MouseEventKind } from "../mouse/encode.ts";
 import { annotations, defineSessionTool } from "./define.ts";
+import { checkPayload } from "./input-tools.ts";
 import { runObserved } from "./observed.ts";
 import { observeEntries, optionalBoolean, sessionId } from "./schemas.ts";
 
@@ -13,9 +14,10 @@ const PASTE_END = "\x1b[201~";
 
 export const paste = defineSessionTool({
   name: "paste",
-  description: "Paste text as a terminal does: wrapped in ESC[200~ ... ESC[201~ when the app enabled bracketed paste (mode 2004), plain otherwise. The result says which.",
-  input: v.strictObject({ sessionId, text: v.pipe(v.string(), v.minLength(1), v.description("Text to paste.")), ...observeEntries }),
+  description: "Paste text (at most 1 MiB) as a terminal does: wrapped in ESC[200~ ... ESC[201~ when the app enabled bracketed paste (mode 2004), plain otherwise. The result says which.",
+  input: v.strictObject({ sessionId, text: v.pipe(v.string(), v.minLength(1)), ...observeEntries }),
   annotations: annotations("Paste", "write"),
+  check: (args) => checkPayload("paste", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
     return runObserved(session, args, ctx, () => {
       const bracketed = session.modes().bracketedPaste;
@@ -29,8 +31,8 @@ export const paste = defineSessionTool({
 });
 
 const target = {
-  row: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("0-based row of the cell."))),
-  col: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("0-based column of the cell."))),
+  row: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("0-based, like col."))),
+  col: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   text: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Aim at the first on-screen match of this text instead of row/col (its middle)."))),
   regex: optionalBoolean(false, "Treat text as a RegExp source."),
 };
@@ -39,18 +41,18 @@ const actions = ["click", "double_click", "press", "release", "drag", "move", "w
 
 export const mouse = defineSessionTool({
   name: "mouse",
-  description: "Mouse input at a cell (row, col) or on the first screen match of text: click, double_click, press, release, drag (to toRow/toCol or toText), move, wheel_up, wheel_down. Encoded in the tracking mode and encoding the app enabled; an error if it enabled none.",
+  description: "Mouse input at a cell (row, col) or on the first screen match of text; drag ends at toRow/toCol or toText. Encoded in the tracking mode the app enabled; an error if it enabled none.",
   input: v.strictObject({
     sessionId,
-    action: v.pipe(v.picklist(actions), v.description("What to do.")),
-    button: v.optional(v.pipe(v.picklist(["left", "middle", "right"]), v.description("Button.")), "left"),
+    action: v.picklist(actions),
+    button: v.optional(v.picklist(["left", "middle", "right"]), "left"),
     ...target,
     toRow: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("drag: end row."))),
     toCol: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("drag: end column."))),
     toText: v.optional(v.pipe(v.string(), v.minLength(1), v.description("drag: end on the first match of this text."))),
-    shift: optionalBoolean(false, "Hold Shift."),
-    alt: optionalBoolean(false, "Hold Alt (Meta)."),
-    ctrl: optionalBoolean(false, "Hold Ctrl."),
+    shift: v.optional(v.boolean(), false),
+    alt: v.optional(v.boolean(), false),
+    ctrl: v.optional(v.boolean(), false),
     ...observeEntries,
   }),
   annotations: annotations("Mouse", "write"),

@@ -1,22 +1,29 @@
-/** The one renderer: summary line + compact JSON in content, the same data in structuredContent. */
+/**
+ * The one renderer. content: a compact text view for the model (render-text.ts), or the summary and
+ * JSON when TUI_TESTER_CONTENT=json. structuredContent: the full result contract. Both bounded
+ * by reply-cap.ts.
+ */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { TuiError } from "../errors.ts";
 import type { ToolOutcome } from "./define.ts";
+import { clipMessage } from "../util/clip.ts";
+import { capReply } from "./reply-cap.ts";
+import { renderErrorText, renderText } from "./render-text.ts";
 
-export function renderOutcome(outcome: ToolOutcome): CallToolResult {
-  return {
-    content: [{ type: "text", text: `${outcome.summary}\n${JSON.stringify(outcome.data)}` }],
-    structuredContent: outcome.data,
-  };
+const jsonContent = () => process.env.TUI_TESTER_CONTENT === "json";
+
+export function renderOutcome(outcome: ToolOutcome, tool = "result"): CallToolResult {
+  const text = jsonContent() ? `${outcome.summary}\n${JSON.stringify(outcome.data)}` : renderText(outcome.summary, outcome.data);
+  return capReply({ ...(outcome.isError ? { isError: true } : {}), content: [{ type: "text", text }], structuredContent: outcome.data }, tool);
 }
 
-export function renderError(error: TuiError): CallToolResult {
-  const data: Record<string, unknown> = { error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
+export function renderError(error: TuiError, tool = "error"): CallToolResult {
+  // Central bound on echoed input: whatever a thrower quoted, the rendered error stays short.
+  const summary = { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) };
+  const data: Record<string, unknown> = { error: summary };
   if (error.details) data.details = error.details;
-  const hint = error.hint ? `\nFix: ${error.hint}` : "";
-  return {
-    isError: true,
-    content: [{ type: "text", text: `Error ${error.code}: ${error.message}${hint}\n${JSON.stringify(data)}` }],
-    structuredContent: data,
-  };
+  const text = jsonContent()
+    ? `Error ${summary.code}: ${summary.message}${summary.hint ? `\nFix: ${summary.hint}` : ""}\n${JSON.stringify(data)}`
+    : renderErrorText(summary, error.details);
+  return capReply({ isError: true, content: [{ type: "text", text }], structuredContent: data }, tool);
 }

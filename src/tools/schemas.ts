@@ -10,7 +10,7 @@ export function clampedNumber(min: number, max: number, fallback: number, descri
     v.pipe(
       v.number(),
       // the description must come before the transform, which JSON Schema cannot express
-      v.description(`${description} Default ${fallback}, clamped to [${min}, ${max}].`),
+      v.description(`${description} Clamped to ${min}-${max}.`),
       v.transform((n) => clamp(n, min, max)),
     ),
     fallback,
@@ -21,23 +21,24 @@ export function optionalBoolean(fallback: boolean, description: string) {
   return v.optional(v.pipe(v.boolean(), v.description(description)), fallback);
 }
 
-export const sessionId = v.pipe(v.string(), v.minLength(1), v.description("Session id returned by start_session (e.g. \"tui-ab12cd-1\")."));
+/** The id start_session returned (described once, in start_session's description). */
+export const sessionId = v.string();
 
-export const positiveInt = (max: number, description: string) =>
-  v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max), v.description(description));
+export const positiveInt = (max: number, description?: string) =>
+  description ? v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max), v.description(description)) : v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
 
 export const keySpecObject = v.strictObject({
-  key: v.pipe(v.string(), v.minLength(1), v.description("Key name or character: \"a\", \"Enter\", \"F5\", \"ArrowUp\".")),
+  key: v.pipe(v.string(), v.minLength(1)),
   ctrl: v.optional(v.boolean()),
   shift: v.optional(v.boolean()),
   alt: v.optional(v.boolean()),
   meta: v.optional(v.boolean()),
 });
 
-export const keySpec = v.union([
-  v.pipe(v.string(), v.minLength(1), v.description("Key chord such as \"ctrl+c\", \"shift+tab\", \"alt+enter\", \"F5\", \"space\".")),
-  keySpecObject,
-]);
+/** One key: a chord string or an object (described once, where the field is). */
+export const keySpec = v.union([v.pipe(v.string(), v.minLength(1)), keySpecObject]);
+
+export const KEY_DESCRIPTION = 'Chord such as "ctrl+c", "shift+tab", "alt+enter", "F5", "space", "A" (shift+a), or { key, ctrl?, shift?, alt?, meta? }.';
 
 export const patternEntries = {
   pattern: v.pipe(v.string(), v.minLength(1), v.description("Literal substring, or a RegExp source when regex is true.")),
@@ -48,8 +49,8 @@ export const patternEntries = {
 export const waitEntries = {
   ...patternEntries,
   timeoutMs: clampedNumber(10, 600_000, 5000, "Max time to wait in ms."),
-  pollIntervalMs: clampedNumber(10, 5000, 50, "Upper bound between checks in ms; matches are detected on every screen update."),
-  matchScreen: optionalBoolean(true, "Match the visible screen; false matches the raw PTY output instead."),
+  pollIntervalMs: clampedNumber(10, 5000, 50, "Max ms between checks; matches are also seen on every screen update."),
+  matchScreen: optionalBoolean(true, "false: match the raw PTY output instead of the screen."),
 };
 
 export const waitForSchema = v.strictObject({
@@ -58,20 +59,20 @@ export const waitForSchema = v.strictObject({
 });
 
 export const screenDetail = v.optional(
-  v.pipe(v.picklist(["full", "diff"]), v.description("\"full\": before/after text and diff. \"diff\": changed rows and cursor only. Default from TUI_TESTER_SCREEN_DETAIL, else full.")),
+  v.pipe(v.picklist(["full", "diff"]), v.description("diff: changed rows and cursor only, no screen. Default TUI_TESTER_SCREEN_DETAIL, else full.")),
 );
 
 /** Options every input tool accepts: before/after capture, settle, inline wait. */
 export const observeEntries = {
-  captureScreen: optionalBoolean(true, "Return the screen before and after the input with a row diff."),
+  captureScreen: optionalBoolean(true, "Return the screen after the input with the changed rows."),
   waitAfterMs: v.optional(
     v.pipe(
       v.number(),
-      v.description("Fixed settle time before the after-snapshot, clamped to 0..5000 ms. Omitted: adaptive, returns once output is quiet (20 ms) after the app responds, at most 150 ms. Ignored with waitFor."),
+      v.description("Fixed settle time in ms before the after-screen (0-5000). Omitted: adaptive, until output goes quiet (the result says how long it waited). Ignored with waitFor."),
       v.transform((n) => clamp(n, 0, 5000)),
     ),
   ),
-  waitFor: v.optional(v.pipe(waitForSchema, v.description("Wait for this text after the input; the after-snapshot is the frame where it first matched."))),
+  waitFor: v.optional(v.pipe(waitForSchema, v.description("Wait for this text after the input; the after-screen is the frame where it first matched."))),
   screenDetail,
 };
 
@@ -79,5 +80,5 @@ export const snapshotFormat = v.optional(v.pipe(v.picklist(["text", "ansi", "cel
 
 export const scrollbackEntries = {
   includeScrollback: optionalBoolean(false, "Also return every line in the buffer (scrollback + screen)."),
-  maxScrollbackLines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000), v.description("Cap on scrollback lines returned; the tail is kept. Default 10000.")), DEFAULT_MAX_SCROLLBACK_LINES),
+  maxScrollbackLines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000), v.description("Cap on scrollback lines returned; the tail is kept.")), DEFAULT_MAX_SCROLLBACK_LINES),
 };

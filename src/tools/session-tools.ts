@@ -9,7 +9,9 @@ import { optionalBoolean, positiveInt, sessionId } from "./schemas.ts";
 const viewerStatus = new WeakMap<Session, ViewerStatus>();
 
 export function sessionInfo(session: Session): Record<string, unknown> {
+  const dropped = (session as { droppedBytes?: number }).droppedBytes ?? 0;
   return {
+    id: session.id,
     sessionId: session.id,
     name: session.name ?? null,
     command: session.config.command,
@@ -27,6 +29,7 @@ export function sessionInfo(session: Session): Record<string, unknown> {
     signal: session.exit?.signal ?? null,
     modes: session.modes(),
     viewer: viewerStatus.get(session) ?? { requested: false, open: false },
+    ...(dropped > 0 ? { droppedBytes: dropped } : {}),
   };
 }
 
@@ -34,17 +37,17 @@ const signalName = v.picklist(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUI
 
 export const startSession = defineTool({
   name: "start_session",
-  description: "Spawn a program in a fresh PTY with a headless xterm emulator. Pass visible: true so the human can watch in a real terminal window (skip only for headless/CI runs). Returns sessionId for every other tool.",
+  description: "Spawn a program in a fresh PTY with a headless xterm emulator. Pass visible: true so the human can watch (skip only for headless/CI runs). Returns the sessionId every other tool takes.",
   input: v.strictObject({
     command: v.pipe(v.string(), v.minLength(1), v.description("Program to run, found on PATH or a path (\"bash\", \"python3\", \"./app\").")),
-    args: v.optional(v.pipe(v.array(v.string()), v.description("Arguments.")), []),
+    args: v.optional(v.array(v.string()), []),
     cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Working directory. Default: the server's."))),
     env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Variables merged over the server's environment."))),
-    cols: v.optional(positiveInt(1000, "Terminal width in columns."), 80),
-    rows: v.optional(positiveInt(500, "Terminal height in rows."), 24),
+    cols: v.optional(positiveInt(1000), 80),
+    rows: v.optional(positiveInt(500), 24),
     term: v.optional(v.pipe(v.string(), v.minLength(1), v.description("TERM for the child.")), "xterm-256color"),
-    name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Friendly name shown in list_sessions and the viewer title."))),
-    visible: optionalBoolean(false, "Open a terminal window that mirrors the session live for the human watching."),
+    name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Shown in list_sessions and the viewer title."))),
+    visible: optionalBoolean(false, "Open a terminal window mirroring the session for the human."),
     viewerCommand: v.optional(
       v.pipe(
         v.strictObject({ command: v.pipe(v.string(), v.minLength(1)), args: v.optional(v.array(v.string()), []) }),
@@ -94,21 +97,26 @@ export const listSessions = defineTool({
   },
 });
 
+/** Screen rows get_exit_info returns: the last few non-blank ones (the exit message, the prompt). */
+const EXIT_SCREEN_ROWS = 5;
+
 export const getExitInfo = defineSessionTool({
   name: "get_exit_info",
-  description: "Exit status of a session (exit code, or the signal that killed it) and the tail of its output. Works while running too (exited: false).",
+  description: "Exit status (exit code, or the signal that killed it), the last few non-blank screen rows and a short raw output tail. Works while running too (exited: false).",
   input: v.strictObject({
     sessionId,
-    tailBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1024 * 1024), v.description("Raw output tail to include. Default 2000.")), 2000),
+    outputTailBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1024 * 1024), v.description("Raw output tail to include, in bytes.")), 200),
   }),
+  compat: { tailBytes: "outputTailBytes" },
   annotations: annotations("Get exit info", "read"),
   allowExited: true,
   async act(session, args) {
     await session.emulator.flushed();
-    const tail = new TextDecoder().decode(session.raw.tail(args.tailBytes));
+    const tail = new TextDecoder().decode(session.raw.tail(args.outputTailBytes));
+    const screenTail = session.emulator.text().replace(/\s+$/, "").split("\n").slice(-EXIT_SCREEN_ROWS).join("\n");
     return {
       summary: `${session.id}: ${describeExit(session.exit)}`,
-      data: { sessionId: session.id, state: session.state, exited: session.exit !== null, ...(session.exit ?? { exitCode: null, signal: null }), bytesOut: session.bytesOut, tail, screenText: session.emulator.text() },
+      data: { sessionId: session.id, state: session.state, exited: session.exit !== null, ...(session.exit ?? { exitCode: null, signal: null }), bytesOut: session.bytesOut, screenTail, tail },
     };
   },
 });

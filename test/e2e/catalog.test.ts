@@ -1,5 +1,6 @@
 /** Locks the public surface: names, annotations and JSON Schemas of tools/list. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { connect, type TestClient } from "./client.ts";
 
 let c: TestClient;
@@ -18,7 +19,7 @@ const REFERENCE_TOOLS = [
 
 test("tools/list matches the committed snapshot (update with `bun test --update-snapshots` on purpose)", async () => {
   const { tools } = await c.client.listTools();
-  expect(tools.map((t) => ({ name: t.name, title: t.title, annotations: t.annotations, inputSchema: t.inputSchema }))).toMatchSnapshot();
+  expect(tools.map((t) => ({ name: t.name, title: t.title, annotations: t.annotations, inputSchema: t.inputSchema, outputSchema: t.outputSchema }))).toMatchSnapshot();
 });
 
 test("every reference tool exists, with annotations and a short description", async () => {
@@ -26,20 +27,35 @@ test("every reference tool exists, with annotations and a short description", as
   const names = tools.map((t) => t.name);
   for (const name of REFERENCE_TOOLS) expect(names).toContain(name);
   for (const tool of tools) {
-    expect(tool.annotations).toMatchObject({ title: expect.any(String), readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean), openWorldHint: expect.any(Boolean) });
+    expect(tool.title).toEqual(expect.any(String));
+    // hints equal to the MCP defaults are left out; none of our tools reaches an open world
+    expect(tool.annotations?.openWorldHint).toBe(false);
     expect(tool.description!.length).toBeLessThan(600);
     expect(tool.inputSchema.type).toBe("object");
+    expect(tool.outputSchema?.type).toBe("object");
   }
 });
 
-test("documented defaults are in the JSON Schema", async () => {
+test("documented defaults are in the JSON Schema; shared fields are described once", async () => {
   const { tools } = await c.client.listTools();
-  const sendKeys = tools.find((t) => t.name === "send_keys")!;
-  const waitFor = (sendKeys.inputSchema.properties as Record<string, any>).waitFor;
-  expect(waitFor.properties.timeoutMs.default).toBe(5000);
-  expect(waitFor.properties.pollIntervalMs.default).toBe(50);
-  expect(waitFor.properties.matchScreen.default).toBe(true);
-  expect(sendKeys.inputSchema.required).toEqual(["sessionId", "keys"]);
+  const props = (name: string) => tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, any>;
+  const wait = props("wait_for_text");
+  expect(wait.timeoutMs.default).toBe(5000);
+  expect(wait.pollIntervalMs.default).toBe(50);
+  expect(wait.matchScreen.default).toBe(true);
+  expect(tools.find((t) => t.name === "send_keys")!.inputSchema.required).toEqual(["sessionId", "keys"]);
+  expect(props("send_keys").waitFor.description).toContain("wait_for_text");
+  expect(props("send_text").waitFor.description).toBe("As send_keys.waitFor.");
+  expect(props("send_text").captureScreen).toEqual({ type: "boolean", default: true });
+});
+
+test("tools/list costs at most 6,000 o200k tokens, and run_script does not inline the step tools", async () => {
+  const { tools } = await c.client.listTools();
+  expect(countTokens(JSON.stringify(tools))).toBeLessThanOrEqual(6000);
+  const runScript = tools.find((t) => t.name === "run_script")!;
+  const step = (runScript.inputSchema.properties as Record<string, any>).steps.items;
+  expect(Object.keys(step.properties)).toEqual(["type", "label", "continueOnError"]);
+  expect(step.properties.type.enum).toContain("assert_text");
 });
 
 test("an unknown tool is a protocol error, and the server stays up", async () => {

@@ -25,6 +25,9 @@ describe("session lifecycle", () => {
     expect(started.info).toMatchObject({ state: "running", cols: 80, rows: 24, term: "xterm-256color" });
     const listed = await c.ok("list_sessions");
     expect(listed.sessions.map((s: { sessionId: string }) => s.sessionId)).toContain(started.sessionId);
+    expect(listed.sessions.map((s: { id: string }) => s.id)).toContain(started.sessionId);
+    // bash ignores SIGTERM only once it is interactive: wait for its prompt first
+    await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "$" });
     const stopped = await c.ok("stop_session", { sessionId: started.sessionId });
     // interactive bash ignores SIGTERM: the stop must escalate and the process must really die
     expect(stopped.escalated).toBe(true);
@@ -51,8 +54,9 @@ describe("session lifecycle", () => {
 
   test("input to an exited session is an error carrying its exit info", async () => {
     const started = await c.ok("start_session", { command: "bash", args: ["-c", "exit 7"] });
-    await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 50 });
-    const info = await c.ok("get_exit_info", { sessionId: started.sessionId });
+    // idle is not exited: wait on the exit itself
+    let info = await c.ok("get_exit_info", { sessionId: started.sessionId });
+    for (let i = 0; i < 200 && !info.exited; i++) info = (await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 20 }), await c.ok("get_exit_info", { sessionId: started.sessionId }));
     expect(info.exitCode).toBe(7);
     const result = await c.call("send_keys", { sessionId: started.sessionId, keys: "Enter" });
     expect(result.isError).toBe(true);
@@ -224,14 +228,18 @@ describe("run_script", () => {
 
   test("a failing step stops the script; continueOnError goes on; wait_for_text steps fail on timeout", async () => {
     const id = await echoKeys();
-    const stopped = await c.ok("run_script", { sessionId: id, steps: [{ type: "assert_text", pattern: "ABSENT" }, { type: "send_text", text: "x" }] });
+    // ok: false is an error result that still carries the whole step report
+    const failed = await c.call("run_script", { sessionId: id, steps: [{ type: "assert_text", pattern: "ABSENT" }, { type: "send_text", text: "x" }] });
+    expect(failed.isError).toBe(true);
+    expect(failed.text).toContain("ABSENT");
+    const stopped = failed.data;
     expect(stopped).toMatchObject({ ok: false, stepsRun: 1, stoppedAtStep: 0 });
     expect(stopped.results[0].error.code).toBe("ASSERTION_FAILED");
     expect(stopped.results[0].result.excerpt).toContain("READY");
-    const continued = await c.ok("run_script", {
+    const continued = (await c.call("run_script", {
       sessionId: id,
       steps: [{ type: "wait_for_text", pattern: "ABSENT", timeoutMs: 30, continueOnError: true }, { type: "send_text", text: "y" }],
-    });
+    })).data;
     expect(continued.stepsRun).toBe(2);
     expect(continued.results[0].error.code).toBe("WAIT_TIMEOUT");
   });
@@ -240,7 +248,7 @@ describe("run_script", () => {
     const id = await echoKeys();
     const result = await c.call("run_script", { sessionId: id, steps: [{ type: "send_text", text: "SHOULD-NOT-SEND" }, { type: "send_keys", keys: 5 }] });
     expect(result.isError).toBe(true);
-    expect(result.text).toContain("steps.1");
+    expect(result.text).toContain("steps[1] (send_keys): keys");
     const badKey = await c.call("run_script", { sessionId: id, steps: [{ type: "send_text", text: "q" }, { type: "send_keys", keys: "ctrl+nope" }] });
     expect(badKey.isError).toBe(true);
     const raw = await c.ok("get_raw_output", { sessionId: id });

@@ -1,0 +1,83 @@
+/**
+ * Bounded replies: no tool result is larger than TUI_TESTER_MAX_REPLY_BYTES (default 1 MiB).
+ * A larger result is written in full to TUI_TESTER_OUTPUT_DIR (default a private temp dir) and the
+ * reply keeps the summary, the head of the text, the small fields, and resource links to the files.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { positiveIntFromEnv } from "../util/env.ts";
+
+export const DEFAULT_MAX_REPLY_BYTES = 1024 * 1024;
+/** A field whose JSON is at most this big stays inline when a reply is spilled to a file. */
+const SMALL_FIELD_BYTES = 2048;
+/** Room for the JSON-RPC envelope around the result ({"jsonrpc":"2.0","id":...,"result":...}). */
+const ENVELOPE_BYTES = 256;
+
+export function maxReplyBytes(): number {
+  return positiveIntFromEnv(process.env.TUI_TESTER_MAX_REPLY_BYTES, DEFAULT_MAX_REPLY_BYTES);
+}
+
+let outputDir: string | undefined;
+let spillCount = 0;
+
+/** TUI_TESTER_OUTPUT_DIR, created on first use; else one private (0700) temp dir per server. */
+export function outputDirectory(): string {
+  if (outputDir) return outputDir;
+  const wanted = process.env.TUI_TESTER_OUTPUT_DIR;
+  if (wanted) {
+    mkdirSync(wanted, { recursive: true });
+    outputDir = wanted;
+  } else {
+    outputDir = mkdtempSync(join(tmpdir(), "tui-tester-output-"));
+  }
+  return outputDir;
+}
+
+const bytesOf = (s: string) => Buffer.byteLength(s, "utf8");
+
+/** Cut a string to at most `max` UTF-8 bytes without splitting a character. */
+export function cutBytes(text: string, max: number): string {
+  if (bytesOf(text) <= max) return text;
+  const cut = Buffer.from(text, "utf8").subarray(0, max).toString("utf8");
+  return cut.endsWith("\uFFFD") ? cut.slice(0, -1) : cut;
+}
+
+export function capReply(result: CallToolResult, tool: string, maxBytes = maxReplyBytes()): CallToolResult {
+  const size = bytesOf(JSON.stringify(result));
+  if (size <= maxBytes - ENVELOPE_BYTES) return result;
+  const dir = outputDirectory();
+  const base = join(dir, `${tool}-${Date.now()}-${++spillCount}`);
+  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+  const full = result.structuredContent ?? {};
+  writeFileSync(`${base}.json`, JSON.stringify(full), { mode: 0o600 });
+  writeFileSync(`${base}.txt`, text, { mode: 0o600 });
+
+  const kept: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  for (const [key, value] of Object.entries(full)) {
+    if (bytesOf(JSON.stringify(value) ?? "") <= SMALL_FIELD_BYTES) kept[key] = value;
+    else dropped.push(key);
+  }
+  const spilled = { jsonPath: `${base}.json`, textPath: `${base}.txt`, replyBytes: size, maxReplyBytes: maxBytes, fields: dropped };
+  const note = `\n[Reply of ${size} bytes exceeds ${maxBytes} (TUI_TESTER_MAX_REPLY_BYTES). Full text: ${base}.txt; full JSON: ${base}.json${dropped.length ? `; fields only in the file: ${dropped.join(", ")}` : ""}. Ask for less (a region, fewer lines or bytes) or read the file.]`;
+  const headBudget = Math.max(1024, Math.floor(maxBytes / 4) - bytesOf(note) - bytesOf(JSON.stringify(kept)));
+  const head = cutBytes(text, headBudget);
+  const reply: CallToolResult = {
+    ...(result.isError ? { isError: true } : {}),
+    content: [
+      { type: "text", text: `${head}${head.length < text.length ? "\n…" : ""}${note}` },
+      { type: "resource_link", uri: pathToFileURL(`${base}.txt`).href, name: `${tool} full text`, mimeType: "text/plain", size: bytesOf(text) },
+      { type: "resource_link", uri: pathToFileURL(`${base}.json`).href, name: `${tool} full result`, mimeType: "application/json", size: bytesOf(JSON.stringify(full)) },
+    ],
+    structuredContent: { ...kept, spilled },
+  };
+  // Many mid-sized fields could still add up: then only the note and the links stay.
+  if (bytesOf(JSON.stringify(reply)) > maxBytes - ENVELOPE_BYTES) {
+    reply.content[0] = { type: "text", text: cutBytes(text, 1024) + note };
+    reply.structuredContent = { spilled: { ...spilled, fields: Object.keys(full) } };
+  }
+  return reply;
+}

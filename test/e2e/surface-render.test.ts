@@ -1,0 +1,127 @@
+/** What the agent reads: the text rendering, the JSON switch, and every tool's output against its outputSchema. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import * as v from "valibot";
+import { outputSchemas } from "../../src/tools/output-schemas.ts";
+import { BUN, fixture } from "../helpers.ts";
+import { connect, type TestClient } from "./client.ts";
+
+let c: TestClient;
+const seen = new Map<string, number>();
+
+beforeAll(async () => {
+  c = await connect();
+  // Listing the tools makes the SDK client validate every structuredContent against its outputSchema.
+  await c.client.listTools();
+});
+afterAll(async () => {
+  await c[Symbol.asyncDispose]();
+});
+
+/** Call through the SDK (which validates against the declared outputSchema) and check with valibot too. */
+async function checked(name: string, args: Record<string, unknown> = {}) {
+  const result = await c.call(name, args);
+  const parsed = v.safeParse(outputSchemas[name]!, result.data);
+  if (!parsed.success) throw new Error(`${name} output does not match its schema: ${JSON.stringify(parsed.issues.map((i) => [v.getDotPath(i), i.message]))}`);
+  seen.set(name, (seen.get(name) ?? 0) + 1);
+  return result;
+}
+
+const shell = async () => {
+  const started = await checked("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, cols: 60, rows: 12 });
+  await checked("wait_for_text", { sessionId: started.data.sessionId, pattern: "$" });
+  return started.data.sessionId as string;
+};
+
+describe("every tool's real output matches its outputSchema", () => {
+  test("success and error results of all tools", async () => {
+    const id = await shell();
+    await checked("send_keys", { sessionId: id, keys: ["e", "c", "h", "o", "space", "h", "i", "Enter"], waitFor: { pattern: "hi\n$" } });
+    await checked("send_text", { sessionId: id, text: "echo two\r", waitFor: { pattern: "two\n$" } });
+    await checked("send_raw", { sessionId: id, utf8: "echo raw\r", waitFor: { pattern: "raw\n$" } });
+    await checked("type_text", { sessionId: id, text: "ab", cps: 500 });
+    await checked("hold_key", { sessionId: id, key: "Backspace", durationMs: 40, intervalMs: 10 });
+    await checked("paste", { sessionId: id, text: "echo pasted" });
+    await checked("send_keys", { sessionId: id, keys: "Enter", waitFor: { pattern: "^pasted", regex: true, regexFlags: "m" } });
+    await checked("snapshot", { sessionId: id, format: "all", includeScrollback: true });
+    await checked("get_text", { sessionId: id });
+    await checked("get_cursor", { sessionId: id });
+    await checked("wait_for_idle", { sessionId: id, idleMs: 20 });
+    await checked("resize", { sessionId: id, cols: 70, rows: 14 });
+    const monitor = await checked("start_monitor", { sessionId: id, intervalMs: 10 });
+    await checked("send_text", { sessionId: id, text: "echo m\r", waitFor: { pattern: "m\n$" } });
+    await checked("stop_monitor", { monitorId: monitor.data.monitorId });
+    const a = await checked("get_text", { sessionId: id });
+    await checked("diff_snapshots", { before: { text: "x" }, after: a.data });
+    await checked("get_raw_output", { sessionId: id, maxBytes: 100 });
+    await checked("run_script", { sessionId: id, steps: [{ type: "send_text", text: "echo s\r", waitFor: { pattern: "s\n$" } }, { type: "assert_text", pattern: "s" }] });
+    await checked("run_script", { sessionId: id, steps: [{ type: "assert_text", pattern: "NOT-THERE" }] });
+    await checked("list_sessions");
+    await checked("get_exit_info", { sessionId: id });
+    const mouse = await checked("mouse", { sessionId: id, action: "click", row: 0, col: 0 });
+    expect(mouse.isError).toBe(true);
+    await checked("send_keys", { sessionId: id, keys: "ctrl+nope" });
+    await checked("get_text", { sessionId: "tui-unknown" });
+    await checked("stop_session", { sessionId: id });
+    await checked("get_exit_info", { sessionId: id });
+    const app = await checked("start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
+    await checked("stop_session", { sessionId: app.data.sessionId, signal: "SIGKILL" });
+    const { tools } = await c.client.listTools();
+    for (const tool of tools) expect(seen.has(tool.name) ? tool.name : `${tool.name} (not called)`).toBe(tool.name);
+  });
+});
+
+describe("the text rendering", () => {
+  test("an input result: summary, changed rows with row numbers, the screen without trailing blank rows, no JSON", async () => {
+    const id = await shell();
+    const result = await c.call("send_text", { sessionId: id, text: "echo hello\r", waitFor: { pattern: "hello\n$" } });
+    const lines = result.text.split("\n");
+    expect(lines[0]).toMatch(/^Sent 11 bytes of text; "hello\\n\$" matched after \d+ ms; \d rows changed$/);
+    expect(result.text).toContain("Changed rows:\n0- $\n0+ $ echo hello\n1+ hello\n2+ $");
+    expect(result.text).toContain("Screen (60x12, cursor 2,2):\n$ echo hello\nhello\n$");
+    expect(result.text.endsWith("$")).toBe(true);
+    expect(result.text).not.toContain("{");
+    // the before-screen is not repeated: the diff says it
+    expect(result.text.match(/\$ echo hello/g)?.length).toBe(2);
+    // structuredContent keeps the full contract
+    expect(result.data.screen.before.text.trim()).toBe("$");
+    expect(result.data.screen.after.lines.length).toBe(12);
+  });
+
+  test("screenDetail diff renders the changed rows and the cursor only", async () => {
+    const id = await shell();
+    const result = await c.call("send_text", { sessionId: id, text: "echo x\r", waitFor: { pattern: "x\n$" }, screenDetail: "diff" });
+    expect(result.text).toContain("1+ x");
+    expect(result.text).toContain("Cursor 2,2.");
+    expect(result.text).not.toContain("Screen (");
+  });
+
+  test("errors carry the code, the message and the fix; a failed wait shows the screen", async () => {
+    const id = await shell();
+    const result = await c.call("wait_for_text", { sessionId: id, pattern: "NEVER", timeoutMs: 30, errorOnTimeout: true });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^Error WAIT_TIMEOUT: "NEVER" did not appear/);
+    expect(result.text).toContain("\nFix: ");
+    expect(result.text).toContain("Screen (cursor 0,2):\n$");
+  });
+
+  test("exit status, session lists and stop results are readable text", async () => {
+    const started = await c.ok("start_session", { command: "bash", args: ["-c", "echo bye; exit 4"] });
+    let info = await c.call("get_exit_info", { sessionId: started.sessionId });
+    for (let i = 0; i < 200 && !info.data.exited; i++) info = (await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 20 }), await c.call("get_exit_info", { sessionId: started.sessionId }));
+    expect(info.text).toContain("exit code 4");
+    expect(info.text).toContain("screenTail: bye");
+    const listed = await c.call("list_sessions");
+    expect(listed.text).toContain(`${started.sessionId}: exited, bash -c echo bye; exit 4`);
+  });
+
+  test("TUI_TESTER_CONTENT=json puts the summary and the JSON in content", async () => {
+    await using json = await connect({ env: { TUI_TESTER_CONTENT: "json" } });
+    const started = await json.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " } });
+    const result = await json.call("get_text", { sessionId: started.sessionId });
+    const [summary, body] = result.text.split("\n", 2) as [string, string];
+    expect(summary).toContain("non-empty rows");
+    expect(JSON.parse(result.text.slice(summary.length + 1))).toEqual(result.data);
+    expect(body.startsWith("{")).toBe(true);
+    await json.ok("stop_session", { sessionId: started.sessionId, signal: "SIGKILL" });
+  });
+});
