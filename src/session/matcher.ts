@@ -9,8 +9,8 @@
  *   REGEX_TIMEOUT, not a frozen server.
  *
  * Screen haystacks (`screenCols` given) are the visible rows joined with "\n", each row right-trimmed.
- * A literal also matches the screen as displayed, every row padded with spaces to the full width, so
- * "$ " finds a bash prompt. A regex runs on the trimmed rows with trailing blank rows dropped: `$`
+ * A literal matches the screen as displayed: its spaces at a row's end match the blank cells there,
+ * so "$ " finds a bash prompt and "42\n>>> " a python answer. A regex runs on the trimmed rows with trailing blank rows dropped: `$`
  * is the end of the last non-blank row, and with the `m` flag the end of each row's visible text.
  */
 import { RE2JS } from "re2js";
@@ -96,15 +96,42 @@ function literalMatcher(pattern: string): Matcher {
     find(haystack, options) {
       const index = haystack.indexOf(pattern);
       if (index >= 0) return { value: pattern, index, length: pattern.length };
-      if (options?.screenCols === undefined) return null;
-      const padded = padRows(haystack, options.screenCols);
-      const at = padded.text.indexOf(pattern);
-      if (at < 0) return null;
-      const start = padded.toTrimmed(at);
-      return { value: pattern, index: start, length: padded.toTrimmed(at + pattern.length) - start };
+      return options?.screenCols === undefined ? null : findAsDisplayed(haystack, pattern, options.screenCols);
     },
     [Symbol.dispose]() {},
   };
+}
+
+/**
+ * A literal in screen text whose rows were right-trimmed: the pattern's spaces before a line break
+ * stand for the blank end of that row, and its final spaces must fit in the blank (or spaces) after
+ * the match on its last row. So "$ " finds a bare bash prompt and "42\n>>> " a python answer.
+ */
+function findAsDisplayed(text: string, pattern: string, cols: number): Found | null {
+  const lines = pattern.split("\n");
+  const last = lines[lines.length - 1]!;
+  const tail = last.length - last.trimEnd().length;
+  const core = lines.map((line) => line.trimEnd()).join("\n");
+  if (core.length === 0) {
+    // only spaces: any row with that much blank room at its end
+    let rowStart = 0;
+    for (const row of text.split("\n")) {
+      if (cols - row.length >= tail) return { value: pattern, index: rowStart + row.length, length: 0 };
+      rowStart += row.length + 1;
+    }
+    return null;
+  }
+  for (let at = text.indexOf(core); at >= 0; at = text.indexOf(core, at + 1)) {
+    const end = at + core.length;
+    const rowEndAt = text.indexOf("\n", end);
+    const rowEnd = rowEndAt < 0 ? text.length : rowEndAt;
+    const rowStart = text.lastIndexOf("\n", end - 1) + 1;
+    const written = Math.min(tail, rowEnd - end);
+    if (!/^ *$/.test(text.slice(end, end + written))) continue;
+    if (end - rowStart + tail > cols) continue;
+    return { value: pattern, index: at, length: core.length + written };
+  }
+  return null;
 }
 
 function re2Matcher(source: string, re: RE2JS): Matcher {
@@ -138,30 +165,4 @@ function jsMatcher(source: string, flags: string): Matcher {
 
 function dropTrailingBlankRows(text: string): string {
   return text.replace(/\n+$/, "");
-}
-
-/** The rows padded to `cols` with spaces, and a map from an index in that text back to the trimmed text. */
-function padRows(text: string, cols: number): { text: string; toTrimmed(index: number): number } {
-  const rows = text.split("\n");
-  const starts: number[] = [];
-  let at = 0;
-  for (const row of rows) {
-    starts.push(at);
-    at += row.length + 1;
-  }
-  const padded = rows.map((row) => (row.length < cols ? row + " ".repeat(cols - row.length) : row));
-  const paddedStarts: number[] = [];
-  at = 0;
-  for (const row of padded) {
-    paddedStarts.push(at);
-    at += row.length + 1;
-  }
-  return {
-    text: padded.join("\n"),
-    toTrimmed(index) {
-      let r = 0;
-      while (r + 1 < paddedStarts.length && paddedStarts[r + 1]! <= index) r++;
-      return starts[r]! + Math.min(index - paddedStarts[r]!, rows[r]!.length);
-    },
-  };
 }

@@ -67,7 +67,7 @@ export const observeEntries = {
   waitAfterMs: v.optional(
     v.pipe(
       v.number(),
-      v.description("Fixed settle time before the after-snapshot, clamped to 0..5000 ms. Omitted: adaptive, returns once output is quiet (20 ms) after the app responds, at most 150 ms. Ignored with waitFor."),
+      v.description("Fixed settle time before the after-snapshot, clamped to 0..5000 ms. Omitted: adaptive, returns once output is quiet (100 ms) after the app responds, at most 500 ms; the result says waitedMs and quiet. Ignored with waitFor."),
       v.transform((n) => clamp(n, 0, 5000)),
     ),
   ),

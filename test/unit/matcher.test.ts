@@ -30,6 +30,10 @@ test("a literal with trailing spaces matches the screen as displayed", async () 
   expect(await compileMatcher({ pattern: ">>> " }).find(">>>", { screenCols: 80 })).not.toBeNull();
   // more spaces than the row has columns left is not on screen
   expect(await compileMatcher({ pattern: "ab   " }).find("ab", { screenCols: 4 })).toBeNull();
+  // spaces before a line break stand for the blank end of that row
+  expect(await compileMatcher({ pattern: "42\n>>> " }).find(">>> 6*7\n42\n>>>\n", { screenCols: 80 })).toEqual({ value: "42\n>>> ", index: 8, length: 6 });
+  // a space written inside the row must really be a space
+  expect(await compileMatcher({ pattern: "$ " }).find("$x", { screenCols: 80 })).toBeNull();
   // multi-row literals still match the trimmed text
   expect(await compileMatcher({ pattern: "hello\nuser" }).find(screen, { screenCols: 20 })).not.toBeNull();
 });
