@@ -14,7 +14,7 @@
  * (false when output was still arriving at the after-snapshot). Output later than that is caught
  * with `waitFor` (a text you expect) or a longer fixed `waitAfterMs`.
  */
-import type { Snapshot, SnapshotDiff } from "../term/types.ts";
+import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import { compileMatcher } from "./matcher.ts";
 import type { Session } from "./session.ts";
@@ -42,6 +42,8 @@ export interface ScreenView {
   text: string;
   lines: string[];
   cursor: Snapshot["cursor"];
+  /** Selected items and other emphasis the text cannot show (inverse, background colour, bold). */
+  highlights: Highlight[];
   cols: number;
   rows: number;
 }
@@ -50,7 +52,9 @@ export interface ScreenBlock {
   before?: ScreenView;
   after?: ScreenView;
   diff: SnapshotDiff;
+  /** With screenDetail "diff": the after-screen's cursor and highlights. */
   cursor?: Snapshot["cursor"];
+  highlights?: Highlight[];
   settle: "adaptive" | "fixed" | "waitFor";
   /** Fixed: the requested wait. Adaptive and waitFor: what was actually waited (= waitedMs). */
   waitAfterMs: number;
@@ -125,16 +129,16 @@ async function adaptiveSettle(session: Session, since: number, signal?: AbortSig
 /** Flush the parser, let an open synchronized update finish (bounded), then read the screen. */
 export async function settledView(session: Session): Promise<ScreenView> {
   await session.emulator.flushed();
-  return toView(await session.emulator.settledSnapshot({ format: "text" }));
+  return toView(await session.emulator.settledSnapshot({ format: "text", highlights: true }));
 }
 
 export function toView(snapshot: Snapshot): ScreenView {
-  return { text: snapshot.text, lines: snapshot.lines, cursor: snapshot.cursor, cols: snapshot.cols, rows: snapshot.rows };
+  return { text: snapshot.text, lines: snapshot.lines, cursor: snapshot.cursor, highlights: snapshot.highlights ?? [], cols: snapshot.cols, rows: snapshot.rows };
 }
 
 function block(before: ScreenView, after: ScreenView, settle: Settle, started: number, detail: ScreenDetail): ScreenBlock {
   const diff = diffSnapshots(before, after);
   const totalMs = Math.round(performance.now() - started);
-  if (detail === "diff") return { diff, cursor: after.cursor, ...settle, totalMs };
+  if (detail === "diff") return { diff, cursor: after.cursor, highlights: after.highlights, ...settle, totalMs };
   return { before, after, diff, ...settle, totalMs };
 }

@@ -57,7 +57,7 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
         elapsedMs: Math.round(performance.now() - started),
         timeoutMs: options.timeoutMs,
         matchedAgainst: options.matchScreen ? "screen" : "raw",
-        snapshot: session.emulator.snapshot(),
+        snapshot: session.emulator.snapshot({ highlights: true }),
       });
     };
     const fail = (error: unknown) => {
