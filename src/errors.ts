@@ -6,6 +6,7 @@ export type ErrorCode =
   | "INVALID_ARGUMENT"
   | "INVALID_KEY"
   | "INVALID_REGEX"
+  | "REGEX_TIMEOUT"
   | "SESSION_NOT_FOUND"
   | "SESSION_EXITED"
   | "MONITOR_NOT_FOUND"

@@ -60,10 +60,10 @@ export const assertTextStep = defineSessionTool({
   check: (args) => void compileMatcher(args),
   allowExited: true,
   async act(session: Session, args): Promise<ToolOutcome> {
-    const matcher = compileMatcher(args);
+    using matcher = compileMatcher(args);
     await session.emulator.flushed();
     const haystack = args.matchScreen ? session.emulator.text() : new TextDecoder().decode(session.raw.tail());
-    const found = matcher.find(haystack);
+    const found = await matcher.find(haystack, args.matchScreen ? { screenCols: session.emulator.cols } : {});
     const passed = args.negate ? found === null : found !== null;
     const data: Record<string, unknown> = {
       passed,

@@ -1,5 +1,21 @@
-/** Literal-or-regex text matching shared by waits, assertions and mouse targets. */
+/**
+ * Literal-or-regex text matching shared by waits, assertions and mouse targets.
+ *
+ * No match may hold the event loop for long (ARCHITECTURE.md principle 9):
+ * - literals: indexOf, linear;
+ * - regexes: RE2 semantics through re2js, linear in the haystack whatever the pattern;
+ * - only what RE2 cannot express (lookahead, lookbehind, backreferences) falls back to JS RegExp,
+ *   run in a worker with a deadline (regex-fallback.ts) so a catastrophic pattern costs a
+ *   REGEX_TIMEOUT, not a frozen server.
+ *
+ * Screen haystacks (`screenCols` given) are the visible rows joined with "\n", each row right-trimmed.
+ * A literal matches the screen as displayed: its spaces at a row's end match the blank cells there,
+ * so "$ " finds a bash prompt and "42\n>>> " a python answer. A regex runs on the trimmed rows with trailing blank rows dropped: `$`
+ * is the end of the last non-blank row, and with the `m` flag the end of each row's visible text.
+ */
+import { RE2JS } from "re2js";
 import { TuiError } from "../errors.ts";
+import { RegexFallback } from "./regex-fallback.ts";
 
 export interface PatternSpec {
   pattern: string;
@@ -10,38 +26,143 @@ export interface PatternSpec {
 /** string for a literal match, or Array.from(RegExpMatchArray) for a regex (full match, then groups). */
 export type MatchValue = string | string[];
 
-export interface Matcher {
-  /** The match and where it starts in the haystack, or null. */
-  find(haystack: string): { value: MatchValue; index: number; length: number } | null;
-  readonly source: string;
+export interface Found {
+  value: MatchValue;
+  /** Where the match starts in the haystack as given (for a screen, in the trimmed text). */
+  index: number;
+  length: number;
 }
 
+export interface FindOptions {
+  /** The haystack is screen text of this width: literals also match the rows padded to it. */
+  screenCols?: number;
+  /** Time allowed to the JS fallback engine; RE2 and literals ignore it (they are linear). */
+  budgetMs?: number;
+}
+
+export type MatchEngine = "literal" | "re2" | "js";
+
+export interface Matcher extends Disposable {
+  readonly source: string;
+  readonly engine: MatchEngine;
+  /**
+   * The match, or null. Literal and RE2 matchers answer synchronously (a wait can look at the exact
+   * frame a synchronized update completes); the JS fallback answers with a promise that rejects with
+   * REGEX_TIMEOUT when it overruns its budget. Callers that do not care just `await` it.
+   */
+  find(haystack: string, options?: FindOptions): Found | null | Promise<Found | null>;
+}
+
+/** Budget of one JS-fallback match when the caller gives none. */
+export const DEFAULT_FALLBACK_BUDGET_MS = 1000;
+/** No error message echoes more than this much of a pattern. */
+const ECHO_CHARS = 100;
+
+const RE2_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL };
+
 export function compileMatcher(spec: PatternSpec): Matcher {
+  const shown = spec.pattern.slice(0, ECHO_CHARS);
   if (spec.pattern.length === 0) {
     throw new TuiError("INVALID_ARGUMENT", "pattern is empty; an empty pattern matches anything.", "Pass the text (or regex) you expect on screen.");
   }
   if (!spec.regex) {
-    if (spec.regexFlags) throw new TuiError("INVALID_ARGUMENT", `regexFlags "${spec.regexFlags}" given without regex: true.`, "Set regex: true, or drop regexFlags.");
-    return {
-      source: spec.pattern,
-      find(haystack) {
-        const index = haystack.indexOf(spec.pattern);
-        return index < 0 ? null : { value: spec.pattern, index, length: spec.pattern.length };
-      },
-    };
+    if (spec.regexFlags) throw new TuiError("INVALID_ARGUMENT", `regexFlags "${spec.regexFlags.slice(0, 20)}" given without regex: true.`, "Set regex: true, or drop regexFlags.");
+    return literalMatcher(spec.pattern);
   }
-  let re: RegExp;
+  // "g" and "y" would make exec() stateful across calls; "d" and "u"/"v" change nothing we report.
+  const flags = (spec.regexFlags ?? "").replace(/[gyd]/g, "");
+  let jsError: Error | undefined;
   try {
-    // "g" and "y" would make exec() stateful across calls; they are dropped.
-    re = new RegExp(spec.pattern, (spec.regexFlags ?? "").replace(/[gy]/g, ""));
+    new RegExp(spec.pattern, flags);
   } catch (error) {
-    throw new TuiError("INVALID_REGEX", `Invalid regex /${spec.pattern}/${spec.regexFlags ?? ""}: ${(error as Error).message}`, "Fix the pattern, or pass regex: false to match it literally.");
+    jsError = error as Error;
   }
+  if (!/v/.test(flags)) {
+    try {
+      const re2Flags = [...flags].reduce((n, f) => n | (RE2_FLAGS[f] ?? 0), 0);
+      return re2Matcher(spec.pattern, RE2JS.compile(RE2JS.translateRegExp(spec.pattern), re2Flags));
+    } catch {
+      // Not RE2 syntax: the JS engine may still take it (lookaround, backreferences).
+    }
+  }
+  if (jsError) throw new TuiError("INVALID_REGEX", `Invalid regex /${shown}/${flags}: ${jsError.message.slice(0, 200)}`, "Fix the pattern, or pass regex: false to match it literally.");
+  return jsMatcher(spec.pattern, flags);
+}
+
+function literalMatcher(pattern: string): Matcher {
   return {
-    source: spec.pattern,
-    find(haystack) {
-      const m = re.exec(haystack);
-      return m === null ? null : { value: Array.from(m, (g) => g ?? ""), index: m.index, length: m[0].length };
+    source: pattern,
+    engine: "literal",
+    find(haystack, options) {
+      const index = haystack.indexOf(pattern);
+      if (index >= 0) return { value: pattern, index, length: pattern.length };
+      return options?.screenCols === undefined ? null : findAsDisplayed(haystack, pattern, options.screenCols);
+    },
+    [Symbol.dispose]() {},
+  };
+}
+
+/**
+ * A literal in screen text whose rows were right-trimmed: the pattern's spaces before a line break
+ * stand for the blank end of that row, and its final spaces must fit in the blank (or spaces) after
+ * the match on its last row. So "$ " finds a bare bash prompt and "42\n>>> " a python answer.
+ */
+function findAsDisplayed(text: string, pattern: string, cols: number): Found | null {
+  const lines = pattern.split("\n");
+  const last = lines[lines.length - 1]!;
+  const tail = last.length - last.trimEnd().length;
+  const core = lines.map((line) => line.trimEnd()).join("\n");
+  if (core.length === 0) {
+    // only spaces: any row with that much blank room at its end
+    let rowStart = 0;
+    for (const row of text.split("\n")) {
+      if (cols - row.length >= tail) return { value: pattern, index: rowStart + row.length, length: 0 };
+      rowStart += row.length + 1;
+    }
+    return null;
+  }
+  for (let at = text.indexOf(core); at >= 0; at = text.indexOf(core, at + 1)) {
+    const end = at + core.length;
+    const rowEndAt = text.indexOf("\n", end);
+    const rowEnd = rowEndAt < 0 ? text.length : rowEndAt;
+    const rowStart = text.lastIndexOf("\n", end - 1) + 1;
+    const written = Math.min(tail, rowEnd - end);
+    if (!/^ *$/.test(text.slice(end, end + written))) continue;
+    if (end - rowStart + tail > cols) continue;
+    return { value: pattern, index: at, length: core.length + written };
+  }
+  return null;
+}
+
+function re2Matcher(source: string, re: RE2JS): Matcher {
+  return {
+    source,
+    engine: "re2",
+    find(haystack, options) {
+      const m = re.exec(options?.screenCols === undefined ? haystack : dropTrailingBlankRows(haystack)) as (string | undefined)[] & { index: number } | null;
+      if (m === null) return null;
+      return { value: Array.from(m, (g: string | undefined) => g ?? ""), index: m.index, length: m[0]!.length };
+    },
+    [Symbol.dispose]() {},
+  };
+}
+
+function jsMatcher(source: string, flags: string): Matcher {
+  const fallback = new RegexFallback(source, flags);
+  return {
+    source,
+    engine: "js",
+    async find(haystack, options) {
+      const text = options?.screenCols === undefined ? haystack : dropTrailingBlankRows(haystack);
+      const m = await fallback.exec(text, options?.budgetMs ?? DEFAULT_FALLBACK_BUDGET_MS);
+      return m === null ? null : { value: m.match, index: m.index, length: m.match[0]!.length };
+    },
+    [Symbol.dispose]() {
+      fallback[Symbol.dispose]();
     },
   };
+}
+
+function dropTrailingBlankRows(text: string): string {
+  return text.replace(/\n+$/, "");
 }

@@ -3,25 +3,35 @@
  *
  * Settling, when no `waitFor` is given:
  * - explicit `waitAfterMs`: wait exactly that long after the input, then snapshot (fixed).
- * - default: adaptive. Wait for the app's first output after the input, then until output has been
- *   quiet for ADAPTIVE_QUIET_MS, never longer than DEFAULT_WAIT_AFTER_MS in all. An app that redraws
- *   within a millisecond returns in ~25 ms instead of a fixed 150 ms; an app that stays silent
- *   costs the full 150 ms, as before.
+ * - default: adaptive. Wait up to FIRST_OUTPUT_MS for the app's first output after the input, then
+ *   until output has been quiet for ADAPTIVE_QUIET_MS, never longer than MAX_SETTLE_MS in all.
+ *
+ * Why 100 ms of quiet (measured 2026-12-02, 2-core VM under load, bench/README.md): bash, python3,
+ * vim, less and htop answer a key in one burst (largest gap between chunks 0-2 ms), so 20 ms was
+ * enough for them, but an app that prints a second part 60 ms after the first lost it 8 of 8 times.
+ * 100 ms catches gaps up to that size for ~80 ms more per input, small next to a model's round
+ * trip. What the settle did is reported, not assumed: `waitedMs` (actually waited) and `quiet`
+ * (false when output was still arriving at the after-snapshot). Output later than that is caught
+ * with `waitFor` (a text you expect) or a longer fixed `waitAfterMs`.
  */
-import type { Snapshot, SnapshotDiff } from "../term/types.ts";
+import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import { compileMatcher } from "./matcher.ts";
 import type { Session } from "./session.ts";
 import { quietPeriod, waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
 
-export const DEFAULT_WAIT_AFTER_MS = 150;
-export const ADAPTIVE_QUIET_MS = 20;
+/** How long the adaptive settle waits for the app to answer at all. */
+export const FIRST_OUTPUT_MS = 150;
+/** Output quiet this long counts as settled; also what `quiet` means in every settle mode. */
+export const ADAPTIVE_QUIET_MS = 100;
+/** Upper bound of the adaptive settle, for apps that never go quiet (spinners, streams). */
+export const MAX_SETTLE_MS = 500;
 
 export type ScreenDetail = "full" | "diff";
 
 export interface ObserveOptions {
   captureScreen: boolean;
-  /** undefined = adaptive settle bounded by DEFAULT_WAIT_AFTER_MS. */
+  /** undefined = adaptive settle (see the top of this file). */
   waitAfterMs?: number;
   waitFor?: WaitTextOptions;
   screenDetail: ScreenDetail;
@@ -32,6 +42,8 @@ export interface ScreenView {
   text: string;
   lines: string[];
   cursor: Snapshot["cursor"];
+  /** Selected items and other emphasis the text cannot show (inverse, background colour, bold). */
+  highlights: Highlight[];
   cols: number;
   rows: number;
 }
@@ -40,9 +52,16 @@ export interface ScreenBlock {
   before?: ScreenView;
   after?: ScreenView;
   diff: SnapshotDiff;
+  /** With screenDetail "diff": the after-screen's cursor and highlights. */
   cursor?: Snapshot["cursor"];
+  highlights?: Highlight[];
   settle: "adaptive" | "fixed" | "waitFor";
+  /** Fixed: the requested wait. Adaptive and waitFor: what was actually waited (= waitedMs). */
   waitAfterMs: number;
+  /** Milliseconds actually waited between the input and the after-snapshot. */
+  waitedMs: number;
+  /** False when the app had written within the last ADAPTIVE_QUIET_MS at the after-snapshot (more may be coming). */
+  quiet: boolean;
   totalMs: number;
 }
 
@@ -54,7 +73,7 @@ export interface Observed<T> {
 
 export async function observe<T>(session: Session, action: () => T | Promise<T>, options: ObserveOptions): Promise<Observed<T>> {
   // A bad pattern must fail before anything is sent.
-  if (options.waitFor) compileMatcher(options.waitFor);
+  if (options.waitFor) compileMatcher(options.waitFor)[Symbol.dispose]();
   const started = performance.now();
   const before = options.captureScreen ? await settledView(session) : undefined;
   const actionStart = performance.now();
@@ -63,29 +82,35 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
   if (options.waitFor) {
     const { snapshot, ...waitFor } = await waitForText(session, options.waitFor, options.signal);
     if (!before) return { result, waitFor };
-    return { result, waitFor, screen: block(before, toView(snapshot), "waitFor", 0, started, options.screenDetail) };
+    const waited = Math.round(performance.now() - actionStart);
+    const settle: Settle = { settle: "waitFor", waitAfterMs: waited, waitedMs: waited, quiet: isQuiet(session) };
+    return { result, waitFor, screen: block(before, toView(snapshot), settle, started, options.screenDetail) };
   }
   if (!options.captureScreen || !before) return { result };
 
-  let settle: ScreenBlock["settle"];
-  let waitAfterMs: number;
+  let settle: Settle;
   if (options.waitAfterMs !== undefined) {
-    settle = "fixed";
-    waitAfterMs = options.waitAfterMs;
-    await Bun.sleep(Math.max(0, actionStart + waitAfterMs - performance.now()));
+    await Bun.sleep(Math.max(0, actionStart + options.waitAfterMs - performance.now()));
+    settle = { settle: "fixed", waitAfterMs: options.waitAfterMs, waitedMs: Math.round(performance.now() - actionStart), quiet: isQuiet(session) };
   } else {
-    settle = "adaptive";
-    waitAfterMs = DEFAULT_WAIT_AFTER_MS;
-    await adaptiveSettle(session, actionStart, DEFAULT_WAIT_AFTER_MS, options.signal);
+    await adaptiveSettle(session, actionStart, options.signal);
+    const waited = Math.round(performance.now() - actionStart);
+    settle = { settle: "adaptive", waitAfterMs: waited, waitedMs: waited, quiet: isQuiet(session) };
   }
   const after = await settledView(session);
-  return { result, screen: block(before, after, settle, waitAfterMs, started, options.screenDetail) };
+  return { result, screen: block(before, after, settle, started, options.screenDetail) };
 }
 
-async function adaptiveSettle(session: Session, since: number, boundMs: number, signal?: AbortSignal): Promise<void> {
+type Settle = Pick<ScreenBlock, "settle" | "waitAfterMs" | "waitedMs" | "quiet">;
+
+function isQuiet(session: Session): boolean {
+  return !session.running || performance.now() - session.lastOutputAt >= ADAPTIVE_QUIET_MS;
+}
+
+async function adaptiveSettle(session: Session, since: number, signal?: AbortSignal): Promise<void> {
   if (session.lastOutputAt <= since && session.running) {
     const responded = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => done(false), boundMs);
+      const timer = setTimeout(() => done(false), FIRST_OUTPUT_MS);
       const unsubscribe = session.onOutput(() => done(true));
       const unsubscribeExit = session.onExit(() => done(true));
       function done(value: boolean) {
@@ -97,23 +122,23 @@ async function adaptiveSettle(session: Session, since: number, boundMs: number, 
     });
     if (!responded) return;
   }
-  const remaining = since + boundMs - performance.now();
-  if (remaining > 0) await quietPeriod(session, ADAPTIVE_QUIET_MS, remaining, performance.now(), signal).catch(() => undefined);
+  // Quiet is counted from the app's last output (never before the input), the whole settle bounded by MAX_SETTLE_MS.
+  if (session.running) await quietPeriod(session, ADAPTIVE_QUIET_MS, MAX_SETTLE_MS, since, signal).catch(() => undefined);
 }
 
 /** Flush the parser, let an open synchronized update finish (bounded), then read the screen. */
 export async function settledView(session: Session): Promise<ScreenView> {
   await session.emulator.flushed();
-  return toView(await session.emulator.settledSnapshot({ format: "text" }));
+  return toView(await session.emulator.settledSnapshot({ format: "text", highlights: true }));
 }
 
 export function toView(snapshot: Snapshot): ScreenView {
-  return { text: snapshot.text, lines: snapshot.lines, cursor: snapshot.cursor, cols: snapshot.cols, rows: snapshot.rows };
+  return { text: snapshot.text, lines: snapshot.lines, cursor: snapshot.cursor, highlights: snapshot.highlights ?? [], cols: snapshot.cols, rows: snapshot.rows };
 }
 
-function block(before: ScreenView, after: ScreenView, settle: ScreenBlock["settle"], waitAfterMs: number, started: number, detail: ScreenDetail): ScreenBlock {
+function block(before: ScreenView, after: ScreenView, settle: Settle, started: number, detail: ScreenDetail): ScreenBlock {
   const diff = diffSnapshots(before, after);
   const totalMs = Math.round(performance.now() - started);
-  if (detail === "diff") return { diff, cursor: after.cursor, settle, waitAfterMs, totalMs };
-  return { before, after, diff, settle, waitAfterMs, totalMs };
+  if (detail === "diff") return { diff, cursor: after.cursor, highlights: after.highlights, ...settle, totalMs };
+  return { before, after, diff, ...settle, totalMs };
 }

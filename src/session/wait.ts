@@ -7,7 +7,7 @@ import { cancelled } from "../errors.ts";
 // How long a synchronized update (mode 2026) may hide the screen before it is read anyway.
 import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
 import type { Snapshot } from "../term/types.ts";
-import { compileMatcher, type MatchValue, type PatternSpec } from "./matcher.ts";
+import { compileMatcher, type Found, type MatchValue, type PatternSpec } from "./matcher.ts";
 import type { Session } from "./session.ts";
 
 /** Raw matching keeps this much of the already-seen output so a match can straddle chunks. */
@@ -40,46 +40,96 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
   let rawText = options.matchScreen ? "" : decoder.decode(session.raw.tail(), { stream: true });
 
   return new Promise<WaitTextResult>((resolve, reject) => {
-    const cleanups: (() => void)[] = [];
-    let scheduled = false;
+    const cleanups: (() => void)[] = [() => matcher[Symbol.dispose]()];
     let done = false;
+    const deadline = started + options.timeoutMs;
 
-    const finish = (result: Omit<WaitTextResult, "elapsedMs" | "timeoutMs" | "pattern" | "matchedAgainst" | "snapshot">) => {
-      if (done) return;
+    const end = () => {
       done = true;
       for (const cleanup of cleanups) cleanup();
+    };
+    const finish = (result: Omit<WaitTextResult, "elapsedMs" | "timeoutMs" | "pattern" | "matchedAgainst" | "snapshot">) => {
+      if (done) return;
+      end();
       resolve({
         pattern: options.pattern,
         ...result,
         elapsedMs: Math.round(performance.now() - started),
         timeoutMs: options.timeoutMs,
         matchedAgainst: options.matchScreen ? "screen" : "raw",
-        snapshot: session.emulator.snapshot(),
+        snapshot: session.emulator.snapshot({ highlights: true }),
       });
     };
+    const fail = (error: unknown) => {
+      if (done) return;
+      end();
+      reject(error);
+    };
 
-    const check = (): boolean => {
-      scheduled = false;
-      if (done) return true;
+    /** One look at the haystack: true when the wait is over; a promise only for the JS fallback. */
+    const look = (): boolean | Promise<boolean> => {
       let found;
       if (options.matchScreen) {
         const holding = session.emulator.syncHeldSince;
         if (holding !== null && performance.now() - holding < DEFAULT_MAX_HOLD_MS) return false;
-        found = matcher.find(session.emulator.text());
+        found = matcher.find(session.emulator.text(), { screenCols: session.emulator.cols, budgetMs: deadline - performance.now() });
       } else {
-        found = matcher.find(rawText);
+        found = matcher.find(rawText, { budgetMs: deadline - performance.now() });
       }
-      if (found === null) return false;
-      finish({ matched: true, match: found.value, timedOut: false });
-      return true;
+      const conclude = (f: Found | null): boolean => {
+        if (done) return true;
+        if (f === null) return false;
+        finish({ matched: true, match: f.value, timedOut: false });
+        return true;
+      };
+      return found instanceof Promise ? found.then(conclude) : conclude(found);
     };
+    /** Checks never overlap: an update during a (JS-fallback) check asks for one more check after it. */
+    let checking = false;
+    let again = false;
+    let otherwise: (() => void) | undefined;
+    const check = (then?: () => void): void => {
+      if (done) return;
+      if (then) otherwise = then;
+      if (checking) {
+        again = true;
+        return;
+      }
+      const next = otherwise;
+      otherwise = undefined;
+      again = false;
+      const settle = (over: boolean) => {
+        checking = false;
+        if (over || done) return;
+        if (next) next();
+        else if (again || otherwise) check();
+      };
+      let over: boolean | Promise<boolean>;
+      try {
+        over = look();
+      } catch (error) {
+        return fail(error);
+      }
+      if (over instanceof Promise) {
+        checking = true;
+        over.then(settle, (error) => {
+          checking = false;
+          fail(error);
+        });
+      } else settle(over);
+    };
+    let scheduled = false;
     const schedule = () => {
       if (scheduled || done) return;
       scheduled = true;
-      queueMicrotask(check);
+      queueMicrotask(() => {
+        scheduled = false;
+        check();
+      });
     };
 
-    if (check()) return;
+    check();
+    if (done) return;
     if (!options.matchScreen) {
       cleanups.push(
         session.onOutput((chunk) => {
@@ -90,23 +140,16 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
     }
     cleanups.push(session.emulator.onParsed(schedule));
     // At the release instant the finished frame is on screen: look now, not a tick later.
-    cleanups.push(session.emulator.onSyncRelease(() => void check()));
+    cleanups.push(session.emulator.onSyncRelease(() => check()));
     const poll = setInterval(schedule, options.pollIntervalMs);
     cleanups.push(() => clearInterval(poll));
-    const timeout = setTimeout(() => {
-      if (!check()) finish({ matched: false, match: null, timedOut: true });
-    }, options.timeoutMs);
+    const timeout = setTimeout(() => check(() => finish({ matched: false, match: null, timedOut: true })), options.timeoutMs);
     cleanups.push(() => clearTimeout(timeout));
-    const onExited = () => void session.emulator.flushed().then(() => check() || finish({ matched: false, match: null, timedOut: false, exited: true }));
+    const onExited = () => void session.emulator.flushed().then(() => check(() => finish({ matched: false, match: null, timedOut: false, exited: true })));
     if (session.state === "exited") onExited();
     else cleanups.push(session.onExit(onExited));
     if (signal) {
-      const onAbort = () => {
-        if (done) return;
-        done = true;
-        for (const cleanup of cleanups) cleanup();
-        reject(cancelled("The wait"));
-      };
+      const onAbort = () => fail(cancelled("The wait"));
       if (signal.aborted) onAbort();
       signal.addEventListener("abort", onAbort, { once: true });
       cleanups.push(() => signal.removeEventListener("abort", onAbort));

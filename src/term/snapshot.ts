@@ -4,6 +4,7 @@
  */
 import type { IBuffer, IBufferCell, Terminal } from "@xterm/headless";
 import type { SerializeAddon } from "@xterm/addon-serialize";
+import { viewportHighlights } from "./highlights.ts";
 import type { CellInfo, CursorState, ScrollbackInfo, Snapshot, SnapshotOptions } from "./types.ts";
 
 export const DEFAULT_MAX_SCROLLBACK_LINES = 10_000;
@@ -137,6 +138,7 @@ export function buildSnapshot(terminal: Terminal, serializer: SerializeAddon, cu
     text: lines.join("\n"),
     lines,
   };
+  if (opts.highlights) snapshot.highlights = viewportHighlights(terminal);
   if (format === "ansi" || format === "all") snapshot.ansi = viewportAnsi(terminal, serializer);
   if (format === "cells" || format === "all") snapshot.cells = viewportCells(terminal);
   if (opts.includeScrollback) {

@@ -36,6 +36,15 @@ export interface ScrollbackInfo {
   maxLines: number;
 }
 
+/** A stretch of one row drawn with emphasis (a selected item, a focused button). endCol is exclusive. */
+export interface Highlight {
+  row: number;
+  startCol: number;
+  endCol: number;
+  text: string;
+  kind: "inverse" | "background" | "bold";
+}
+
 export type SnapshotFormat = "text" | "ansi" | "cells" | "all";
 
 export interface Snapshot {
@@ -45,6 +54,8 @@ export interface Snapshot {
   /** Visible rows joined with "\n", trailing spaces trimmed per row. */
   text: string;
   lines: string[];
+  /** Emphasised runs (see term/highlights.ts), when asked for. */
+  highlights?: Highlight[];
   ansi?: string;
   cells?: CellInfo[][];
   scrollback?: ScrollbackInfo;
@@ -52,6 +63,8 @@ export interface Snapshot {
 
 export interface SnapshotOptions {
   format?: SnapshotFormat;
+  /** Add `highlights`: what a text view cannot show (selection drawn in inverse, colour, bold). */
+  highlights?: boolean;
   includeScrollback?: boolean;
   maxScrollbackLines?: number;
 }

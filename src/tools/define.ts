@@ -1,6 +1,6 @@
 /**
  * A tool is a plain object: name, title, short description, a flat strict valibot schema,
- * annotations and a `run`. Session tools get their session resolved, checked and serialised first.
+ * annotations and a `run`. Session tools get their session resolved and checked first; inputs are serialised.
  */
 import * as v from "valibot";
 import type { CompatMap } from "./args.ts";
@@ -77,10 +77,13 @@ export function defineSessionTool<S extends ObjectSchema>(
     run(args, ctx) {
       def.check?.(args);
       const session = ctx.sessions.get((args as { sessionId: string }).sessionId);
-      return session.serialize(async () => {
+      const act = async () => {
         if (!allowExited) session.assertRunning();
         return def.act(session, args, ctx);
-      });
+      };
+      // Inputs run one at a time in call order (one user at one keyboard); reads and waits run at
+      // once, so a wait sent with the input that satisfies it never queues that input behind itself.
+      return def.annotations.readOnlyHint ? act() : session.serialize(act);
     },
   };
 }

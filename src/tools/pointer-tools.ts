@@ -56,13 +56,13 @@ export const mouse = defineSessionTool({
     ...observeEntries,
   }),
   annotations: annotations("Mouse", "write"),
-  act(session, args, ctx) {
+  async act(session, args, ctx) {
     const modes = session.modes();
     if (modes.mouseTracking === "none") {
       throw new TuiError("MOUSE_NOT_ENABLED", "The app has not enabled mouse tracking, so mouse reports would reach it as stray key presses.", "Check that the app supports the mouse (list_sessions shows modes.mouseTracking), or drive it with send_keys.");
     }
-    const from = locate(session, args.row, args.col, args.text, args.regex, "");
-    const to = args.action === "drag" ? locate(session, args.toRow, args.toCol, args.toText, args.regex, "to") : from;
+    const from = await locate(session, args.row, args.col, args.text, args.regex, "");
+    const to = args.action === "drag" ? await locate(session, args.toRow, args.toCol, args.toText, args.regex, "to") : from;
     const base = { button: args.button as MouseButton, shift: args.shift, alt: args.alt, ctrl: args.ctrl };
     const at = (kind: MouseEventKind, cell: { row: number; col: number }, buttonHeld = false): MouseEvent => ({ ...base, kind, ...cell, buttonHeld });
     const plan: MouseEvent[] = {
@@ -87,13 +87,13 @@ export const mouse = defineSessionTool({
   },
 });
 
-function locate(session: Session, row: number | undefined, col: number | undefined, text: string | undefined, regex: boolean, prefix: string): { row: number; col: number } {
+async function locate(session: Session, row: number | undefined, col: number | undefined, text: string | undefined, regex: boolean, prefix: string): Promise<{ row: number; col: number }> {
   const name = (k: string) => (prefix ? `${prefix}${k[0]!.toUpperCase()}${k.slice(1)}` : k);
   if (text !== undefined) {
-    const matcher = compileMatcher({ pattern: text, regex });
+    using matcher = compileMatcher({ pattern: text, regex });
     const lines = session.emulator.snapshot().lines;
     for (const [r, line] of lines.entries()) {
-      const found = matcher.find(line);
+      const found = await matcher.find(line);
       if (found) return { row: r, col: found.index + Math.floor(Math.max(0, found.length - 1) / 2) };
     }
     throw new TuiError("TEXT_NOT_FOUND", `"${text}" is not on the screen.`, "Check the screen with get_text, or give row/col.");

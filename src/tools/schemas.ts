@@ -68,7 +68,7 @@ export const observeEntries = {
   waitAfterMs: v.optional(
     v.pipe(
       v.number(),
-      v.description("Fixed settle time in ms before the after-screen (0-5000). Omitted: adaptive, until output goes quiet (the result says how long it waited). Ignored with waitFor."),
+      v.description("Fixed settle time in ms before the after-screen (0-5000). Omitted: adaptive, until output is quiet for 100 ms after the app responds, at most 500 ms; the result says waitedMs and quiet. Ignored with waitFor."),
       v.transform((n) => clamp(n, 0, 5000)),
     ),
   ),

@@ -15,7 +15,7 @@ export const snapshot = defineSessionTool({
   allowExited: true,
   async act(session, args) {
     await session.emulator.flushed();
-    const snap = await session.emulator.settledSnapshot({ format: args.format, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
+    const snap = await session.emulator.settledSnapshot({ format: args.format, highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
     return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}`, data: { sessionId: session.id, ...snap, ...(session.droppedBytes > 0 ? { droppedBytes: session.droppedBytes } : {}) } };
   },
 });
@@ -28,8 +28,8 @@ export const getText = defineSessionTool({
   allowExited: true,
   async act(session, args) {
     await session.emulator.flushed();
-    const snap = await session.emulator.settledSnapshot({ format: "text", includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
-    const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor };
+    const snap = await session.emulator.settledSnapshot({ format: "text", highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
+    const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor, highlights: snap.highlights };
     if (snap.scrollback) data.scrollback = snap.scrollback;
     if (session.droppedBytes > 0) data.droppedBytes = session.droppedBytes;
     return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data };

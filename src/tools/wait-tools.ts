@@ -15,7 +15,7 @@ export const waitForText = defineSessionTool({
   allowExited: true,
   async act(session, args, ctx) {
     const { snapshot, ...result } = await waitText(session, args, ctx.signal);
-    const data = { sessionId: session.id, ...result, screen: { text: snapshot.text, cursor: snapshot.cursor } };
+    const data = { sessionId: session.id, ...result, screen: { text: snapshot.text, cursor: snapshot.cursor, highlights: snapshot.highlights } };
     if (!result.matched && args.errorOnTimeout) {
       throw new TuiError("WAIT_TIMEOUT", `"${args.pattern}" did not appear on the ${result.matchedAgainst} within ${args.timeoutMs} ms${result.exited ? " (the process exited)" : ""}.`, "The screen is in details.screen; check the pattern or raise timeoutMs.", data);
     }

@@ -1,0 +1,117 @@
+/**
+ * Where the screen draws emphasis a text view loses: the selected menu item, the focused button,
+ * the highlighted row. Apps draw selection with inverse video (less, vim, many ncurses menus), a
+ * background colour (htop, mc, dialog's menus) or bold.
+ *
+ * A background counts as emphasis where it is a bar one row high (see standsOut): mc's cursor line
+ * on its blue panel, dialog's item on its white box, but not the panel or box itself. Bold counts only while it is rare (an app that bolds every number, as
+ * htop does, is not selecting them). A run is a stretch of one row with the same emphasis; blank
+ * runs are left out and the list is bounded, inverse first, then background, then bold.
+ */
+import type { IBuffer, IBufferCell, Terminal } from "@xterm/headless";
+import type { Highlight } from "./types.ts";
+
+export const MAX_HIGHLIGHTS = 40;
+/** Screens larger than this (cells) get no highlights: reading every cell would take too long. */
+export const MAX_HIGHLIGHT_CELLS = 200 * 100;
+
+type Kind = Highlight["kind"];
+const PRIORITY: Record<Kind, number> = { inverse: 0, background: 1, bold: 2 };
+/** More bold runs than this on one screen and bold is the app's style, not a selection. */
+const MAX_BOLD_RUNS = 8;
+
+/** The background of every visible cell ("mode:colour"), row by row. */
+function backgrounds(buffer: IBuffer, top: number, rows: number, cols: number, scratch: IBufferCell): string[][] {
+  const out: string[][] = [];
+  for (let r = 0; r < rows; r++) {
+    const line = buffer.getLine(top + r);
+    const row: string[] = [];
+    for (let c = 0; c < cols; c++) {
+      const cell = line?.getCell(c, scratch);
+      row.push(cell ? `${cell.getBgColorMode()}:${cell.getBgColor()}` : "0:0");
+    }
+    out.push(row);
+  }
+  return out;
+}
+
+/**
+ * A background one row high (differs from the cells above and below) that is either set in one
+ * surrounding colour (dialog's item on its white box, even in the screen's own blue) or not the
+ * screen's most common background (htop's cursor bar right under its header bar).
+ */
+function standsOut(bgs: string[][], r: number, c: number, screenBg: string): boolean {
+  const bg = bgs[r]![c]!;
+  const up = bgs[r - 1]?.[c];
+  const down = bgs[r + 1]?.[c];
+  if (bg === up || bg === down || (up === undefined && down === undefined)) return false;
+  return up === undefined || down === undefined || up === down || bg !== screenBg;
+}
+
+/**
+ * The cells of row r on a background bar: those that stand out, widened along the row over cells
+ * of the same colour, unless that is the screen's own (htop's cursor bar crosses the header's sort
+ * column, which has its colour).
+ */
+function barCells(bgs: string[][], r: number, screenBg: string): boolean[] {
+  const row = bgs[r]!;
+  const bar = row.map((_, c) => standsOut(bgs, r, c, screenBg));
+  const widen = (c: number, from: number) => !bar[c] && bar[from] && row[c] === row[from] && row[c] !== screenBg;
+  for (let c = 1; c < row.length; c++) if (widen(c, c - 1)) bar[c] = true;
+  for (let c = row.length - 2; c >= 0; c--) if (widen(c, c + 1)) bar[c] = true;
+  return bar;
+}
+
+/** The background most cells have: the screen's own (default for a shell, blue for mc). */
+function mostCommon(bgs: string[][]): string {
+  const counts = new Map<string, number>();
+  for (const row of bgs) for (const bg of row) counts.set(bg, (counts.get(bg) ?? 0) + 1);
+  let best = "";
+  let most = -1;
+  for (const [bg, n] of counts) {
+    if (n > most) [best, most] = [bg, n];
+  }
+  return best;
+}
+
+/** The emphasised runs of the visible screen, at most MAX_HIGHLIGHTS, in row order. */
+export function viewportHighlights(terminal: Terminal): Highlight[] {
+  const { cols, rows } = terminal;
+  if (cols * rows > MAX_HIGHLIGHT_CELLS) return [];
+  const buffer = terminal.buffer.active;
+  const top = buffer.viewportY;
+  const scratch = buffer.getNullCell();
+  const bgs = backgrounds(buffer, top, rows, cols, scratch);
+  const screenBg = mostCommon(bgs);
+  let found: Highlight[] = [];
+  for (let r = 0; r < rows; r++) {
+    const line = buffer.getLine(top + r);
+    if (!line) continue;
+    let run: { kind: Kind; key: string; startCol: number; text: string } | undefined;
+    const close = (endCol: number) => {
+      if (run && !/^[\s\u2500-\u257f]*$/.test(run.text)) found.push({ row: r, startCol: run.startCol, endCol, text: run.text, kind: run.kind });
+      run = undefined;
+    };
+    const bar = barCells(bgs, r, screenBg);
+    for (let c = 0; c < cols; c++) {
+      const cell = line.getCell(c, scratch);
+      if (!cell) break;
+      if (cell.getWidth() === 0) continue; // right half of a wide character: belongs to the left half's run
+      const kind: Kind | null = cell.isInverse() ? "inverse" : bar[c] ? "background" : cell.isBold() ? "bold" : null;
+      const key = kind === "background" ? bgs[r]![c]! : (kind ?? "");
+      if (run && (kind === null || run.kind !== kind || run.key !== key)) close(c);
+      if (kind === null) continue;
+      run ??= { kind, key, startCol: c, text: "" };
+      run.text += cell.getChars() || " ";
+    }
+    close(cols);
+  }
+  if (found.filter((h) => h.kind === "bold").length > MAX_BOLD_RUNS) found = found.filter((h) => h.kind !== "bold");
+  if (found.length <= MAX_HIGHLIGHTS) return found;
+  return found
+    .map((h, i) => ({ h, i }))
+    .sort((a, b) => PRIORITY[a.h.kind] - PRIORITY[b.h.kind] || a.i - b.i)
+    .slice(0, MAX_HIGHLIGHTS)
+    .sort((a, b) => a.i - b.i)
+    .map(({ h }) => h);
+}

@@ -1,0 +1,52 @@
+/** Highlights: selection drawn in inverse, a background bar or bold, found without the noise around it. */
+import { expect, test } from "bun:test";
+import { useEmulators } from "./emulator-harness.ts";
+
+const makeEmulator = useEmulators();
+const at = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
+
+test("an inverse item is a highlight with its exact columns", async () => {
+  const { emulator, feed } = makeEmulator({ cols: 20, rows: 4 });
+  await feed(`${at(0, 0)}  one${at(1, 0)}  \x1b[7mtwo\x1b[0m${at(2, 0)}  three`);
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([{ row: 1, startCol: 2, endCol: 5, text: "two", kind: "inverse" }]);
+  expect(emulator.snapshot().highlights).toBeUndefined();
+});
+
+test("a one-row background bar on a coloured panel is a highlight; the panel is not", async () => {
+  const { emulator, feed } = makeEmulator({ cols: 12, rows: 5 });
+  const blue = "\x1b[44m";
+  const cyan = "\x1b[46m";
+  // a blue panel filling the screen, the cursor line in cyan on row 2
+  let screen = "";
+  for (let r = 0; r < 5; r++) screen += `${at(r, 0)}${r === 2 ? cyan : blue}${["..", "a.txt", "b.txt", "c.txt", ""][r]!.padEnd(12)}`;
+  await feed(screen + "\x1b[0m");
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([{ row: 2, startCol: 0, endCol: 12, text: "b.txt       ", kind: "background" }]);
+});
+
+test("a bar in the screen's own colour inside a box counts too (dialog's menu)", async () => {
+  const { emulator, feed } = makeEmulator({ cols: 14, rows: 6 });
+  const blue = "\x1b[44m";
+  const white = "\x1b[47m";
+  let screen = "";
+  for (let r = 0; r < 6; r++) screen += `${at(r, 0)}${blue}${" ".repeat(14)}`;
+  for (let r = 1; r < 5; r++) screen += `${at(r, 2)}${white}${["", "Apple", "Banana", ""][r - 1]!.padEnd(10)}`;
+  screen += `${at(3, 3)}${blue}Banana`;
+  await feed(screen + "\x1b[0m");
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([{ row: 3, startCol: 3, endCol: 9, text: "Banana", kind: "background" }]);
+});
+
+test("bold is reported while rare, dropped when the app bolds everything; blank and line-drawing runs are skipped", async () => {
+  const { emulator, feed } = makeEmulator({ cols: 30, rows: 12 });
+  await feed(`${at(0, 0)}plain \x1b[1mBold\x1b[0m ${at(1, 0)}\x1b[7m   \x1b[0m ${at(2, 0)}\x1b[7m────\x1b[0m`);
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([{ row: 0, startCol: 6, endCol: 10, text: "Bold", kind: "bold" }]);
+  let many = "";
+  for (let r = 3; r < 12; r++) many += `${at(r, 0)}\x1b[1m${r}\x1b[0m x`;
+  await feed(many);
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([]);
+});
+
+test("huge screens skip highlights instead of reading every cell", async () => {
+  const { emulator, feed } = makeEmulator({ cols: 1000, rows: 500 });
+  await feed("\x1b[7mselected\x1b[0m");
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([]);
+});
