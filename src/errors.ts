@@ -16,6 +16,7 @@ export type ErrorCode =
   | "MOUSE_NOT_ENABLED"
   | "TEXT_NOT_FOUND"
   | "CANCELLED"
+  | "HUMAN_IN_CONTROL"
   | "INTERNAL";
 
 export class TuiError extends Error {

@@ -7,6 +7,9 @@ import { ByteRing } from "../util/ring-buffer.ts";
 
 const utf8 = new TextEncoder();
 
+/** Who typed: the agent through a tool, or a human through the web viewer. */
+export type InputSource = "agent" | "human";
+
 export type SessionState = "starting" | "running" | "exited";
 
 export interface SessionConfig {
@@ -49,6 +52,9 @@ export class Session {
   private readonly outputListeners = new Set<(chunk: Uint8Array) => void>();
   private readonly exitListeners = new Set<(exit: ExitInfo) => void>();
   private readonly resizeListeners = new Set<(size: { cols: number; rows: number }) => void>();
+  private readonly inputListeners = new Set<(bytes: Uint8Array, from: InputSource) => void>();
+  /** Checked before agent input is written; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
+  inputGate: (() => void) | undefined;
   private readonly exited = Promise.withResolvers<ExitInfo>();
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -102,6 +108,12 @@ export class Session {
     return () => this.resizeListeners.delete(listener);
   }
 
+  /** Every write to the program (agent or human), after it was written. */
+  onInput(listener: (bytes: Uint8Array, from: InputSource) => void): () => void {
+    this.inputListeners.add(listener);
+    return () => this.inputListeners.delete(listener);
+  }
+
   onExit(listener: (exit: ExitInfo) => void): () => void {
     this.exitListeners.add(listener);
     return () => this.exitListeners.delete(listener);
@@ -118,9 +130,11 @@ export class Session {
     );
   }
 
-  write(bytes: Uint8Array): void {
+  write(bytes: Uint8Array, from: InputSource = "agent"): void {
     this.assertRunning();
+    if (from === "agent") this.inputGate?.();
     this.pty.write(bytes);
+    for (const listener of this.inputListeners) listener(bytes, from);
   }
 
   resize(cols: number, rows: number): void {

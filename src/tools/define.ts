@@ -29,6 +29,8 @@ export interface ToolContext {
 export interface ToolOutcome {
   summary: string;
   data: Record<string, unknown>;
+  /** Content blocks after the text rendering, e.g. a screenshot as an MCP image. */
+  extraContent?: ({ type: "image"; data: string; mimeType: string } | { type: "text"; text: string })[];
 }
 
 export interface ToolAnnotations {

@@ -5,7 +5,7 @@ import type { ToolOutcome } from "./define.ts";
 
 export function renderOutcome(outcome: ToolOutcome): CallToolResult {
   return {
-    content: [{ type: "text", text: `${outcome.summary}\n${JSON.stringify(outcome.data)}` }],
+    content: [{ type: "text", text: `${outcome.summary}\n${JSON.stringify(outcome.data)}` }, ...(outcome.extraContent ?? [])],
     structuredContent: outcome.data,
   };
 }

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { describeExit } from "../session/session.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
+import { planSessionArtifacts, recordingInfo } from "./artifact-tools.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { optionalBoolean, positiveInt, sessionId } from "./schemas.ts";
 
@@ -26,6 +27,7 @@ export function sessionInfo(session: Session): Record<string, unknown> {
     signal: session.exit?.signal ?? null,
     modes: session.modes(),
     viewer: viewerStatus.get(session) ?? { requested: false, open: false },
+    ...recordingInfo(session),
   };
 }
 
@@ -44,6 +46,7 @@ export const startSession = defineTool({
     term: v.optional(v.pipe(v.string(), v.minLength(1), v.description("TERM for the child.")), "xterm-256color"),
     name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Friendly name shown in list_sessions and the viewer title."))),
     visible: optionalBoolean(false, "Open a terminal window that mirrors the session live for the human watching."),
+    record: v.optional(v.pipe(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), v.description("Record from the first byte as asciicast v2: true (file in TUI_TESTER_RECORD_DIR or the output dir) or a .cast path. Default: on when TUI_TESTER_RECORD_DIR is set."))),
     viewerCommand: v.optional(
       v.pipe(
         v.strictObject({ command: v.pipe(v.string(), v.minLength(1)), args: v.optional(v.array(v.string()), []) }),
@@ -53,9 +56,11 @@ export const startSession = defineTool({
   }),
   annotations: annotations("Start session", "write", false),
   async run(args, ctx) {
+    const artifacts = planSessionArtifacts(args);
     const session = await ctx.sessions.start(args);
+    const artifactInfo = artifacts.apply(session);
     if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
-    const info = sessionInfo(session);
+    const info = { ...sessionInfo(session), ...artifactInfo };
     const viewer = viewerStatus.get(session);
     const viewerNote = viewer ? (viewer.open ? `; viewer open in ${viewer.terminal}` : `; no viewer: ${viewer.reason}`) : "";
     return { summary: `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote, data: { sessionId: session.id, info } };
