@@ -1,19 +1,11 @@
 /** asciicast recording over MCP: start_session record, start/stop/mark_recording, TUI_TESTER_RECORD_DIR, errors. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type TestClient } from "../e2e/client.ts";
 import { BUN, fixture } from "../helpers.ts";
-
-type Event = [number, string, string];
-
-/** Header and events of an asciicast v2 file; every line must be JSON (a torn last line would fail here). */
-export function readCast(path: string): { header: Record<string, any>; events: Event[] } {
-  const lines = readFileSync(path, "utf8").split("\n").filter((l) => l !== "");
-  const [header, ...events] = lines.map((l) => JSON.parse(l));
-  return { header, events: events as Event[] };
-}
+import { readCast } from "./cast.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tui-tester-rec-"));
 let c: TestClient;
