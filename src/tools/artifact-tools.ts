@@ -4,7 +4,10 @@ import { markRecording, recordDirFromEnv, recordingStats, startRecording, stopRe
 import { screenshot as takeScreenshot } from "../render/screenshot.ts";
 import type { Session } from "../session/session.ts";
 import { artifactPath, outputDir } from "../util/artifact-path.ts";
-import { annotations, defineSessionTool } from "./define.ts";
+import { openBrowser } from "../web/open-browser.ts";
+import { webViewer } from "../web/server.ts";
+import { takeovers } from "../web/takeover.ts";
+import { annotations, defineSessionTool, defineTool, type ToolContext, type ToolDef } from "./define.ts";
 import { optionalBoolean, sessionId } from "./schemas.ts";
 
 const path = (what: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description(`${what} Relative paths are resolved against the server's cwd; the directory must exist.`)));
@@ -99,4 +102,45 @@ export function planSessionArtifacts(args: { record?: boolean | string }): { app
 export function recordingInfo(session: Session): Record<string, unknown> {
   const stats = recordingStats(session);
   return stats && !stats.closed ? { recording: { path: stats.path, events: stats.events, bytes: stats.bytes } } : {};
+}
+
+export const webViewerTool = defineTool({
+  name: "web_viewer",
+  description: "URL of a local web page (127.0.0.1, secret token) where a person can watch every session live and take control with their own keyboard and mouse. While they hold control, input tools fail with HUMAN_IN_CONTROL.",
+  input: v.strictObject({ sessionId: v.optional(v.pipe(sessionId, v.description("Session the page opens on. Default: the first running one."))) }),
+  annotations: annotations("Web viewer", "read", true),
+  async run(args, ctx) {
+    if (args.sessionId !== undefined) ctx.sessions.get(args.sessionId);
+    const url = webViewer(ctx.sessions).url(args.sessionId);
+    return { summary: `Web viewer: ${url} (give this URL to the person; it carries the access token)`, data: { url } };
+  },
+});
+
+/** start_session visible: "web": open the viewer in the default browser where there is a display, else return the URL to pass on. */
+export function openWebViewer(session: Session, ctx: ToolContext): { requested: true; open: boolean; url: string; terminal?: string; reason?: string } {
+  const url = webViewer(ctx.sessions).url(session.id);
+  const launch = openBrowser(url);
+  return launch.opened ? { requested: true, open: true, terminal: "web browser", url } : { requested: true, open: false, url, reason: `${launch.reason}; open the URL in a browser` };
+}
+
+/**
+ * Every tool acting on a session reports, once, that a human typed into it through the web viewer
+ * since the agent's last successful call: its result gets `humanInput` and a line in the summary.
+ */
+export function withHumanInputNotice(tool: ToolDef): ToolDef {
+  if (!("sessionId" in tool.input.entries)) return tool;
+  return {
+    ...tool,
+    async run(args, ctx) {
+      const outcome = await tool.run(args, ctx);
+      const id = (args as { sessionId?: string }).sessionId;
+      const notice = id === undefined ? undefined : takeovers.takeNotice(id);
+      if (!notice) return outcome;
+      return {
+        ...outcome,
+        summary: `Note: a human typed ${notice.bytes} bytes into ${id} through the web viewer between ${notice.firstInputAt} and ${notice.lastInputAt} (control released ${notice.releasedAt}); the screen may have changed.\n${outcome.summary}`,
+        data: { ...outcome.data, humanInput: notice },
+      };
+    },
+  };
 }

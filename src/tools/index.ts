@@ -1,6 +1,6 @@
 /** The tool catalog, in the order tools/list shows them. */
 import { makeRunScript } from "../script/run-script.ts";
-import { markRecordingTool, screenshotTool, startRecordingTool, stopRecordingTool } from "./artifact-tools.ts";
+import { markRecordingTool, screenshotTool, startRecordingTool, stopRecordingTool, webViewerTool, withHumanInputNotice } from "./artifact-tools.ts";
 import type { SessionToolDef, ToolDef } from "./define.ts";
 import { holdKey, sendKeys, sendRaw, sendText, typeText } from "./input-tools.ts";
 import { mouse, paste } from "./pointer-tools.ts";
@@ -41,4 +41,5 @@ export const tools = [
   stopRecordingTool,
   markRecordingTool,
   screenshotTool,
-] as unknown as ToolDef[];
+  webViewerTool,
+].map((tool) => withHumanInputNotice(tool as unknown as ToolDef));

@@ -3,9 +3,9 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { describeExit } from "../session/session.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
-import { planSessionArtifacts, recordingInfo } from "./artifact-tools.ts";
+import { openWebViewer, planSessionArtifacts, recordingInfo } from "./artifact-tools.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
-import { optionalBoolean, positiveInt, sessionId } from "./schemas.ts";
+import { positiveInt, sessionId } from "./schemas.ts";
 
 const viewerStatus = new WeakMap<Session, ViewerStatus>();
 
@@ -45,7 +45,7 @@ export const startSession = defineTool({
     rows: v.optional(positiveInt(500, "Terminal height in rows."), 24),
     term: v.optional(v.pipe(v.string(), v.minLength(1), v.description("TERM for the child.")), "xterm-256color"),
     name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Friendly name shown in list_sessions and the viewer title."))),
-    visible: optionalBoolean(false, "Open a terminal window that mirrors the session live for the human watching."),
+    visible: v.optional(v.pipe(v.union([v.boolean(), v.literal("web")]), v.description("true: open a terminal window that mirrors the session live for the human watching. \"web\": open the web viewer (watch and take control) in a browser, or return its URL in info.viewer where there is no display.")), false),
     record: v.optional(v.pipe(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), v.description("Record from the first byte as asciicast v2: true (file in TUI_TESTER_RECORD_DIR or the output dir) or a .cast path. Default: on when TUI_TESTER_RECORD_DIR is set."))),
     viewerCommand: v.optional(
       v.pipe(
@@ -59,7 +59,8 @@ export const startSession = defineTool({
     const artifacts = planSessionArtifacts(args);
     const session = await ctx.sessions.start(args);
     const artifactInfo = artifacts.apply(session);
-    if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
+    if (args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
+    else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
     const info = { ...sessionInfo(session), ...artifactInfo };
     const viewer = viewerStatus.get(session);
     const viewerNote = viewer ? (viewer.open ? `; viewer open in ${viewer.terminal}` : `; no viewer: ${viewer.reason}`) : "";
