@@ -77,6 +77,9 @@ export function headerOf(exe: Uint8Array): { format: Target["format"]; cpu: stri
 export const RUNTIME_ASSETS = [
   "node_modules/@resvg/resvg-wasm/index_bg.wasm",
   ...["DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf", "DejaVuSansMono-Oblique.ttf", "DejaVuSansMono-BoldOblique.ttf", "DejaVuSans.ttf"].map((f) => `node_modules/dejavu-fonts-ttf/ttf/${f}`),
+  "node_modules/@xterm/xterm/lib/xterm.js",
+  "node_modules/@xterm/xterm/css/xterm.css",
+  "src/web/page/viewer.js",
 ];
 
 export async function missingAssets(binary: string): Promise<string[]> {
