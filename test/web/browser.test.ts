@@ -62,6 +62,7 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
     const refused = await c.call("send_text", { sessionId, text: "b" });
     expect(refused.data.error.code).toBe("HUMAN_IN_CONTROL");
     await page.keyboard.type("h");
+    await c.ok("wait_for_text", { sessionId, pattern: "KEY 68", errorOnTimeout: true, timeoutMs: 15_000 });
     await page.keyboard.press("Enter");
     await c.ok("wait_for_text", { sessionId, pattern: "KEY 0d", errorOnTimeout: true, timeoutMs: 15_000 });
     await waitScreen(page, "KEY 0d");
@@ -80,6 +81,27 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
     await page.waitForFunction(() => document.querySelector("#state")?.textContent?.startsWith("exited"), undefined, { timeout: 15_000 });
     await expect(page.locator("#take").isDisabled()).resolves.toBe(true);
     await page.close();
+  });
+
+  test("the page's terminal does not answer the app's queries a second time while a human types", async () => {
+    // prints each input chunk as hex; "d" makes it ask for device attributes (CSI c)
+    const app = "process.stdin.setRawMode(true); console.log('READY'); process.stdin.on('data', (d) => { process.stdout.write('KEY ' + d.toString('hex') + '\\r\\n'); if (d.toString() === 'd') process.stdout.write('\\x1b[c'); });";
+    const { sessionId } = await c.ok("start_session", { command: BUN, args: ["-e", app] });
+    await c.ok("wait_for_text", { sessionId, pattern: "READY" });
+    const { url } = await c.ok("web_viewer", { sessionId });
+    const page = await browser.newPage();
+    await page.goto(url);
+    await waitScreen(page, "READY");
+    await page.click("#take");
+    await page.locator("#release").waitFor({ state: "visible" });
+    await page.keyboard.type("d");
+    await c.ok("wait_for_text", { sessionId, pattern: "KEY 1b5b3f", errorOnTimeout: true, timeoutMs: 15_000 });
+    await page.keyboard.type("z");
+    await c.ok("wait_for_text", { sessionId, pattern: "KEY 7a", errorOnTimeout: true, timeoutMs: 15_000 });
+    const text = (await c.ok("get_text", { sessionId })).text as string;
+    expect(text.match(/KEY 1b5b3f/g)).toHaveLength(1); // the server's one DA reply, none from the page
+    await page.close();
+    await c.ok("stop_session", { sessionId, signal: "SIGKILL" });
   });
 
   test("a wrong token gets no page and no socket; a page from another origin cannot connect even with the token", async () => {

@@ -15,6 +15,16 @@
   });
   term.open($("terminal"));
 
+  // This terminal is a mirror: the server's emulator already answers the app's queries. Answering
+  // again would type a second reply into the program while a human holds control.
+  const swallow = () => true;
+  for (const id of [{ final: "c" }, { prefix: ">", final: "c" }, { prefix: "=", final: "c" }, { final: "n" }, { prefix: "?", final: "n" },
+    { intermediates: "$", final: "p" }, { prefix: "?", intermediates: "$", final: "p" }, { prefix: ">", final: "q" }, { prefix: "?", final: "u" }]) {
+    term.parser.registerCsiHandler(id, swallow); // DA1-3, DSR/CPR, DECRQM, XTVERSION, kitty flags query
+  }
+  term.parser.registerDcsHandler({ intermediates: "$", final: "q" }, swallow); // DECRQSS
+  for (const osc of [4, 10, 11, 12]) term.parser.registerOscHandler(osc, (data) => data.split(";").includes("?")); // colour queries only
+
   let ws;
   let attached = null;
   let wanted = decodeURIComponent(location.hash.slice(1)) || null;
