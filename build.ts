@@ -70,6 +70,25 @@ export function headerOf(exe: Uint8Array): { format: Target["format"]; cpu: stri
 }
 
 /** Which of bun-pty's native libraries are inside the executable, each matched on its full bytes. */
+/**
+ * Files the program reads at run time through `import ... with { type: "file" }` (renderer wasm,
+ * fonts, the web viewer's xterm.js): each must be inside every executable, byte for byte.
+ */
+export const RUNTIME_ASSETS = [
+  "node_modules/@resvg/resvg-wasm/index_bg.wasm",
+  ...["DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf", "DejaVuSansMono-Oblique.ttf", "DejaVuSansMono-BoldOblique.ttf", "DejaVuSans.ttf"].map((f) => `node_modules/dejavu-fonts-ttf/ttf/${f}`),
+  "node_modules/@xterm/xterm/lib/xterm.js",
+  "node_modules/@xterm/xterm/css/xterm.css",
+  "src/web/page/viewer.js",
+];
+
+export async function missingAssets(binary: string): Promise<string[]> {
+  const exe = await readFile(binary);
+  const missing: string[] = [];
+  for (const asset of RUNTIME_ASSETS) if (exe.indexOf(await readFile(join(ROOT, asset))) < 0) missing.push(asset);
+  return missing;
+}
+
 export async function embeddedLibraries(binary: string): Promise<string[]> {
   const exe = await readFile(binary);
   const found: string[] = [];
@@ -90,6 +109,7 @@ export async function checkBinary(binary: string, target: Target): Promise<{ pro
   if (!embedded.includes(target.nativeLib)) problems.push(`${target.nativeLib} is not embedded`);
   const stray = embedded.filter((lib) => lib !== target.nativeLib && !target.alsoAllowed.includes(lib));
   if (stray.length > 0) problems.push(`other targets' libraries are embedded: ${stray.join(", ")}`);
+  for (const asset of await missingAssets(binary)) problems.push(`${asset} is not embedded`);
   return { problems, embedded };
 }
 

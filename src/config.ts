@@ -13,6 +13,9 @@ export const ENVIRONMENT: { name: string; default: string; meaning: string }[] =
   { name: "TUI_TESTER_MAX_EXITED_KEPT", default: "64", meaning: "Exited sessions kept readable before pruning." },
   { name: "TUI_TESTER_THEME", default: "xterm colours on black", meaning: "JSON {foreground, background, cursor, ansi[16]} (\"#rrggbb\") the app is told via OSC 10/11/12/4." },
   { name: "TUI_TESTER_PTY", default: "auto", meaning: "PTY backend: bun-terminal (POSIX default) or bun-pty." },
+  { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where screenshots and recordings go when no path is given." },
+  { name: "TUI_TESTER_RECORD_DIR", default: "unset (off)", meaning: "Existing directory: record every session there as asciicast v2." },
+  { name: "TUI_TESTER_WEB_PORT", default: "0 (random)", meaning: "Port of the web viewer on 127.0.0.1." },
   { name: "TUI_TESTER_LOG", default: "on", meaning: "Set to silent to drop the stderr log." },
 ];
 

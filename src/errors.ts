@@ -18,6 +18,7 @@ export type ErrorCode =
   | "TEXT_NOT_FOUND"
   | "CANCELLED"
   | "INPUT_BLOCKED"
+  | "HUMAN_IN_CONTROL"
   | "INTERNAL";
 
 export class TuiError extends Error {

@@ -15,6 +15,8 @@ const EXITED_SCREEN_MAX_CHARS = 256 * 1024;
 const EXITED_SCROLLBACK_LINES = 1000;
 /** A kept screen rebuilt for reading is dropped again after this long. */
 const RESTORED_TTL_MS = 30_000;
+/** Who typed: the agent through a tool, or a human through the web viewer. */
+export type InputSource = "agent" | "human";
 
 export type SessionState = "starting" | "running" | "exited";
 
@@ -64,6 +66,9 @@ export class Session {
   private readonly outputListeners = new Set<(chunk: Uint8Array) => void>();
   private readonly exitListeners = new Set<(exit: ExitInfo) => void>();
   private readonly resizeListeners = new Set<(size: { cols: number; rows: number }) => void>();
+  private readonly inputListeners = new Set<(bytes: Uint8Array, from: InputSource) => void>();
+  /** Checked before agent input is written; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
+  inputGate: (() => void) | undefined;
   private readonly exited = Promise.withResolvers<ExitInfo>();
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -141,6 +146,12 @@ export class Session {
     return () => this.resizeListeners.delete(listener);
   }
 
+  /** Every write to the program (agent or human), after it was written. */
+  onInput(listener: (bytes: Uint8Array, from: InputSource) => void): () => void {
+    this.inputListeners.add(listener);
+    return () => this.inputListeners.delete(listener);
+  }
+
   onExit(listener: (exit: ExitInfo) => void): () => void {
     this.exitListeners.add(listener);
     return () => this.exitListeners.delete(listener);
@@ -160,13 +171,16 @@ export class Session {
   /**
    * Send input. Input to a program that does not read piles up (in the PTY layer's buffer), so past
    * INPUT_CAP_BYTES since the program was last seen reading, further input is refused.
+   * Agent input is refused while a human holds control (the web viewer's input gate).
    */
-  write(bytes: Uint8Array): void {
+  write(bytes: Uint8Array, from: InputSource = "agent"): void {
     this.assertRunning();
+    if (from === "agent") this.inputGate?.();
     if (this.inputSinceRead === 0) this.readMark = this.bytesReadByProgram();
     else if (this.inputSinceRead + bytes.length > INPUT_CAP_BYTES) this.assertReading();
     this.pty.write(bytes);
     this.inputSinceRead += bytes.length;
+    for (const listener of this.inputListeners) listener(bytes, from);
   }
 
   resize(cols: number, rows: number): void {

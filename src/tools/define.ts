@@ -32,6 +32,8 @@ export interface ToolOutcome {
   data: Record<string, unknown>;
   /** A failure that still carries its full result (run_script with ok: false): rendered as isError. */
   isError?: boolean;
+  /** Content blocks after the text rendering, e.g. a screenshot as an MCP image. */
+  extraContent?: ({ type: "image"; data: string; mimeType: string } | { type: "text"; text: string })[];
 }
 
 export interface ToolAnnotations {

@@ -1,6 +1,7 @@
 /** The tool catalog, in the order tools/list shows them. */
 import { makeRunScript } from "../script/run-script.ts";
 import { assertTextStep, sleepStep } from "../script/steps.ts";
+import { markRecordingTool, screenshotTool, startRecordingTool, stopRecordingTool, webViewerTool, withHumanInputNotice } from "./artifact-tools.ts";
 import type { SessionToolDef, ToolDef } from "./define.ts";
 import { holdKey, sendKeys, sendRaw, sendText, typeText } from "./input-tools.ts";
 import { mouse, paste } from "./pointer-tools.ts";
@@ -10,7 +11,7 @@ import { getExitInfo, listSessions, startSession, stopSession } from "./session-
 import { waitForIdle, waitForText } from "./wait-tools.ts";
 
 /** Tools that run_script can run as steps (same schema minus sessionId, same code). */
-const scriptable = [sendKeys, sendText, sendRaw, typeText, holdKey, paste, mouse, waitForText, waitForIdle, snapshot, getText, resize] as unknown as SessionToolDef[];
+const scriptable = [sendKeys, sendText, sendRaw, typeText, holdKey, paste, mouse, waitForText, waitForIdle, snapshot, getText, resize, markRecordingTool, screenshotTool] as unknown as SessionToolDef[];
 
 export const runScript = makeRunScript(scriptable);
 
@@ -40,4 +41,9 @@ export const tools = [
   diffSnapshotsTool,
   getExitInfo,
   getRawOutput,
-] as unknown as ToolDef[];
+  startRecordingTool,
+  stopRecordingTool,
+  markRecordingTool,
+  screenshotTool,
+  webViewerTool,
+].map((tool) => withHumanInputNotice(tool as unknown as ToolDef));

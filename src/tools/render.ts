@@ -14,7 +14,7 @@ const jsonContent = () => process.env.TUI_TESTER_CONTENT === "json";
 
 export function renderOutcome(outcome: ToolOutcome, tool = "result"): CallToolResult {
   const text = jsonContent() ? `${outcome.summary}\n${JSON.stringify(outcome.data)}` : renderText(outcome.summary, outcome.data);
-  return capReply({ ...(outcome.isError ? { isError: true } : {}), content: [{ type: "text", text }], structuredContent: outcome.data }, tool);
+  return capReply({ ...(outcome.isError ? { isError: true } : {}), content: [{ type: "text", text }, ...(outcome.extraContent ?? [])], structuredContent: outcome.data }, tool);
 }
 
 export function renderError(error: TuiError, tool = "error"): CallToolResult {

@@ -3,8 +3,9 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { describeExit } from "../session/session.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
+import { openWebViewer, planSessionArtifacts, recordingInfo } from "./artifact-tools.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
-import { optionalBoolean, positiveInt, sessionId } from "./schemas.ts";
+import { positiveInt, sessionId } from "./schemas.ts";
 
 const viewerStatus = new WeakMap<Session, ViewerStatus>();
 
@@ -30,6 +31,7 @@ export function sessionInfo(session: Session): Record<string, unknown> {
     modes: session.modes(),
     viewer: viewerStatus.get(session) ?? { requested: false, open: false },
     ...(dropped > 0 ? { droppedBytes: dropped } : {}),
+    ...recordingInfo(session),
   };
 }
 
@@ -47,7 +49,8 @@ export const startSession = defineTool({
     rows: v.optional(positiveInt(500), 24),
     term: v.optional(v.pipe(v.string(), v.minLength(1), v.description("TERM for the child.")), "xterm-256color"),
     name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Shown in list_sessions and the viewer title."))),
-    visible: optionalBoolean(false, "Open a terminal window mirroring the session for the human."),
+    visible: v.optional(v.pipe(v.union([v.boolean(), v.literal("web")]), v.description("true: a terminal window mirroring the session for the human. \"web\": the web viewer (watch, take control); its URL is in info.viewer.")), false),
+    record: v.optional(v.pipe(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), v.description("Record asciicast v2 from the first byte: true (file in TUI_TESTER_RECORD_DIR or the output dir) or a .cast path."))),
     viewerCommand: v.optional(
       v.pipe(
         v.strictObject({ command: v.pipe(v.string(), v.minLength(1)), args: v.optional(v.array(v.string()), []) }),
@@ -57,9 +60,12 @@ export const startSession = defineTool({
   }),
   annotations: annotations("Start session", "write", false),
   async run(args, ctx) {
+    const artifacts = planSessionArtifacts(args);
     const session = await ctx.sessions.start(args);
-    if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
-    const info = sessionInfo(session);
+    const artifactInfo = artifacts.apply(session);
+    if (args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
+    else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
+    const info = { ...sessionInfo(session), ...artifactInfo };
     const viewer = viewerStatus.get(session);
     const viewerNote = viewer ? (viewer.open ? `; viewer open in ${viewer.terminal}` : `; no viewer: ${viewer.reason}`) : "";
     return { summary: `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote, data: { sessionId: session.id, info } };

@@ -1,0 +1,116 @@
+/**
+ * One asciicast recording per session, fed by the session's output, resize and input events.
+ * It closes itself when the session exits (stop_session, a crash, server shutdown), and its
+ * statistics stay readable for stop_recording afterwards.
+ */
+import { TuiError } from "../errors.ts";
+import type { Session } from "../session/session.ts";
+import { artifactPath, assertDirectory, outputDir, stamp } from "../util/artifact-path.ts";
+import { log } from "../util/log.ts";
+import { AsciicastWriter } from "./asciicast.ts";
+
+export interface RecordingStats {
+  path: string;
+  events: number;
+  bytes: number;
+  durationMs: number;
+  /** False while the recording is still being written. */
+  closed: boolean;
+}
+
+export interface RecordOptions {
+  /** File path (relative to the server's cwd); default: a new file in TUI_TESTER_RECORD_DIR or the output directory. */
+  path?: string;
+  /** Also record what is typed into the program as `i` events. */
+  includeInput?: boolean;
+}
+
+class Recording {
+  private readonly writer: AsciicastWriter;
+  private readonly unsubscribe: (() => void)[];
+  private durationMs: number | undefined;
+
+  constructor(session: Session, path: string, includeInput: boolean) {
+    try {
+      this.writer = new AsciicastWriter(path, { width: session.cols, height: session.rows, term: session.config.term, title: session.name ?? `${session.config.command} ${session.config.args.join(" ")}`.trim() });
+    } catch (error) {
+      throw new TuiError("INVALID_ARGUMENT", `Cannot write the recording to "${path}": ${error instanceof Error ? error.message : String(error)}`, "Pass a path in a writable directory.");
+    }
+    // Started mid-session: begin with a repaint of the current state, so playback starts from what was on screen.
+    if (session.bytesOut > 0) this.writer.event("o", session.emulator.serializeScreen(0));
+    this.unsubscribe = [
+      session.onOutput((chunk) => this.writer.bytesEvent("o", chunk)),
+      session.onResize(({ cols, rows }) => this.writer.event("r", `${cols}x${rows}`)),
+      session.onExit(() => this.close()),
+      ...(includeInput ? [session.onInput((bytes) => this.writer.bytesEvent("i", bytes))] : []),
+    ];
+  }
+
+  get open(): boolean {
+    return this.writer.open;
+  }
+
+  mark(label: string): void {
+    this.writer.event("m", label);
+  }
+
+  close(): void {
+    if (!this.writer.open) return;
+    this.durationMs = this.writer.elapsedMs;
+    for (const off of this.unsubscribe) off();
+    this.writer.close();
+    log(`recording closed: ${this.writer.path} (${this.writer.events} events)`);
+  }
+
+  stats(): RecordingStats {
+    return { path: this.writer.path, events: this.writer.events, bytes: this.writer.bytes, durationMs: Math.round(this.durationMs ?? this.writer.elapsedMs), closed: !this.writer.open };
+  }
+}
+
+const recordings = new WeakMap<Session, Recording>();
+
+/** TUI_TESTER_RECORD_DIR (must exist) when set: every session is recorded there. */
+export function recordDirFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
+  const dir = env.TUI_TESTER_RECORD_DIR;
+  if (!dir) return undefined;
+  assertDirectory(dir, "TUI_TESTER_RECORD_DIR");
+  return dir;
+}
+
+export function startRecording(session: Session, options: RecordOptions = {}): RecordingStats {
+  const current = recordings.get(session);
+  if (current?.open) {
+    throw new TuiError("INVALID_ARGUMENT", `Session ${session.id} is already recording to ${current.stats().path}.`, "Call stop_recording first to start a new file.");
+  }
+  session.assertRunning();
+  const name = `${session.id}-${stamp()}.cast`;
+  const path = artifactPath(options.path, recordDirFromEnv() ?? outputDir(), name);
+  const recording = new Recording(session, path, options.includeInput ?? false);
+  recordings.set(session, recording);
+  return recording.stats();
+}
+
+/** Close the session's recording (if still open) and return its figures; also works after the session exited. */
+export function stopRecording(session: Session): RecordingStats {
+  const recording = recordings.get(session);
+  if (recording === undefined) {
+    throw new TuiError("INVALID_ARGUMENT", `Session ${session.id} is not being recorded.`, "Start one with start_recording, or start_session with record: true.");
+  }
+  recording.close();
+  recordings.delete(session);
+  return recording.stats();
+}
+
+/** Write a marker (asciicast `m` event), e.g. to label a step of a script. */
+export function markRecording(session: Session, label: string): RecordingStats {
+  const recording = recordings.get(session);
+  if (!recording?.open) {
+    throw new TuiError("INVALID_ARGUMENT", `Session ${session.id} is not being recorded, so there is nothing to mark.`, "Start one with start_recording, or start_session with record: true.");
+  }
+  recording.mark(label);
+  return recording.stats();
+}
+
+export function recordingStats(session: Session): RecordingStats | undefined {
+  return recordings.get(session)?.stats();
+}

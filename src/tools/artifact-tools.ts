@@ -1,0 +1,146 @@
+/** Artifacts for people: asciicast recordings, screenshots, and the web viewer. */
+import * as v from "valibot";
+import { markRecording, recordDirFromEnv, recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
+import { screenshot as takeScreenshot } from "../render/screenshot.ts";
+import type { Session } from "../session/session.ts";
+import { artifactPath, outputDir } from "../util/artifact-path.ts";
+import { openBrowser } from "../web/open-browser.ts";
+import { webViewer } from "../web/server.ts";
+import { takeovers } from "../web/takeover.ts";
+import { annotations, defineSessionTool, defineTool, type ToolContext, type ToolDef } from "./define.ts";
+import { optionalBoolean, sessionId } from "./schemas.ts";
+
+const path = (what: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description(`${what} Relative paths are resolved against the server's cwd; the directory must exist.`)));
+
+export const startRecordingTool = defineSessionTool({
+  name: "start_recording",
+  description: "Record the session as an asciicast v2 file (asciinema play/cat, asciinema-player), written to disk as output arrives. Closed by stop_recording, stop_session or the program's exit.",
+  input: v.strictObject({
+    sessionId,
+    path: path("File to write (.cast). Default: a new file in TUI_TESTER_RECORD_DIR or the output directory."),
+    includeInput: optionalBoolean(false, "Also record what is typed into the program (\"i\" events)."),
+  }),
+  annotations: annotations("Start recording", "write", false),
+  async act(session, args) {
+    const stats = startRecording(session, { path: args.path, includeInput: args.includeInput });
+    return { summary: `Recording ${session.id} to ${stats.path}`, data: { sessionId: session.id, path: stats.path } };
+  },
+});
+
+export const stopRecordingTool = defineSessionTool({
+  name: "stop_recording",
+  description: "Stop recording the session and return the file's path, event count, duration and size. Works after the program exited too.",
+  input: v.strictObject({ sessionId }),
+  annotations: annotations("Stop recording", "write"),
+  allowExited: true,
+  async act(session) {
+    await session.emulator.flushed();
+    const stats = stopRecording(session);
+    const { closed: _closed, ...data } = stats;
+    return { summary: `Recorded ${stats.events} events over ${stats.durationMs} ms to ${stats.path} (${stats.bytes} bytes)`, data: { sessionId: session.id, ...data } };
+  },
+});
+
+export const markRecordingTool = defineSessionTool({
+  name: "mark_recording",
+  description: "Add a marker (asciicast \"m\" event) with a text label to the session's recording, e.g. between steps of run_script; players can jump to it.",
+  // "text", not "label": run_script steps already have a label of their own.
+  input: v.strictObject({ sessionId, text: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Marker label shown by players.")), "") }),
+  annotations: annotations("Mark recording", "write", false),
+  async act(session, args) {
+    const stats = markRecording(session, args.text);
+    return { summary: `Marked ${stats.path} at ${stats.durationMs} ms${args.text ? `: ${args.text}` : ""}`, data: { sessionId: session.id, path: stats.path, atMs: stats.durationMs } };
+  },
+});
+
+/** Above this a PNG is only saved, not inlined, so a reply stays well under the reply cap. */
+const MAX_INLINE_PNG_BYTES = 512 * 1024;
+
+export const screenshotTool = defineSessionTool({
+  name: "screenshot",
+  description: "Picture of the screen as the emulator holds it (colours, attributes, cursor, session theme): PNG returned as an image, or SVG returned as text; both saved to a file.",
+  input: v.strictObject({
+    sessionId,
+    format: v.optional(v.pipe(v.picklist(["png", "svg"]), v.description("png (default) or svg.")), "png"),
+    path: path("File to write. Default: a new file in the output directory (TUI_TESTER_OUTPUT_DIR)."),
+    scale: v.optional(v.pipe(v.number(), v.minValue(0.25), v.maxValue(4), v.description("PNG zoom; 1 is 9x18 pixels per cell. Default 1.")), 1),
+  }),
+  annotations: annotations("Screenshot", "read", false),
+  allowExited: true,
+  async act(session, args) {
+    const shot = await takeScreenshot(session, { format: args.format, path: args.path, scale: args.scale });
+    const data = { sessionId: session.id, format: shot.format, path: shot.path, width: shot.width, height: shot.height, bytes: shot.bytes, renderMs: shot.renderMs };
+    const summary = `Screenshot of ${session.id} (${shot.width}x${shot.height} ${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
+    if (typeof shot.content === "string") return { summary, data, extraContent: [{ type: "text", text: shot.content }] };
+    if (shot.bytes > MAX_INLINE_PNG_BYTES) return { summary: `${summary}; too large to inline, open the file`, data: { ...data, inlined: false } };
+    return { summary, data, extraContent: [{ type: "image", data: Buffer.from(shot.content).toString("base64"), mimeType: "image/png" }] };
+  },
+});
+
+/**
+ * start_session's `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
+ * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
+ * before any output has been read, and returns what to add to the session info.
+ */
+export function planSessionArtifacts(args: { record?: boolean | string }): { apply(session: Session): Record<string, unknown> } {
+  const envDir = recordDirFromEnv();
+  const explicit = typeof args.record === "string" ? artifactPath(args.record, outputDir(), "unused.cast") : undefined;
+  const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
+  return {
+    apply(session) {
+      if (!wanted) return {};
+      try {
+        return { recording: { path: startRecording(session, { path: explicit }).path } };
+      } catch (error) {
+        return { recording: { error: error instanceof Error ? error.message : String(error) } };
+      }
+    },
+  };
+}
+
+/** The recording's figures for session info, when one is running. */
+export function recordingInfo(session: Session): Record<string, unknown> {
+  const stats = recordingStats(session);
+  return stats && !stats.closed ? { recording: { path: stats.path, events: stats.events, bytes: stats.bytes } } : {};
+}
+
+export const webViewerTool = defineTool({
+  name: "web_viewer",
+  description: "URL of a local web page (127.0.0.1, secret token) where a person can watch every session live and take control with their own keyboard and mouse. While they hold control, input tools fail with HUMAN_IN_CONTROL.",
+  input: v.strictObject({ sessionId: v.optional(v.pipe(sessionId, v.description("Session the page opens on. Default: the first running one."))) }),
+  annotations: annotations("Web viewer", "read", true),
+  async run(args, ctx) {
+    if (args.sessionId !== undefined) ctx.sessions.get(args.sessionId);
+    const url = webViewer(ctx.sessions).url(args.sessionId);
+    return { summary: `Web viewer: ${url} (give this URL to the person; it carries the access token)`, data: { url } };
+  },
+});
+
+/** start_session visible: "web": open the viewer in the default browser where there is a display, else return the URL to pass on. */
+export function openWebViewer(session: Session, ctx: ToolContext): { requested: true; open: boolean; url: string; terminal?: string; reason?: string } {
+  const url = webViewer(ctx.sessions).url(session.id);
+  const launch = openBrowser(url);
+  return launch.opened ? { requested: true, open: true, terminal: "web browser", url } : { requested: true, open: false, url, reason: `${launch.reason}; open the URL in a browser` };
+}
+
+/**
+ * Every tool acting on a session reports, once, that a human typed into it through the web viewer
+ * since the agent's last successful call: its result gets `humanInput` and a line in the summary.
+ */
+export function withHumanInputNotice(tool: ToolDef): ToolDef {
+  if (!("sessionId" in tool.input.entries)) return tool;
+  return {
+    ...tool,
+    async run(args, ctx) {
+      const outcome = await tool.run(args, ctx);
+      const id = (args as { sessionId?: string }).sessionId;
+      const notice = id === undefined ? undefined : takeovers.takeNotice(id);
+      if (!notice) return outcome;
+      return {
+        ...outcome,
+        summary: `Note: a human typed ${notice.bytes} bytes into ${id} through the web viewer between ${notice.firstInputAt} and ${notice.lastInputAt} (control released ${notice.releasedAt}); the screen may have changed.\n${outcome.summary}`,
+        data: { ...outcome.data, humanInput: notice },
+      };
+    },
+  };
+}

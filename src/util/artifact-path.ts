@@ -1,0 +1,44 @@
+/** Where artifacts (recordings, screenshots) go: a caller's path against the server's cwd, or a default directory. */
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { TuiError } from "../errors.ts";
+
+let privateDir: string | undefined;
+
+/** TUI_TESTER_OUTPUT_DIR, else a private temp directory made on first use. */
+export function outputDir(env: Record<string, string | undefined> = process.env): string {
+  if (env.TUI_TESTER_OUTPUT_DIR) return resolve(env.TUI_TESTER_OUTPUT_DIR);
+  privateDir ??= mkdtempSync(join(tmpdir(), "tui-tester-"));
+  return privateDir;
+}
+
+const shown = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);
+
+/** Throws a clear error unless `dir` is an existing directory. */
+export function assertDirectory(dir: string, what: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isDir) {
+    throw new TuiError("INVALID_ARGUMENT", `${what}: directory "${shown(dir)}" does not exist.`, "Create the directory first, or pass a path in an existing one (relative paths are resolved against the server's cwd).");
+  }
+}
+
+/**
+ * The absolute path for an artifact: `path` resolved against the server's cwd (its directory must
+ * exist), or `defaultName` inside `defaultDir`.
+ */
+export function artifactPath(path: string | undefined, defaultDir: string, defaultName: string): string {
+  const full = path === undefined ? join(defaultDir, defaultName) : resolve(process.cwd(), path);
+  assertDirectory(dirname(full), path === undefined ? "Default output" : `Path "${shown(path)}"`);
+  return full;
+}
+
+/** A file-name-safe timestamp, e.g. 20260102T030405123Z. */
+export function stamp(date = new Date()): string {
+  return date.toISOString().replace(/[-:.]/g, "");
+}
