@@ -8,6 +8,7 @@ import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
 import { monitorEntries } from "../tools/monitor-tools.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
+import { expectSnapshotStep } from "./expect-snapshot.ts";
 import { assertTextStep, sleepStep, stepSchema, withDefaults, type ScriptDefaults } from "./steps.ts";
 
 interface StepResult {
@@ -20,12 +21,41 @@ interface StepResult {
   error?: { code: string; message: string; hint?: string };
 }
 
+interface PlannedStep {
+  tool: SessionToolDef;
+  args: Record<string, unknown>;
+  label?: string;
+  continueOnError: boolean;
+}
+
 export function makeRunScript(scriptable: SessionToolDef[]) {
-  const tools = new Map<string, SessionToolDef>([...scriptable, sleepStep, assertTextStep].map((t) => [t.name, t]));
+  const tools = new Map<string, SessionToolDef>([...scriptable, sleepStep, assertTextStep, expectSnapshotStep].map((t) => [t.name, t]));
   const schemas = [...tools.values()].map(stepSchema);
   const step = v.variant("type", schemas as unknown as [ReturnType<typeof stepSchema>, ...ReturnType<typeof stepSchema>[]]);
 
-  return defineSessionTool({
+  /** Defaults are merged into the raw steps and every step is parsed before the first one runs. */
+  function planSteps(rawSteps: Record<string, unknown>[], defaults: ScriptDefaults, sessionId: string): PlannedStep[] {
+    return rawSteps.map((raw, index) => {
+      const tool = tools.get(String(raw.type));
+      if (!tool) throw new TuiError("INVALID_ARGUMENT", `steps[${index}].type "${String(raw.type)}" is not a step type.`, `Use one of: ${[...tools.keys()].join(", ")}.`);
+      const { type: _t, label, continueOnError, ...rest } = raw;
+      const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId }, defaults));
+      if (!parsed.success) {
+        throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}) with defaults applied is invalid: ${parsed.issues.map((i) => i.message).join("; ")}`, "Fix the step or the script defaults.");
+      }
+      try {
+        tool.check?.(parsed.output);
+        const waitFor = (parsed.output as { waitFor?: PatternSpec }).waitFor;
+        if (waitFor) compileMatcher(waitFor);
+      } catch (error) {
+        const e = toTuiError(error);
+        throw new TuiError(e.code, `steps[${index}] (${tool.name}): ${e.message}`, e.hint);
+      }
+      return { tool, args: parsed.output, label: label as string | undefined, continueOnError: continueOnError === true };
+    });
+  }
+
+  const tool = defineSessionTool({
     name: "run_script",
     description: `Run a sequence of steps inside the server with no round trip between them (input, wait, assert, snapshot...). Step types: ${[...tools.keys()].join(", ")}. Each step takes the same arguments as the tool of that name, minus sessionId. All steps are validated before the first runs.`,
     input: v.strictObject({
@@ -53,34 +83,16 @@ export function makeRunScript(scriptable: SessionToolDef[]) {
     allowExited: true,
     async act(session, args, ctx) {
       const rawSteps = (ctx.rawArgs as { steps: Record<string, unknown>[] }).steps;
-      const defaults: ScriptDefaults = args.defaults;
-      // Defaults are merged into the raw steps and every step is parsed before the first one runs.
-      const planned = rawSteps.map((raw, index) => {
-        const tool = tools.get(String(raw.type));
-        if (!tool) throw new TuiError("INVALID_ARGUMENT", `steps[${index}].type "${String(raw.type)}" is not a step type.`, `Use one of: ${[...tools.keys()].join(", ")}.`);
-        const { type: _t, label, continueOnError, ...rest } = raw;
-        const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: session.id }, defaults));
-        if (!parsed.success) {
-          throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}) with defaults applied is invalid: ${parsed.issues.map((i) => i.message).join("; ")}`, "Fix the step or the script defaults.");
-        }
-        try {
-          tool.check?.(parsed.output);
-          const waitFor = (parsed.output as { waitFor?: PatternSpec }).waitFor;
-          if (waitFor) compileMatcher(waitFor);
-        } catch (error) {
-          const e = toTuiError(error);
-          throw new TuiError(e.code, `steps[${index}] (${tool.name}): ${e.message}`, e.hint);
-        }
-        return { tool, args: parsed.output, label: label as string | undefined, continueOnError: continueOnError === true };
-      });
-      return runPlanned(session, planned, args, ctx);
+      return runPlanned(session, planSteps(rawSteps, args.defaults, session.id), args, ctx);
     },
   });
+  // The CLI test runner validates test files with the same planning before any session starts.
+  return Object.assign(tool, { planSteps, stepTypes: [...tools.keys()] });
 }
 
 async function runPlanned(
   session: Session,
-  planned: { tool: SessionToolDef; args: Record<string, unknown>; label?: string; continueOnError: boolean }[],
+  planned: PlannedStep[],
   options: { monitor?: v.InferOutput<v.StrictObjectSchema<typeof monitorEntries, undefined>>; includeRawOutput: boolean; rawOutputMaxBytes: number; stopOnError: boolean },
   ctx: ToolContext,
 ) {
