@@ -12,10 +12,13 @@ export interface CliRun {
 }
 
 /** `command` defaults to the source entry run by Bun; pass a compiled binary to test that instead. */
-export async function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; command?: string[] }): Promise<CliRun> {
+/** An env value of undefined removes the variable. */
+export async function runCli(args: string[], options: { cwd: string; env?: Record<string, string | undefined>; command?: string[] }): Promise<CliRun> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1", ...options.env })) if (v !== undefined) env[k] = v;
   const proc = Bun.spawn([...(options.command ?? [process.execPath, MAIN]), "test", ...args], {
     cwd: options.cwd,
-    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    env,
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

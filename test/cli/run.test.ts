@@ -3,11 +3,13 @@ import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { bash, runCli, scratch, shellSteps } from "./cli-helpers.ts";
 
-test("a passing test exits 0 with a ✓ line on stderr and nothing on stdout", async () => {
+test("a passing test exits 0 with a ✓ line on stderr, no server log lines, nothing on stdout", async () => {
   await using s = await scratch();
   await s.write("echo.tui.json", { name: "echo works", session: bash(), steps: [...shellSteps("echo $((6*7))", "42"), { type: "assert_text", pattern: "42" }] });
-  const run = await runCli([], { cwd: s.dir });
+  // TUI_TESTER_LOG unset, as in a user's shell: test mode keeps the session log out of the report
+  const run = await runCli([], { cwd: s.dir, env: { TUI_TESTER_LOG: undefined } });
   expect(run.stdout).toBe("");
+  expect(run.stderr).not.toContain("[tui-tester]");
   expect(run.stderr).toContain("✓ echo.tui.json › echo works");
   expect(run.stderr).toContain("1 passed");
   expect(run.code).toBe(0);
