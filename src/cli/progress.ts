@@ -44,7 +44,8 @@ export class Progress {
     private readonly tty = out.isTTY === true && process.env.TERM !== "dumb",
     private readonly cwd = process.cwd(),
   ) {
-    this.p = paint(this.tty && process.env.NO_COLOR === undefined);
+    // https://no-color.org: a non-empty NO_COLOR turns colour off
+    this.p = paint(this.tty && !process.env.NO_COLOR);
     if (this.tty) this.timer = setInterval(() => this.redraw(), 80);
   }
 
