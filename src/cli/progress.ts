@@ -27,7 +27,7 @@ export function formatDuration(ms: number): string {
 
 /** First line of a failure, for one-line summaries. */
 export function failureLine(failure: Failure): string {
-  const where = failure.step !== undefined ? `step ${failure.step} (${failure.stepType}): ` : "";
+  const where = failure.step !== undefined ? `step ${failure.step} (${failure.stepType}${failure.stepLabel ? ` "${failure.stepLabel}"` : ""}): ` : "";
   return `${where}${failure.message.split("\n")[0]}`;
 }
 

@@ -40,7 +40,7 @@ export function screenBlock(screen: NonNullable<TestResult["screen"]>, indent = 
 export function failureReport(result: TestResult, p: Paint, cwd = process.cwd()): string {
   const f = result.failure!;
   const out: string[] = [p.red(p.bold(`✗ ${result.title}`)) + (result.attempts > 1 ? ` (failed ${result.attempts} attempts; the last is shown)` : "")];
-  const where = f.step !== undefined ? `step ${f.step} (${f.stepType}) failed: ` : f.timedOut ? "timed out: " : "";
+  const where = f.step !== undefined ? `step ${f.step} (${f.stepType}${f.stepLabel ? ` "${f.stepLabel}"` : ""}) failed: ` : f.timedOut ? "timed out: " : "";
   const [first, ...more] = f.message.split("\n");
   out.push(`  ${where}${first}`, ...more.map((line) => `  ${line}`));
   if (f.hint) out.push(`  Fix: ${f.hint}`);

@@ -32,6 +32,7 @@ export interface Failure {
   /** Index of the failed step, when one failed (not for a timeout or a session that would not start). */
   step?: number;
   stepType?: string;
+  stepLabel?: string;
   timedOut?: boolean;
 }
 
@@ -139,7 +140,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
     const steps = data.results.map(trimStep);
     const failed = steps.find((s) => !s.ok);
     const failure: Failure | undefined = failed
-      ? { code: failed.error?.code ?? "ASSERTION_FAILED", message: failed.error?.message ?? "The step failed.", ...(failed.error?.hint ? { hint: failed.error.hint } : {}), step: failed.index, stepType: failed.type }
+      ? { code: failed.error?.code ?? "ASSERTION_FAILED", message: failed.error?.message ?? "The step failed.", ...(failed.error?.hint ? { hint: failed.error.hint } : {}), step: failed.index, stepType: failed.type, ...(failed.label ? { stepLabel: failed.label } : {}) }
       : undefined;
     return { ok: data.ok, failure, steps, snapshots: snapshotNotes(steps), ...(data.ok ? {} : { screen: data.finalSnapshot }), recording: recording?.finish(data.ok) };
   } catch (thrown) {

@@ -70,7 +70,7 @@ export const expectSnapshotStep = defineSessionTool({
     const diff = rowDiff(expected, actual, args.region?.row ?? 0, args.format === "ansi");
     throw new TuiError(
       "ASSERTION_FAILED",
-      `Screen differs from snapshot "${args.name}" in ${plural(diff.changedRows.length, "row")} (${rowList(diff.changedRows)}), still after ${elapsedMs} ms.\n  golden: ${file}\n${diff.text}`,
+      `Screen differs from snapshot "${args.name}" in ${plural(diff.changedRows.length, "row")} (${rowList(diff.changedRows)}), after waiting ${elapsedMs} ms.\n  golden: ${file}\n${diff.text}`,
       args.update === "none" ? 'If the new screen is right, rerun the CLI with --update-snapshots (or pass update: "all").' : "If the new screen is right, rerun with --update-snapshots.",
       { ...data, status: "mismatch", changedRows: diff.changedRows, diff: diff.text },
     );
