@@ -1,7 +1,9 @@
 /** `tui-tester test` end to end as a subprocess: pass, fail, retries, timeout, filter, JSON, parallel workers. */
 import { expect, test } from "bun:test";
+import { statSync } from "node:fs";
 import { join } from "node:path";
-import { bash, runCli, scratch, shellSteps } from "./cli-helpers.ts";
+import { processAlive, until } from "../helpers.ts";
+import { bash, MAIN, runCli, scratch, shellSteps } from "./cli-helpers.ts";
 
 test("a passing test exits 0 with a ✓ line on stderr, no server log lines, nothing on stdout", async () => {
   await using s = await scratch();
@@ -113,4 +115,17 @@ test("--record-failures says plainly when this build cannot record, in the log a
   expect(run.code).toBe(1);
   expect(run.stderr).toContain("recording unavailable");
   expect(JSON.parse(run.stdout).tests[0].recording.unavailable).toContain("recording unavailable");
+});
+
+test("Ctrl-C (SIGINT) stops every session and exits 130", async () => {
+  await using s = await scratch();
+  await s.write("slow.tui.json", { name: "slow", session: bash(), steps: [...shellSteps("echo $$ > pid; echo written", "written"), { type: "sleep", durationMs: 600_000 }] });
+  const proc = Bun.spawn([process.execPath, MAIN, "test"], { cwd: s.dir, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const pidFile = join(s.dir, "pid");
+  await until(() => (statSync(pidFile, { throwIfNoEntry: false })?.size ?? 0) > 0, "the test's shell to write its pid", 20_000);
+  const pid = Number((await Bun.file(pidFile).text()).trim());
+  proc.kill("SIGINT");
+  expect(await proc.exited).toBe(130);
+  expect(await new Response(proc.stderr).text()).toContain("SIGINT, stopping all sessions");
+  await until(() => !processAlive(pid), `shell ${pid} to be gone`);
 });
