@@ -83,7 +83,11 @@ function checkTest(raw: unknown, where: string, file: string, relFile: string): 
   if (problems.length === 0) {
     try {
       // run_script's planner: every step's type, arguments, keys and regexes, with defaults applied
-      runScript.planSteps(withSnapshotTarget(test, "none"), t.defaults, "validation");
+      const steps = withSnapshotTarget(test, "none");
+      runScript.planSteps(steps, t.defaults, "validation");
+      // what the planner leaves to run_script's own schema (labels, continueOnError)
+      const script = v.safeParse(runScript.input, { sessionId: "validation", steps, defaults: t.defaults });
+      if (!script.success) problems.push(`${at} ${describeIssues(script.issues)}.\n  Fix: "label" is a string of at most 200 characters, "continueOnError" a boolean.`);
     } catch (error) {
       const e = toTuiError(error);
       problems.push(`${at} ${e.message}${e.hint ? `\n  Fix: ${e.hint}` : ""}`);

@@ -29,6 +29,7 @@ test("every problem in every file is listed at once", async () => {
   await s.write("key.tui.json", { name: "bad key", session: bash(), steps: [{ type: "sleep", durationMs: 1 }, { type: "send_keys", keys: "ctrl+nosuchkey" }] });
   await s.write("regex.tui.json", { name: "bad regex", session: bash(), steps: [{ type: "wait_for_text", pattern: "(", regex: true }] });
   await s.write("dir.tui.json", { name: "sets dir", session: bash(), steps: [{ type: "expect_snapshot", name: "x", dir: "/tmp" }] });
+  await s.write("label.tui.json", { name: "bad label", session: bash(), steps: [{ type: "sleep", durationMs: 1 }, { type: "sleep", durationMs: 1, label: 5 }] });
   await s.write("dup.tui.json", [
     { name: "same", session: bash(), steps: [{ type: "expect_snapshot", name: "shot" }] },
     { name: "same", session: bash(), steps: [{ type: "expect_snapshot", name: "shot" }] },
@@ -45,7 +46,8 @@ test("every problem in every file is listed at once", async () => {
   expect(e).toContain('dir.tui.json ("sets dir") steps[0] (expect_snapshot): "dir" and "update" are set by the test runner');
   expect(e).toContain('dup.tui.json tests[1]: a second test is named "same"');
   expect(e).toContain('the golden "shot.txt" is already used by same steps[0]');
-  expect(e).toContain("9 problem(s)");
+  expect(e).toContain('label.tui.json ("bad label") steps.1.label: Invalid type: Expected string but received 5');
+  expect(e).toContain("10 problem(s)");
 });
 
 test("usage errors exit 2 with the reason and a pointer to --help", async () => {
