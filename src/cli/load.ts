@@ -7,7 +7,6 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import type { ScriptDefaults } from "../script/steps.ts";
-import { describeIssues } from "../tools/dispatch.ts";
 import { runScript } from "../tools/index.ts";
 import { startSession } from "../tools/session-tools.ts";
 
@@ -52,6 +51,12 @@ export function withSnapshotTarget(test: TestCase, update: SnapshotUpdate): Reco
   return test.steps.map((step) => (step.type === "expect_snapshot" ? { ...step, dir: snapshotDir(test.file), update } : step));
 }
 
+/** valibot's own summary ("× message / → at path"), indented under the file's line, at most 10 issues. */
+function issueList(issues: readonly v.BaseIssue<unknown>[]): string {
+  const shown = v.summarize(issues.slice(0, 10) as [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]).split("\n").map((line) => `    ${line}`);
+  return [...shown, ...(issues.length > 10 ? [`    ... and ${issues.length - 10} more`] : [])].join("\n");
+}
+
 async function parseFile(file: string): Promise<unknown> {
   const handle = Bun.file(file);
   if (handle.size > MAX_FILE_BYTES) throw new Error(`the file is ${handle.size} bytes; test files are limited to ${MAX_FILE_BYTES}. Split it into several files.`);
@@ -67,30 +72,31 @@ async function parseFile(file: string): Promise<unknown> {
 function checkTest(raw: unknown, where: string, file: string, relFile: string): { test?: TestCase; problems: string[] } {
   const parsed = v.safeParse(testSchema, raw);
   if (!parsed.success) {
-    return { problems: [`${where}: ${describeIssues(parsed.issues)}.\n  Fix: a test is { "name": string, "session": start_session arguments, "steps": run_script steps, "defaults"?, "timeoutMs"?, "retries"?, "skip"? }.`] };
+    return { problems: [`${where}:\n${issueList(parsed.issues)}\n  Fix: a test is { "name": string, "session": start_session arguments, "steps": run_script steps, "defaults"?, "timeoutMs"?, "retries"?, "skip"? }.`] };
   }
   const t = parsed.output;
   const at = `${where} ("${t.name}")`;
   const problems: string[] = [];
   const session = v.safeParse(startSession.input, { ...t.session, cwd: resolve(dirname(file), String(t.session.cwd ?? ".")) });
-  if (!session.success) problems.push(`${at} session: ${describeIssues(session.issues)}.\n  Fix: "session" takes start_session's arguments (command, args, cwd, env, cols, rows, term, name).`);
+  if (!session.success) problems.push(`${at} session:\n${issueList(session.issues)}\n  Fix: "session" takes start_session's arguments (command, args, cwd, env, cols, rows, term, name).`);
   for (const [index, step] of t.steps.entries()) {
     if (step.type === "expect_snapshot" && ("dir" in step || "update" in step)) {
       problems.push(`${at} steps[${index}] (expect_snapshot): "dir" and "update" are set by the test runner.\n  Fix: remove them; goldens live in __snapshots__/${basename(file)}/, and --update-snapshots rewrites them.`);
     }
   }
   const test: TestCase = { file, relFile, name: t.name, title: `${relFile} › ${t.name}`, session: session.success ? session.output : (undefined as never), steps: t.steps, defaults: t.defaults, timeoutMs: t.timeoutMs, retries: t.retries, skip: t.skip };
-  if (problems.length === 0) {
-    try {
-      // run_script's planner: every step's type, arguments, keys and regexes, with defaults applied
-      const steps = withSnapshotTarget(test, "none");
-      runScript.planSteps(steps, t.defaults, "validation");
-      // what the planner leaves to run_script's own schema (labels, continueOnError)
-      const script = v.safeParse(runScript.input, { sessionId: "validation", steps, defaults: t.defaults });
-      if (!script.success) problems.push(`${at} ${describeIssues(script.issues)}.\n  Fix: "label" is a string of at most 200 characters, "continueOnError" a boolean.`);
-    } catch (error) {
-      const e = toTuiError(error);
-      problems.push(`${at} ${e.message}${e.hint ? `\n  Fix: ${e.hint}` : ""}`);
+  {
+    // run_script's own schema and checks (step types, arguments, key names, regexes), as an agent's script gets them
+    const script = v.safeParse(runScript.input, { sessionId: "tui-check", steps: withSnapshotTarget(test, "none"), defaults: t.defaults });
+    if (!script.success) {
+      problems.push(`${at} steps:\n${issueList(script.issues)}\n  Fix: each step is { "type": a run_script step type, ...that tool's arguments without sessionId, "label"?, "continueOnError"? }.`);
+    } else {
+      try {
+        runScript.check?.(script.output);
+      } catch (error) {
+        const e = toTuiError(error);
+        problems.push(`${at} ${e.message}${e.hint ? `\n  Fix: ${e.hint}` : ""}`);
+      }
     }
   }
   return problems.length > 0 ? { problems } : { test, problems };

@@ -21,41 +21,12 @@ interface StepResult {
   error?: { code: string; message: string; hint?: string };
 }
 
-interface PlannedStep {
-  tool: SessionToolDef;
-  args: Record<string, unknown>;
-  label?: string;
-  continueOnError: boolean;
-}
-
 export function makeRunScript(scriptable: SessionToolDef[]) {
   const tools = new Map<string, SessionToolDef>([...scriptable, sleepStep, assertTextStep, expectSnapshotStep].map((t) => [t.name, t]));
   const schemas = [...tools.values()].map(stepSchema);
   const step = v.variant("type", schemas as unknown as [ReturnType<typeof stepSchema>, ...ReturnType<typeof stepSchema>[]]);
 
-  /** Defaults are merged into the raw steps and every step is parsed before the first one runs. */
-  function planSteps(rawSteps: Record<string, unknown>[], defaults: ScriptDefaults, sessionId: string): PlannedStep[] {
-    return rawSteps.map((raw, index) => {
-      const tool = tools.get(String(raw.type));
-      if (!tool) throw new TuiError("INVALID_ARGUMENT", `steps[${index}].type "${String(raw.type)}" is not a step type.`, `Use one of: ${[...tools.keys()].join(", ")}.`);
-      const { type: _t, label, continueOnError, ...rest } = raw;
-      const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId }, defaults));
-      if (!parsed.success) {
-        throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}) with defaults applied is invalid: ${parsed.issues.map((i) => i.message).join("; ")}`, "Fix the step or the script defaults.");
-      }
-      try {
-        tool.check?.(parsed.output);
-        const waitFor = (parsed.output as { waitFor?: PatternSpec }).waitFor;
-        if (waitFor) compileMatcher(waitFor);
-      } catch (error) {
-        const e = toTuiError(error);
-        throw new TuiError(e.code, `steps[${index}] (${tool.name}): ${e.message}`, e.hint);
-      }
-      return { tool, args: parsed.output, label: label as string | undefined, continueOnError: continueOnError === true };
-    });
-  }
-
-  const tool = defineSessionTool({
+  return defineSessionTool({
     name: "run_script",
     description: `Run a sequence of steps inside the server with no round trip between them (input, wait, assert, snapshot...). Step types: ${[...tools.keys()].join(", ")}. Each step takes the same arguments as the tool of that name, minus sessionId. All steps are validated before the first runs.`,
     input: v.strictObject({
@@ -81,18 +52,43 @@ export function makeRunScript(scriptable: SessionToolDef[]) {
     }),
     annotations: annotations("Run script", "write", false),
     allowExited: true,
+    check(args) {
+      // Every step's own checks (key names, regexes) before anything is sent; the CLI runs this on test files before any session starts.
+      for (const [index, raw] of (args.steps as Record<string, unknown>[]).entries()) planStep(tools, raw, index, "tui-check", {});
+    },
     async act(session, args, ctx) {
       const rawSteps = (ctx.rawArgs as { steps: Record<string, unknown>[] }).steps;
-      return runPlanned(session, planSteps(rawSteps, args.defaults, session.id), args, ctx);
+      const defaults: ScriptDefaults = args.defaults;
+      // Defaults are merged into the raw steps and every step is parsed before the first one runs.
+      const planned = rawSteps.map((raw, index) => planStep(tools, raw, index, session.id, defaults));
+      return runPlanned(session, planned, args, ctx);
     },
   });
-  // The CLI test runner validates test files with the same planning before any session starts.
-  return Object.assign(tool, { planSteps, stepTypes: [...tools.keys()] });
+}
+
+/** One raw step -> its tool and parsed arguments (script defaults merged in), or an error naming the step. */
+function planStep(tools: Map<string, SessionToolDef>, raw: Record<string, unknown>, index: number, id: string, defaults: ScriptDefaults) {
+  const tool = tools.get(String(raw.type));
+  if (!tool) throw new TuiError("INVALID_ARGUMENT", `steps[${index}].type "${String(raw.type)}" is not a step type.`, `Use one of: ${[...tools.keys()].join(", ")}.`);
+  const { type: _t, label, continueOnError, ...rest } = raw;
+  const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: id }, defaults));
+  if (!parsed.success) {
+    throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}) with defaults applied is invalid: ${parsed.issues.map((i) => i.message).join("; ")}`, "Fix the step or the script defaults.");
+  }
+  try {
+    tool.check?.(parsed.output);
+    const waitFor = (parsed.output as { waitFor?: PatternSpec }).waitFor;
+    if (waitFor) compileMatcher(waitFor);
+  } catch (error) {
+    const e = toTuiError(error);
+    throw new TuiError(e.code, `steps[${index}] (${tool.name}): ${e.message}`, e.hint);
+  }
+  return { tool, args: parsed.output, label: label as string | undefined, continueOnError: continueOnError === true };
 }
 
 async function runPlanned(
   session: Session,
-  planned: PlannedStep[],
+  planned: { tool: SessionToolDef; args: Record<string, unknown>; label?: string; continueOnError: boolean }[],
   options: { monitor?: v.InferOutput<v.StrictObjectSchema<typeof monitorEntries, undefined>>; includeRawOutput: boolean; rawOutputMaxBytes: number; stopOnError: boolean },
   ctx: ToolContext,
 ) {

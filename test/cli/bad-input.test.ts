@@ -15,8 +15,9 @@ test("an unknown step type: file, test, step index and the list of step types; n
   expect(run.code).toBe(2);
   expect(run.stdout).toBe("");
   expect(run.stderr).toContain("problem(s) in the test files; nothing was run");
-  expect(run.stderr).toContain('bad.tui.json tests[1] ("typo") steps[1].type "send_kyes" is not a step type.');
-  expect(run.stderr).toMatch(/Fix: Use one of: .*send_keys.*expect_snapshot/);
+  expect(run.stderr).toContain('bad.tui.json tests[1] ("typo") steps:');
+  expect(run.stderr).toMatch(/× Invalid type: Expected \(.*"send_keys".*"expect_snapshot"\) but received "send_kyes"\n\s+→ at steps\.1\.type\n/);
+  expect(run.stderr).toContain('Fix: each step is { "type": a run_script step type');
   expect(existsSync(join(s.dir, "RAN"))).toBe(false);
 });
 
@@ -25,7 +26,7 @@ test("every problem in every file is listed at once", async () => {
   await s.write("syntax.tui.json", '{ "name": "x", "session": { "command": "bash" }, "steps": [ } ');
   await s.write("yaml.tui.yaml", "- name: [unclosed\n");
   await s.write("shape.tui.json", { name: "no steps", session: bash() });
-  await s.write("session.tui.json", { name: "bad session", session: { command: "bash", cols: "wide" }, steps: [{ type: "sleep", durationMs: 1 }] });
+  await s.write("session.tui.json", { name: "bad session", session: { command: "bash", cols: "wide" }, steps: [{ type: "sleep", durationMs: 1 }, { type: "send_keys", keys: "ctrl+alsobad" }] });
   await s.write("key.tui.json", { name: "bad key", session: bash(), steps: [{ type: "sleep", durationMs: 1 }, { type: "send_keys", keys: "ctrl+nosuchkey" }] });
   await s.write("regex.tui.json", { name: "bad regex", session: bash(), steps: [{ type: "wait_for_text", pattern: "(", regex: true }] });
   await s.write("dir.tui.json", { name: "sets dir", session: bash(), steps: [{ type: "expect_snapshot", name: "x", dir: "/tmp" }] });
@@ -39,15 +40,16 @@ test("every problem in every file is listed at once", async () => {
   const e = run.stderr;
   expect(e).toContain("syntax.tui.json: not valid JSON");
   expect(e).toContain("yaml.tui.yaml: not valid YAML");
-  expect(e).toMatch(/shape\.tui\.json: steps: Invalid key.*\n\s+Fix: a test is \{ "name": string, "session"/);
-  expect(e).toMatch(/session\.tui\.json \("bad session"\) session: cols: .*\n\s+Fix: "session" takes start_session's arguments/);
+  expect(e).toMatch(/shape\.tui\.json:\n\s+× Invalid key: Expected "steps" but received undefined\n\s+→ at steps\n\s+Fix: a test is \{ "name": string, "session"/);
+  expect(e).toMatch(/session\.tui\.json \("bad session"\) session:\n\s+× Invalid type: Expected number but received "wide"\n\s+→ at cols\n\s+Fix: "session" takes start_session's arguments/);
   expect(e).toContain('key.tui.json ("bad key") steps[1] (send_keys)');
   expect(e).toContain('regex.tui.json ("bad regex") steps[0] (wait_for_text)');
   expect(e).toContain('dir.tui.json ("sets dir") steps[0] (expect_snapshot): "dir" and "update" are set by the test runner');
   expect(e).toContain('dup.tui.json tests[1]: a second test is named "same"');
   expect(e).toContain('the golden "shot.txt" is already used by same steps[0]');
-  expect(e).toContain('label.tui.json ("bad label") steps.1.label: Invalid type: Expected string but received 5');
-  expect(e).toContain("10 problem(s)");
+  expect(e).toMatch(/label\.tui\.json \("bad label"\) steps:\n\s+× Invalid type: Expected string but received 5\n\s+→ at steps\.1\.label/);
+  expect(e).toContain('session.tui.json ("bad session") steps[1] (send_keys): Unknown key "ctrl+alsobad"');
+  expect(e).toContain("11 problem(s)");
 });
 
 test("usage errors exit 2 with the reason and a pointer to --help", async () => {
