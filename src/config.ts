@@ -24,8 +24,10 @@ export function helpText(): string {
   return `tui-tester ${VERSION}: MCP stdio server to drive and test terminal UIs.
 
 Usage: tui-tester [--help] [--version]
+       tui-tester test [options] [paths or globs...]
 
 With no flags it speaks MCP (JSON-RPC) on stdin/stdout; point your MCP client at it.
+"tui-tester test" runs *.tui.json / *.tui.yaml test files headless (see tui-tester test --help).
 
 Flags:
   --help, -h      Show this help and exit.

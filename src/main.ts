@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
-/** Entry: flags, registries, MCP server over stdio, shutdown on stdin end and signals. */
+/** Entry: flags, registries, MCP server over stdio, shutdown on stdin end and signals; `test` runs test files. */
+import "./cli/log-default.ts"; // first: sets the test mode's log default before util/log.ts loads
 import { helpText, screenDetailFromEnv, VERSION } from "./config.ts";
 import { MonitorRegistry } from "./monitor/registry.ts";
 import { createServer, serveStdio } from "./server.ts";
@@ -9,6 +10,12 @@ import { log } from "./util/log.ts";
 import { ViewerManager } from "./viewer/manager.ts";
 
 const flag = process.argv[2];
+if (flag === "test") {
+  const { testCommand } = await import("./cli/command.ts");
+  const { code, stdout } = await testCommand(process.argv.slice(3));
+  if (stdout) await new Promise((done) => process.stdout.write(stdout, done)); // flushed before exit, also into a pipe
+  process.exit(code);
+}
 if (flag === "--version" || flag === "-v") {
   process.stdout.write(`${VERSION}\n`);
   process.exit(0);

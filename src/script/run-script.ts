@@ -9,7 +9,8 @@ import { annotations, defineSessionTool, type SessionToolDef, type ToolContext }
 import { monitorEntries } from "../tools/monitor-tools.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
-import { assertTextStep, sleepStep, stepSchema, withDefaults, type ScriptDefaults } from "./steps.ts";
+import { expectSnapshotStep } from "./expect-snapshot.ts";
+import { assertTextStep, sleepStep, withDefaults, type ScriptDefaults } from "./steps.ts";
 
 interface StepResult {
   index: number;
@@ -24,12 +25,12 @@ interface StepResult {
 }
 
 export function makeRunScript(scriptable: SessionToolDef[]) {
-  const tools = new Map<string, SessionToolDef>([...scriptable, sleepStep, assertTextStep].map((t) => [t.name, t]));
+  const tools = new Map<string, SessionToolDef>([...scriptable, sleepStep, assertTextStep, expectSnapshotStep].map((t) => [t.name, t]));
   const names = [...tools.keys()];
   // Steps are not inlined per tool in the JSON Schema (tools/list would carry every tool twice):
   // each step is checked here against its own tool's schema before the first step runs.
   const step = v.looseObject({
-    type: v.pipe(v.picklist(names), v.description("Step type: a tool name, or sleep / assert_text.")),
+    type: v.pipe(v.picklist(names), v.description("Step type: a tool name, or sleep / assert_text / expect_snapshot.")),
     label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Echoed in the step's result."))),
     continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
   });
@@ -66,7 +67,7 @@ export function makeRunScript(scriptable: SessionToolDef[]) {
     annotations: annotations("Run script", "write", false),
     allowExited: true,
     check(args) {
-      // Every step's own schema and checks, before anything is sent. Defaults are applied at run time.
+      // Every step's own schema and checks before anything is sent (the CLI runs this on test files before any session starts).
       for (const [index, raw] of (args.steps as Record<string, unknown>[]).entries()) planStep(tools, raw, index, "tui-check", {});
     },
     async act(session, args, ctx) {

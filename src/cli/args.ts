@@ -1,0 +1,111 @@
+/** `tui-tester test` options: parsed strictly, so a typo is a usage error (exit 2), not a silent default. */
+import { availableParallelism } from "node:os";
+import { parseArgs } from "node:util";
+
+export interface TestOptions {
+  paths: string[];
+  workers: number;
+  timeoutMs: number;
+  retries: number;
+  filter?: RegExp;
+  updateSnapshots: boolean;
+  /** CI mode: a missing golden fails instead of being written. */
+  ci: boolean;
+  junit?: string;
+  json: boolean;
+  recordFailures: boolean;
+  help: boolean;
+}
+
+export class UsageError extends Error {}
+
+export const TEST_HELP = `Usage: tui-tester test [options] [paths or globs...]
+
+Runs test files (*.tui.json, *.tui.yaml): each test starts a session with start_session's
+arguments and runs run_script steps in it. With no paths, finds **/*.tui.{json,yaml,yml} under
+the current directory (node_modules and dot-directories skipped).
+
+A file holds one test or a list of them:
+  { "name": "echo works",
+    "session": { "command": "bash", "args": ["--norc"], "env": { "PS1": "$ " } },
+    "steps": [ { "type": "send_text", "text": "echo $((6*7))\\r", "waitFor": { "pattern": "42" } },
+               { "type": "expect_snapshot", "name": "after-echo" } ] }
+Optional per test: "defaults" (run_script defaults), "timeoutMs", "retries", "skip".
+The session's cwd defaults to the test file's directory (a relative cwd is resolved from there).
+expect_snapshot goldens live in __snapshots__/<file name>/<name>.txt (or .ansi) beside the file.
+
+Options:
+  --workers, -j N          Tests run in parallel (default: CPU count, here ${defaultWorkers()}).
+  --timeout MS             Time limit per test attempt (default 30000; a test's timeoutMs wins).
+  --retries N              Run a failing test again up to N times (default 0); a pass on retry is "flaky".
+  --filter REGEX           Run only tests whose "file › name" title matches.
+  --update-snapshots, -u   Rewrite every golden the tests compare with the current screen.
+  --ci                     Fail on a missing golden instead of writing it.
+  --junit FILE             Write a JUnit XML report.
+  --json                   Print a JSON report on stdout.
+  --record-failures        Keep an asciicast recording of each failed test.
+  --help, -h               Show this help.
+
+Progress and failure reports go to stderr. Exit code: 0 all passed, 1 a test failed,
+2 usage error or invalid test file (nothing was run).
+`;
+
+export function defaultWorkers(): number {
+  return Math.max(1, availableParallelism());
+}
+
+function integer(name: string, value: string | undefined, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value.slice(0, 40)}".`);
+  return n;
+}
+
+export function parseTestArgs(argv: string[]): TestOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        workers: { type: "string", short: "j" },
+        timeout: { type: "string" },
+        retries: { type: "string" },
+        filter: { type: "string" },
+        "update-snapshots": { type: "boolean", short: "u" },
+        ci: { type: "boolean" },
+        junit: { type: "string" },
+        json: { type: "boolean" },
+        "record-failures": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  let filter: RegExp | undefined;
+  if (values.filter !== undefined) {
+    try {
+      filter = new RegExp(values.filter);
+    } catch (error) {
+      throw new UsageError(`--filter is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (values.ci && values["update-snapshots"]) throw new UsageError("--ci and --update-snapshots contradict each other: --ci never writes goldens.");
+  if (values.junit === "") throw new UsageError("--junit needs a file path.");
+  return {
+    paths: positionals,
+    workers: integer("workers", values.workers, 1, 256, defaultWorkers()),
+    timeoutMs: integer("timeout", values.timeout, 100, 3_600_000, 30_000),
+    retries: integer("retries", values.retries, 0, 10, 0),
+    filter,
+    updateSnapshots: values["update-snapshots"] === true,
+    ci: values.ci === true,
+    junit: values.junit,
+    json: values.json === true,
+    recordFailures: values["record-failures"] === true,
+    help: values.help === true,
+  };
+}

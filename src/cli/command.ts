@@ -1,0 +1,113 @@
+/**
+ * `tui-tester test`: find the test files, check them all, run the tests on a pool of workers,
+ * report on stderr (and JUnit / JSON when asked). Returns the exit code and what belongs on
+ * stdout; main.ts writes it, as it owns stdout.
+ */
+import { mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { VERSION } from "../config.ts";
+import { MonitorRegistry } from "../monitor/registry.ts";
+import { SessionRegistry } from "../session/registry.ts";
+import { ViewerManager } from "../viewer/manager.ts";
+import { parseTestArgs, TEST_HELP, UsageError, type TestOptions } from "./args.ts";
+import { discoverTestFiles } from "./discover.ts";
+import { junitReport } from "./junit.ts";
+import { loadTests, type TestCase } from "./load.ts";
+import { Progress } from "./progress.ts";
+import { createRecorder, RECORDING_UNAVAILABLE } from "./recording.ts";
+import { failureReport, jsonReport, summarize, summaryLine } from "./report.ts";
+import { runTest, type RunnerDeps, type RunOptions, type TestResult } from "./run-test.ts";
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+}
+
+const err = (text: string) => void process.stderr.write(text);
+
+export async function testCommand(argv: string[]): Promise<CommandResult> {
+  let options: TestOptions;
+  let tests: TestCase[];
+  let fileCount: number;
+  try {
+    options = parseTestArgs(argv);
+    if (options.help) return { code: 0, stdout: TEST_HELP };
+    const files = await discoverTestFiles(options.paths);
+    fileCount = files.length;
+    const loaded = await loadTests(files);
+    if (loaded.problems.length > 0) {
+      err(`tui-tester test: ${loaded.problems.length} problem(s) in the test files; nothing was run.\n\n${loaded.problems.join("\n\n")}\n`);
+      return { code: 2, stdout: "" };
+    }
+    tests = options.filter ? loaded.tests.filter((t) => options.filter!.test(t.title)) : loaded.tests;
+    if (tests.length === 0) throw new UsageError(`No test title matches --filter ${options.filter} (${loaded.tests.length} test(s) found).`);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err(`tui-tester test: ${error.message}\nRun "tui-tester test --help" for usage.\n`);
+    return { code: 2, stdout: "" };
+  }
+  return run(tests, fileCount, options);
+}
+
+async function run(tests: TestCase[], fileCount: number, options: TestOptions): Promise<CommandResult> {
+  const started = performance.now();
+  const sessions = new SessionRegistry();
+  const viewers = new ViewerManager();
+  const deps: RunnerDeps = { sessions, monitors: new MonitorRegistry(), viewers, config: { screenDetail: "diff", version: VERSION } };
+  const workers = Math.min(options.workers, tests.length, sessions.limits.maxSessions);
+  const runOptions: RunOptions = {
+    timeoutMs: options.timeoutMs,
+    retries: options.retries,
+    update: options.updateSnapshots ? "all" : options.ci ? "none" : "missing",
+    ...(options.recordFailures ? { recorder: createRecorder() } : {}),
+  };
+  const progress = new Progress(tests.length);
+  const p = progress.colours;
+  progress.line(`tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} file(s), ${workers} worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`);
+  if (options.recordFailures) progress.line(p.yellow(`  ${RECORDING_UNAVAILABLE}`));
+
+  // Ctrl-C or a CI cancel: stop every session (no orphans) and exit as interrupted.
+  const interrupted = async (signal: NodeJS.Signals) => {
+    progress.stop();
+    err(`\ntui-tester test: ${signal}, stopping all sessions\n`);
+    await sessions.shutdown().catch(() => undefined);
+    await viewers.closeAll().catch(() => undefined);
+    process.exit(130);
+  };
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  const handlers = signals.map((s) => [s, () => void interrupted(s)] as const);
+  for (const [s, h] of handlers) process.on(s, h);
+
+  const results: TestResult[] = new Array(tests.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tests.length) {
+      const index = next++;
+      const test = tests[index]!;
+      progress.started(test.title);
+      const maxAttempts = 1 + (test.retries ?? options.retries);
+      results[index] = await runTest(test, runOptions, deps, (attempt, failure) => progress.retrying(test.title, attempt, maxAttempts, failure));
+      progress.finishedTest(results[index]!);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    progress.stop();
+    for (const [s, h] of handlers) process.off(s, h);
+    await viewers.closeAll().catch(() => undefined);
+    await sessions.shutdown().catch(() => undefined);
+  }
+
+  const summary = summarize(results, Math.round(performance.now() - started));
+  const failed = results.filter((r) => r.status === "failed");
+  if (failed.length > 0) err(`\n${failed.map((r) => failureReport(r, p)).join("\n\n")}\n`);
+  err(`\n${summaryLine(summary, results, p)}\n`);
+  if (options.junit) {
+    const path = resolve(options.junit);
+    await mkdir(dirname(path), { recursive: true });
+    await Bun.write(path, junitReport(results, summary.durationMs));
+    err(p.dim(`JUnit report: ${options.junit}\n`));
+  }
+  return { code: failed.length > 0 ? 1 : 0, stdout: options.json ? jsonReport(results, summary, { workers }) : "" };
+}

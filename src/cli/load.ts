@@ -1,0 +1,143 @@
+/**
+ * Reading and checking test files before anything runs: JSON or YAML, one test or a list, the
+ * session checked against start_session's schema and the steps planned by run_script's own
+ * planner, so a bad file is reported with its file, test, step index and fix, and nothing starts.
+ */
+import { basename, dirname, join, relative, resolve } from "node:path";
+import * as v from "valibot";
+import { toTuiError } from "../errors.ts";
+import type { ScriptDefaults } from "../script/steps.ts";
+import { runScript } from "../tools/index.ts";
+import { startSession } from "../tools/session-tools.ts";
+
+export type SessionArgs = v.InferOutput<typeof startSession.input>;
+export type SnapshotUpdate = "missing" | "all" | "none";
+
+export interface TestCase {
+  /** Absolute path of the file. */
+  file: string;
+  /** Path relative to the working directory, as reports show it. */
+  relFile: string;
+  name: string;
+  /** "relFile › name": what --filter matches and reports print. */
+  title: string;
+  session: SessionArgs;
+  steps: Record<string, unknown>[];
+  defaults: ScriptDefaults;
+  timeoutMs?: number;
+  retries?: number;
+  skip: boolean;
+}
+
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+const testSchema = v.strictObject({
+  name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  session: v.record(v.string(), v.unknown()),
+  steps: v.pipe(v.array(v.record(v.string(), v.unknown())), v.minLength(1), v.maxLength(1000)),
+  defaults: runScript.input.entries.defaults,
+  timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(3_600_000))),
+  retries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))),
+  skip: v.optional(v.boolean(), false),
+});
+
+/** Where a test file's goldens live: __snapshots__/<file name>/ beside it. */
+export function snapshotDir(file: string): string {
+  return join(dirname(file), "__snapshots__", basename(file));
+}
+
+/** The steps as run: expect_snapshot steps get the file's golden directory and the run's update mode. */
+export function withSnapshotTarget(test: TestCase, update: SnapshotUpdate): Record<string, unknown>[] {
+  return test.steps.map((step) => (step.type === "expect_snapshot" ? { ...step, dir: snapshotDir(test.file), update } : step));
+}
+
+/** valibot's own summary ("× message / → at path"), indented under the file's line, at most 10 issues. */
+function issueList(issues: readonly v.BaseIssue<unknown>[]): string {
+  const shown = v.summarize(issues.slice(0, 10) as [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]).split("\n").map((line) => `    ${line}`);
+  return [...shown, ...(issues.length > 10 ? [`    ... and ${issues.length - 10} more`] : [])].join("\n");
+}
+
+async function parseFile(file: string): Promise<unknown> {
+  const handle = Bun.file(file);
+  if (handle.size > MAX_FILE_BYTES) throw new Error(`the file is ${handle.size} bytes; test files are limited to ${MAX_FILE_BYTES}. Split it into several files.`);
+  const text = await handle.text();
+  const yaml = /\.ya?ml$/i.test(file);
+  try {
+    return yaml ? Bun.YAML.parse(text) : JSON.parse(text);
+  } catch (error) {
+    throw new Error(`not valid ${yaml ? "YAML" : "JSON"} (${error instanceof Error ? error.message : String(error)}). Fix the syntax; an editor with a ${yaml ? "YAML" : "JSON"} linter shows where.`);
+  }
+}
+
+function checkTest(raw: unknown, where: string, file: string, relFile: string): { test?: TestCase; problems: string[] } {
+  const parsed = v.safeParse(testSchema, raw);
+  if (!parsed.success) {
+    return { problems: [`${where}:\n${issueList(parsed.issues)}\n  Fix: a test is { "name": string, "session": start_session arguments, "steps": run_script steps, "defaults"?, "timeoutMs"?, "retries"?, "skip"? }.`] };
+  }
+  const t = parsed.output;
+  const at = `${where} ("${t.name}")`;
+  const problems: string[] = [];
+  const session = v.safeParse(startSession.input, { ...t.session, cwd: resolve(dirname(file), String(t.session.cwd ?? ".")) });
+  if (!session.success) problems.push(`${at} session:\n${issueList(session.issues)}\n  Fix: "session" takes start_session's arguments (command, args, cwd, env, cols, rows, term, name).`);
+  for (const [index, step] of t.steps.entries()) {
+    if (step.type === "expect_snapshot" && ("dir" in step || "update" in step)) {
+      problems.push(`${at} steps[${index}] (expect_snapshot): "dir" and "update" are set by the test runner.\n  Fix: remove them; goldens live in __snapshots__/${basename(file)}/, and --update-snapshots rewrites them.`);
+    }
+  }
+  const test: TestCase = { file, relFile, name: t.name, title: `${relFile} › ${t.name}`, session: session.success ? session.output : (undefined as never), steps: t.steps, defaults: t.defaults, timeoutMs: t.timeoutMs, retries: t.retries, skip: t.skip };
+  {
+    // run_script's own schema and checks (step types, arguments, key names, regexes), as an agent's script gets them
+    const script = v.safeParse(runScript.input, { sessionId: "tui-check", steps: withSnapshotTarget(test, "none"), defaults: t.defaults });
+    if (!script.success) {
+      problems.push(`${at} steps:\n${issueList(script.issues)}\n  Fix: each step is { "type": a run_script step type, ...that tool's arguments without sessionId, "label"?, "continueOnError"? }.`);
+    } else {
+      try {
+        runScript.check?.(script.output);
+      } catch (error) {
+        const e = toTuiError(error);
+        problems.push(`${at} ${e.message}${e.hint ? `\n  Fix: ${e.hint}` : ""}`);
+      }
+    }
+  }
+  return problems.length > 0 ? { problems } : { test, problems };
+}
+
+/** Every test of every file, or every problem found in them (all files are checked, not just the first bad one). */
+export async function loadTests(files: string[], cwd = process.cwd()): Promise<{ tests: TestCase[]; problems: string[] }> {
+  const tests: TestCase[] = [];
+  const problems: string[] = [];
+  for (const file of files) {
+    const relFile = relative(cwd, file) || basename(file);
+    let content: unknown;
+    try {
+      content = await parseFile(file);
+    } catch (error) {
+      problems.push(`${relFile}: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    const list = Array.isArray(content) ? content : [content];
+    if (list.length === 0) {
+      problems.push(`${relFile}: the file holds an empty list.\n  Fix: put at least one test in it, or delete it.`);
+      continue;
+    }
+    const names = new Set<string>();
+    const goldens = new Map<string, string>();
+    for (const [index, raw] of list.entries()) {
+      const where = Array.isArray(content) ? `${relFile} tests[${index}]` : relFile;
+      const { test, problems: found } = checkTest(raw, where, file, relFile);
+      problems.push(...found);
+      if (!test) continue;
+      if (names.has(test.name)) problems.push(`${where}: a second test is named "${test.name}".\n  Fix: give every test in a file its own name (reports and --filter use it).`);
+      names.add(test.name);
+      for (const [stepIndex, step] of test.steps.entries()) {
+        if (step.type !== "expect_snapshot") continue;
+        const key = `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`;
+        const owner = goldens.get(key);
+        if (owner !== undefined) problems.push(`${where} ("${test.name}") steps[${stepIndex}] (expect_snapshot): the golden "${key}" is already used by ${owner.replace(/#(\d+)$/, " steps[$1]")}.\n  Fix: give each expect_snapshot in a file its own name.`);
+        goldens.set(key, `${test.name}#${stepIndex}`);
+      }
+      tests.push(test);
+    }
+  }
+  return { tests, problems };
+}
