@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { connect, type TestClient } from "../e2e/client.ts";
-import { envWithoutBun, pathWithoutBun } from "./without-bun.ts";
+import { envWithPath, pathWithoutBun } from "./toolchains.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const BUN = process.execPath;
@@ -87,7 +87,7 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
   });
 
   test("with no bun on PATH the bin says what it needs and exits 127", async () => {
-    const env = envWithoutBun(await pathWithoutBun(join(dir, "path")));
+    const env = envWithPath(await pathWithoutBun(join(dir, "path")));
     const result = Bun.spawnSync([bin], { cwd: app, stdin: "ignore", stdout: "pipe", stderr: "pipe", env });
     expect(result.exitCode).toBe(127);
     expect(result.stdout.toString()).toBe("");
