@@ -96,7 +96,7 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
 
   describe.each([
     { how: "the bin run directly (its shebang)", command: () => bin, args: [] as string[] },
-    { how: "bunx tui-tester", command: () => BUN, args: ["x", "tui-tester"] },
+    { how: "bunx tui-tester", command: () => BUN, args: ["x", "tui-tester"] as string[] },
   ])("$how", ({ command, args }) => {
     let c: TestClient;
     let stderr = "";
