@@ -23,6 +23,7 @@ function twoCommands(readme: string): string[] {
 
 const [first, second] = twoCommands(README);
 const ONE_TEST_FILE = "test/unit/ring-buffer.test.ts";
+const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "fresh", version: "0" } } });
 
 /** The files a clone has: tracked ones, plus new ones not ignored (so uncommitted work is tested too). */
 async function freshClone(into: string): Promise<void> {
@@ -88,6 +89,12 @@ describe.each(flows)("a fresh clone on a machine with $machine", ({ leftOut, com
     expect(result.stdout, result.all).toContain("script ok=true");
     expect(result.stdout, result.all).toContain("demo exited: code 0");
   }, 300_000);
+
+  test.skipIf(missing)("the clone's bin/tui-tester, what the README points MCP clients at, serves from another folder", async () => {
+    const result = await run(`printf '%s\\n' '${INITIALIZE}' | ${join(clone, "bin", "tui-tester")}`, dir, env);
+    expect(result.code, result.all).toBe(0);
+    expect(JSON.parse(result.stdout.split("\n")[0]!).result.serverInfo.name, result.all).toBe("tui-tester");
+  }, 120_000);
 
   test.skipIf(missing)("the second command runs the test suite (one file of it here)", async () => {
     const result = await run(`${commands[1]} ${ONE_TEST_FILE}`, clone, env);

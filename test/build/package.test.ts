@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { connect, type TestClient } from "../e2e/client.ts";
-import { envWithPath, pathWithoutBun } from "./toolchains.ts";
+import { BUN_PROGRAMS, envWithPath, NODE_PROGRAMS, pathWithout } from "./toolchains.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const BUN = process.execPath;
@@ -86,8 +86,14 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
     expect(sh([BUN, "x", "tui-tester", "--version"], app)).toMatchObject({ stdout: `${pkg.version}\n` });
   });
 
-  test("with no bun on PATH the bin says what it needs and exits 127", async () => {
-    const env = envWithPath(await pathWithoutBun(join(dir, "path")));
+  test.skipIf(!Bun.which("npx"))("with no bun on PATH but npx (Node.js only), the bin runs Bun through npx", async () => {
+    const env = envWithPath(await pathWithout(join(dir, "path-node-only"), BUN_PROGRAMS), { npm_config_prefix: join(dir, "npm-prefix") });
+    const result = Bun.spawnSync([bin, "--version"], { cwd: app, stdin: "ignore", stdout: "pipe", stderr: "pipe", env });
+    expect({ code: result.exitCode, stdout: result.stdout.toString() }).toEqual({ code: 0, stdout: `${pkg.version}\n` });
+  }, 120_000);
+
+  test("with neither bun nor npx on PATH the bin says what it needs and exits 127", async () => {
+    const env = envWithPath(await pathWithout(join(dir, "path-neither"), [...BUN_PROGRAMS, ...NODE_PROGRAMS]));
     const result = Bun.spawnSync([bin], { cwd: app, stdin: "ignore", stdout: "pipe", stderr: "pipe", env });
     expect(result.exitCode).toBe(127);
     expect(result.stdout.toString()).toBe("");

@@ -32,7 +32,6 @@ export async function pathWithout(dir: string, leftOut: string[], path = process
   return dir;
 }
 
-export const pathWithoutBun = (dir: string) => pathWithout(dir, BUN_PROGRAMS);
 
 /**
  * process.env with PATH replaced and without what would lead a child to Bun or a global install
