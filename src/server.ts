@@ -11,6 +11,7 @@ import { inputJsonSchema } from "./tools/json-schema.ts";
 const PROGRESS_INTERVAL_MS = 1000;
 
 export function createServer(tools: ToolDef[], context: Omit<ToolContext, "signal" | "rawArgs">): Server {
+  let ajv: AjvJsonSchemaValidator | undefined;
   const server = new Server(
     { name: "tui-tester", version: context.config.version },
     {
@@ -22,7 +23,6 @@ export function createServer(tools: ToolDef[], context: Omit<ToolContext, "signa
       jsonSchemaValidator: { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) },
     },
   );
-  let ajv: AjvJsonSchemaValidator | undefined;
   // Converted on the first tools/list rather than before initialize can be answered.
   let listed: object[] | undefined;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
