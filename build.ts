@@ -131,6 +131,9 @@ export async function buildTarget(target: Target, outdir = DIST): Promise<Built>
     entrypoints: [join(ROOT, "src", "main.ts"), join(ROOT, "src", "pty", "bun-terminal-worker.ts")],
     minify: true,
     sourcemap: "none",
+    // Precompiled bytecode: JavaScriptCore skips parsing the bundle at every start (issue 14).
+    bytecode: true,
+    format: "esm",
     compile: { target: target.bun, outfile, autoloadBunfig: false, autoloadDotenv: false, autoloadTsconfig: false, autoloadPackageJson: false },
   });
   if (!result.success) throw new Error(`${target.name}: ${result.logs.map(String).join("\n")}`);

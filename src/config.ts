@@ -1,26 +1,94 @@
-/** Command-line flags and environment variables, documented once for --help and the README. */
+/**
+ * Command-line flags and environment variables, documented once for --help and the README, and
+ * checked once at start-up: a bad value stops the server with a message instead of a silent default.
+ */
+import { statSync } from "node:fs";
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
 
-export const ENVIRONMENT: { name: string; default: string; meaning: string }[] = [
-  { name: "TUI_TESTER_MAX_SESSIONS", default: "32", meaning: "Maximum concurrent running sessions." },
-  { name: "TUI_TESTER_MAX_MONITORS", default: "16", meaning: "Maximum concurrent monitors." },
-  { name: "TUI_TESTER_SCREEN_DETAIL", default: "full", meaning: "Default screenDetail of input tools: full or diff." },
-  { name: "TUI_TESTER_RAW_BUFFER_BYTES", default: "1048576", meaning: "Raw output kept per session, in bytes." },
-  { name: "TUI_TESTER_SCROLLBACK", default: "10000", meaning: "Emulator scrollback lines per session." },
-  { name: "TUI_TESTER_KILL_GRACE_MS", default: "2000", meaning: "stop_session wait before SIGKILL." },
-  { name: "TUI_TESTER_MAX_EXITED_KEPT", default: "64", meaning: "Exited sessions kept readable before pruning." },
-  { name: "TUI_TESTER_THEME", default: "xterm colours on black", meaning: "JSON {foreground, background, cursor, ansi[16]} (\"#rrggbb\") the app is told via OSC 10/11/12/4." },
-  { name: "TUI_TESTER_PTY", default: "auto", meaning: "PTY backend: bun-terminal (POSIX default) or bun-pty." },
-  { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where screenshots and recordings go when no path is given." },
-  { name: "TUI_TESTER_RECORD_DIR", default: "unset (off)", meaning: "Existing directory: record every session there as asciicast v2." },
-  { name: "TUI_TESTER_WEB_PORT", default: "0 (random)", meaning: "Port of the web viewer on 127.0.0.1." },
-  { name: "TUI_TESTER_LOG", default: "on", meaning: "Set to silent to drop the stderr log." },
+export interface Setting {
+  name: string;
+  default: string;
+  meaning: string;
+  /** What a valid value looks like, as --help and the start-up error say it. */
+  accepted: string;
+  /** Why `value` (never empty: empty means unset) is not valid, or undefined when it is. */
+  problem(value: string): string | undefined;
+}
+
+const positiveInt = (value: string) => (/^[0-9]+$/.test(value) && Number(value) > 0 && Number.isSafeInteger(Number(value)) ? undefined : "not a positive integer");
+const oneOf = (...choices: string[]) => (value: string) => (choices.includes(value) ? undefined : "not an accepted value");
+const COLOUR = /^#[0-9a-f]{6}$/i;
+
+function themeProblem(value: string): string | undefined {
+  let theme: unknown;
+  try {
+    theme = JSON.parse(value);
+  } catch {
+    return "not valid JSON";
+  }
+  if (typeof theme !== "object" || theme === null || Array.isArray(theme)) return "not a JSON object";
+  const t = theme as Record<string, unknown>;
+  const unknown = Object.keys(t).filter((k) => !["foreground", "background", "cursor", "ansi"].includes(k));
+  if (unknown.length > 0) return `unknown key ${JSON.stringify(unknown[0])}`;
+  for (const key of ["foreground", "background", "cursor"]) if (t[key] !== undefined && !COLOUR.test(String(t[key]))) return `${key} is not a "#rrggbb" colour`;
+  if (t.ansi !== undefined && !(Array.isArray(t.ansi) && t.ansi.length <= 16 && t.ansi.every((c) => COLOUR.test(String(c))))) return `ansi is not a list of up to 16 "#rrggbb" colours`;
+  return undefined;
+}
+
+function directoryProblem(mustExist: boolean) {
+  return (value: string): string | undefined => {
+    const stat = statSync(value, { throwIfNoEntry: false });
+    if (stat === undefined) return mustExist ? "no such directory" : undefined;
+    return stat.isDirectory() ? undefined : "exists and is not a directory";
+  };
+}
+
+const port = (value: string) => (/^[0-9]+$/.test(value) && Number(value) <= 65535 ? undefined : "not a port number");
+
+const INT = "a positive integer";
+
+export const ENVIRONMENT: Setting[] = [
+  { name: "TUI_TESTER_MAX_SESSIONS", default: "32", meaning: "Maximum concurrent running sessions.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_MAX_MONITORS", default: "16", meaning: "Maximum concurrent monitors.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_SCREEN_DETAIL", default: "full", meaning: "Default screenDetail of input tools: full or diff.", accepted: "full, diff", problem: oneOf("full", "diff") },
+  { name: "TUI_TESTER_RAW_BUFFER_BYTES", default: "1048576", meaning: "Raw output kept per session, in bytes.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_SCROLLBACK", default: "10000", meaning: "Emulator scrollback lines per session.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_KILL_GRACE_MS", default: "2000", meaning: "stop_session wait before SIGKILL.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_MAX_EXITED_KEPT", default: "64", meaning: "Exited sessions kept readable before pruning.", accepted: INT, problem: positiveInt },
+  {
+    name: "TUI_TESTER_THEME",
+    default: "xterm colours on black",
+    meaning: "JSON {foreground, background, cursor, ansi[16]} (\"#rrggbb\") the app is told via OSC 10/11/12/4.",
+    accepted: 'a JSON object such as {"background":"#ffffff","foreground":"#000000"}, keys foreground, background, cursor, ansi (up to 16), colours "#rrggbb"',
+    problem: themeProblem,
+  },
+  { name: "TUI_TESTER_PTY", default: "auto", meaning: "PTY backend: bun-terminal (POSIX default) or bun-pty.", accepted: "bun-terminal, bun-pty", problem: oneOf("bun-terminal", "bun-pty") },
+  { name: "TUI_TESTER_LOG", default: "on", meaning: "Set to silent to drop the stderr log.", accepted: "on, silent", problem: oneOf("on", "silent") },
+  { name: "TUI_TESTER_MAX_REPLY_BYTES", default: "1048576", meaning: "Largest tool reply; a larger one goes to a file in the output directory.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where oversized replies and other artifacts are written (created if missing).", accepted: "a directory path (created if missing)", problem: directoryProblem(false) },
+  { name: "TUI_TESTER_CONTENT", default: "text", meaning: "Tool result content: text (rendered for the model) or json.", accepted: "text, json", problem: oneOf("text", "json") },
+  { name: "TUI_TESTER_RECORD_DIR", default: "off", meaning: "Record every session as asciicast into this existing directory.", accepted: "an existing directory", problem: directoryProblem(true) },
+  { name: "TUI_TESTER_WEB_PORT", default: "a free port (0)", meaning: "Port of the local web viewer.", accepted: "an integer from 0 to 65535", problem: port },
 ];
 
+/** One line per bad setting: variable, value, what is wrong and what is accepted. Empty when all are valid. */
+export function settingProblems(env: Record<string, string | undefined> = process.env): string[] {
+  const problems: string[] = [];
+  for (const setting of ENVIRONMENT) {
+    const value = env[setting.name];
+    if (value === undefined || value === "") continue;
+    const problem = setting.problem(value);
+    if (problem === undefined) continue;
+    const shown = value.length > 200 ? `${value.slice(0, 200)}...` : value;
+    problems.push(`${setting.name}=${JSON.stringify(shown)}: ${problem}. Accepted: ${setting.accepted}. Unset it for the default (${setting.default}).`);
+  }
+  return problems;
+}
+
 export function helpText(): string {
-  const env = ENVIRONMENT.map((e) => `  ${e.name.padEnd(28)} ${e.meaning} (default ${e.default})`).join("\n");
+  const env = ENVIRONMENT.map((e) => `  ${e.name.padEnd(28)} ${e.meaning} (default ${e.default})\n  ${"".padEnd(28)} Accepted: ${e.accepted}.`).join("\n");
   return `tui-tester ${VERSION}: MCP stdio server to drive and test terminal UIs.
 
 Usage: tui-tester [--help] [--version]
@@ -33,7 +101,7 @@ Flags:
   --help, -h      Show this help and exit.
   --version, -v   Print the version and exit.
 
-Environment:
+Environment (checked at start: a bad value stops the server; empty counts as unset):
 ${env}
 `;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /** Entry: flags, registries, MCP server over stdio, shutdown on stdin end and signals; `test` runs test files. */
 import "./cli/log-default.ts"; // first: sets the test mode's log default before util/log.ts loads
-import { helpText, screenDetailFromEnv, VERSION } from "./config.ts";
+import { helpText, screenDetailFromEnv, settingProblems, VERSION } from "./config.ts";
 import { MonitorRegistry } from "./monitor/registry.ts";
 import { createServer, serveStdio } from "./server.ts";
 import { SessionRegistry } from "./session/registry.ts";
@@ -26,6 +26,11 @@ if (flag === "--help" || flag === "-h") {
 }
 if (flag !== undefined) {
   process.stderr.write(`Unknown argument "${flag}".\n\n${helpText()}`);
+  process.exit(2);
+}
+const problems = settingProblems();
+if (problems.length > 0) {
+  process.stderr.write(`tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${p}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`);
   process.exit(2);
 }
 

@@ -2,6 +2,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { ToolContext, ToolDef } from "./tools/define.ts";
 import { dispatch } from "./tools/dispatch.ts";
 import { inputJsonSchema, listedAnnotations, outputJsonSchema } from "./tools/json-schema.ts";
@@ -10,25 +11,32 @@ import { inputJsonSchema, listedAnnotations, outputJsonSchema } from "./tools/js
 const PROGRESS_INTERVAL_MS = 1000;
 
 export function createServer(tools: ToolDef[], context: Omit<ToolContext, "signal" | "rawArgs">): Server {
+  let ajv: AjvJsonSchemaValidator | undefined;
   const server = new Server(
     { name: "tui-tester", version: context.config.version },
     {
       capabilities: { tools: {} },
       instructions:
         "Drive terminal apps: start_session (visible: true lets the human watch), then send_keys/send_text with waitFor, read with snapshot/get_text, and use run_script for multi-step flows with no round trips. stop_session when done.",
+      // The SDK builds an Ajv instance up front, only for elicitation, which this server never
+      // sends; built on first use instead, it stays off the start-up path (issue 14).
+      jsonSchemaValidator: { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) },
     },
   );
-  const listed = tools.map((tool) => ({
-    name: tool.name,
-    title: tool.annotations.title,
-    description: tool.description,
-    inputSchema: inputJsonSchema(tool),
-    outputSchema: outputJsonSchema(tool),
-    annotations: listedAnnotations(tool),
-  }));
+  // Converted on the first tools/list rather than before initialize can be answered.
+  let listed: object[] | undefined;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (listed ??= tools.map((tool) => ({
+      name: tool.name,
+      title: tool.annotations.title,
+      description: tool.description,
+      inputSchema: inputJsonSchema(tool),
+      outputSchema: outputJsonSchema(tool),
+      annotations: listedAnnotations(tool),
+    }))),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Tools: ${[...byName.keys()].join(", ")}.`);

@@ -3,8 +3,8 @@
  * driving apps (query replies, kitty keyboard flags, mouse encodings, synchronized-output holds),
  * with write bookkeeping so callers can await "everything written so far has been parsed".
  */
-import { Terminal, type IDisposable } from "@xterm/headless";
-import { SerializeAddon } from "@xterm/addon-serialize";
+import type { IDisposable, Terminal } from "@xterm/headless";
+import type { SerializeAddon } from "@xterm/addon-serialize";
 import pkg from "../../package.json" with { type: "json" };
 import type { KeyboardModes } from "../keys/types.ts";
 import { log } from "../util/log.ts";
@@ -38,9 +38,18 @@ export interface EmulatorOptions {
   version?: string;
 }
 
+/**
+ * xterm.js is loaded on the first session, not at start-up: evaluating it is a large share of the
+ * server's spawn-to-initialize time (issue 14), and a server may never start a session.
+ */
+let xterm: { Terminal: typeof Terminal; SerializeAddon: typeof SerializeAddon } | undefined;
+function loadXterm(): NonNullable<typeof xterm> {
+  return (xterm ??= { Terminal: require("@xterm/headless").Terminal, SerializeAddon: require("@xterm/addon-serialize").SerializeAddon });
+}
+
 export class Emulator {
   private readonly terminal: Terminal;
-  private readonly serializer = new SerializeAddon();
+  private readonly serializer = new (loadXterm().SerializeAddon)();
   private readonly tracker = new ModeTracker();
   private readonly kitty = new KittyFlagStacks();
   private readonly colours: ColourTable;
@@ -57,7 +66,7 @@ export class Emulator {
 
   constructor(opts: EmulatorOptions) {
     // logLevel "off": xterm.js logs through console, and nothing may reach stdout (the protocol).
-    this.terminal = new Terminal({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK, allowProposedApi: true, logLevel: "off" });
+    this.terminal = new (loadXterm().Terminal)({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK, allowProposedApi: true, logLevel: "off" });
     this.terminal.loadAddon(this.serializer);
     this.colours = new ColourTable(opts.theme);
     const reply = (data: string) => {

@@ -1,24 +1,33 @@
 /**
- * The npm package as `bunx tui-tester` gets it: `bun pm pack`, then install the tarball into an
- * empty project (dependencies from Bun's cache, the npm registry only when they are not cached)
- * and run its bin: --version, `bunx tui-tester --version`, and MCP initialize + tools/list.
+ * The npm package as `bunx tui-tester` gets it: `bun pm pack` (the same file list as `npm pack`, which
+ * the release publishes), then install the tarball into an empty project (dependencies from Bun's
+ * cache, the npm registry only when they are not cached) and run its bin through its shebang, as
+ * bunx does: --version, `bunx tui-tester`, and MCP initialize + tools/list + a session.
+ *
+ * The project is hostile, like a user's project an MCP client starts the server in: a bunfig.toml
+ * whose preload prints to stdout, a .env with TUI_TESTER_PTY=nonsense and a marker variable, and a
+ * tsconfig.json whose "paths" redirect every bare import. The bin must ignore all three.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { connect } from "../e2e/client.ts";
+import { connect, type TestClient } from "../e2e/client.ts";
+import { BUN_PROGRAMS, envWithPath, NODE_PROGRAMS, pathWithout } from "./toolchains.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const BUN = process.execPath;
+const posix = process.platform !== "win32";
 let dir = "";
 let tarball = "";
 let entries: string[] = [];
 let app = "";
+let bin = "";
 
-function sh(cmd: string[], cwd: string) {
-  const result = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, TUI_TESTER_LOG: "silent" } });
+function sh(cmd: string[], cwd: string, env: Record<string, string> = {}) {
+  const result = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, TUI_TESTER_LOG: "silent", ...env } });
   const out = { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
   if (out.code !== 0) throw new Error(`${cmd.join(" ")} exited ${out.code}:\n${out.stdout}\n${out.stderr}`);
   return out;
@@ -32,18 +41,25 @@ beforeAll(async () => {
   app = join(dir, "app");
   await Bun.write(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true }));
   sh([BUN, "add", "--prefer-offline", "--no-summary", tarball], app);
+  bin = join(app, "node_modules", ".bin", process.platform === "win32" ? "tui-tester.exe" : "tui-tester");
+  // The hostile project, written after the install so only the server meets it.
+  await Bun.write(join(app, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
+  await Bun.write(join(app, "preload.ts"), 'console.log("PRELOAD WROTE TO STDOUT");\nawait Bun.write(import.meta.dir + "/PRELOADED", "yes");\n');
+  await Bun.write(join(app, ".env"), "TUI_TESTER_PTY=nonsense\nDOTENV_MARKER=leaked\n");
+  await Bun.write(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "*": ["./hijack.ts"] } } }));
+  await Bun.write(join(app, "hijack.ts"), 'console.log("TSCONFIG PATHS HIJACKED AN IMPORT");\nexport {};\n');
 }, 120_000);
 
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-test("the tarball holds src/, the demo scripts, README, LICENSE and package.json, nothing else", async () => {
+test("the tarball holds bin/, src/, the demo scripts, README, LICENSE and package.json, nothing else", async () => {
   const src = [...new Bun.Glob("src/**/*").scanSync({ cwd: ROOT, onlyFiles: true })].map((p) => p.replaceAll("\\", "/")).sort();
   expect(entries.filter((e) => e.startsWith("src/"))).toEqual(src);
   const demos = pkg.files.filter((f) => f.startsWith("scripts/")).sort();
   expect(demos).toEqual(["scripts/demo-tui.ts", "scripts/demo-visible.ts"]);
-  expect(entries.filter((e) => !e.startsWith("src/"))).toEqual(["LICENSE", "README.md", "package.json", ...demos.filter((d) => entries.includes(d))]);
+  expect(entries.filter((e) => !e.startsWith("src/"))).toEqual(["LICENSE", "README.md", "bin/tui-tester", "package.json", ...demos]);
   expect(entries.some((e) => /\.test\.ts$|^test\/|^bench\/|^dist\/|^build\.ts$/.test(e))).toBe(false);
 });
 
@@ -52,16 +68,71 @@ test("every entry of package.json files exists (a missing one would silently dro
   expect(missing).toEqual([]);
 });
 
-test("the bin runs the TypeScript entry under Bun: --version, and bunx tui-tester --version", () => {
-  expect(pkg.bin).toEqual({ "tui-tester": "src/main.ts" });
-  const bin = join(app, "node_modules", ".bin", process.platform === "win32" ? "tui-tester.exe" : "tui-tester");
-  expect(sh([bin, "--version"], app).stdout).toBe(`${pkg.version}\n`);
-  expect(sh([BUN, "x", "tui-tester", "--version"], app).stdout).toBe(`${pkg.version}\n`);
+test.skipIf(!Bun.which("npm"))("npm pack (what the release publishes) packs the same files", () => {
+  const [report] = JSON.parse(sh(["npm", "pack", "--dry-run", "--json", "--ignore-scripts"], ROOT).stdout) as { files: { path: string; mode: number }[] }[];
+  expect(report!.files.map((f) => f.path).sort()).toEqual(entries);
+  // The launcher keeps its execute bit, or the shebang never runs.
+  expect(report!.files.find((f) => f.path === "bin/tui-tester")!.mode & 0o111).toBe(0o111);
 });
 
-test("the installed package serves MCP: initialize and tools/list", async () => {
-  await using installed = await connect({ command: BUN, args: ["x", "tui-tester"], cwd: app });
-  await using source = await connect();
-  expect(installed.client.getServerVersion()?.version).toBe(pkg.version);
-  expect((await installed.client.listTools()).tools).toEqual((await source.client.listTools()).tools);
+describe.skipIf(!posix)("the installed bin, started in a hostile project", () => {
+  test("package.json's bin is the launcher, which is a /bin/sh script", async () => {
+    expect(pkg.bin).toEqual({ "tui-tester": "bin/tui-tester" });
+    expect((await Bun.file(join(ROOT, "bin", "tui-tester")).text()).split("\n")[0]).toBe("#!/bin/sh");
+  });
+
+  test("--version through the shebang and through bunx", () => {
+    expect(sh([bin, "--version"], app)).toMatchObject({ stdout: `${pkg.version}\n` });
+    expect(sh([BUN, "x", "tui-tester", "--version"], app)).toMatchObject({ stdout: `${pkg.version}\n` });
+  });
+
+  test.skipIf(!Bun.which("npx"))("with no bun on PATH but npx (Node.js only), the bin runs Bun through npx", async () => {
+    const env = envWithPath(await pathWithout(join(dir, "path-node-only"), BUN_PROGRAMS), { npm_config_prefix: join(dir, "npm-prefix") });
+    const result = Bun.spawnSync([bin, "--version"], { cwd: app, stdin: "ignore", stdout: "pipe", stderr: "pipe", env });
+    expect({ code: result.exitCode, stdout: result.stdout.toString() }).toEqual({ code: 0, stdout: `${pkg.version}\n` });
+  }, 120_000);
+
+  test("with neither bun nor npx on PATH the bin says what it needs and exits 127", async () => {
+    const env = envWithPath(await pathWithout(join(dir, "path-neither"), [...BUN_PROGRAMS, ...NODE_PROGRAMS]));
+    const result = Bun.spawnSync([bin], { cwd: app, stdin: "ignore", stdout: "pipe", stderr: "pipe", env });
+    expect(result.exitCode).toBe(127);
+    expect(result.stdout.toString()).toBe("");
+    expect(result.stderr.toString()).toContain("Bun (>= 1.3.5) is needed");
+  });
+
+  describe.each([
+    { how: "the bin run directly (its shebang)", command: () => bin, args: [] as string[] },
+    { how: "bunx tui-tester", command: () => BUN, args: ["x", "tui-tester"] as string[] },
+  ])("$how", ({ command, args }) => {
+    let c: TestClient;
+    let stderr = "";
+    beforeAll(async () => {
+      // TUI_TESTER_PTY unset here, so only the project's .env could set it.
+      c = await connect({ command: command(), args, cwd: app, env: { TUI_TESTER_PTY: "", TUI_TESTER_LOG: "on" } });
+      c.transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    }, 60_000);
+    afterAll(async () => {
+      await c?.[Symbol.asyncDispose]();
+    });
+
+    test("initialize: the installed version, the source's tools", async () => {
+      expect(c.client.getServerVersion()?.version).toBe(pkg.version);
+      await using source = await connect();
+      expect((await c.client.listTools()).tools).toEqual((await source.client.listTools()).tools);
+    });
+
+    test("start_session works and the project's .env reaches neither the server nor the program", async () => {
+      const started = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-c", 'echo "marker=${DOTENV_MARKER:-unset} pty=${TUI_TESTER_PTY:-unset}"; sleep 30'] });
+      const waited = await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "marker=", timeoutMs: 10_000 });
+      expect(waited.matched).toBe(true);
+      const text = (await c.ok("get_text", { sessionId: started.sessionId })).text as string;
+      expect(text).toContain("marker=unset pty=unset");
+      await c.ok("stop_session", { sessionId: started.sessionId, signal: "SIGKILL" });
+    });
+
+    test("neither the bunfig.toml preload nor the tsconfig.json paths ran", () => {
+      expect(existsSync(join(app, "PRELOADED"))).toBe(false);
+      expect(stderr).not.toContain("HIJACKED");
+    });
+  });
 });
