@@ -10,6 +10,9 @@ type Data = Record<string, any>;
 /** Fields never shown as text: duplicates of what is rendered elsewhere, or of the request. */
 const HIDDEN = new Set(["sessionId", "lines", "specs", "hex"]);
 
+/** Larger cells JSON is left to structuredContent instead of being printed twice. */
+const MAX_TEXT_CELLS_BYTES = 64 * 1024;
+
 /** Above this many changed rows (and half the screen) the rows are not listed: the screen shows them. */
 const MANY_ROWS = 8;
 
@@ -181,7 +184,11 @@ function bodyLines(data: Data, inScript = false): string[] {
   if (Array.isArray(data.frames)) out.push(...framesLines(data.frames));
   if (isView) out.push(...viewLines(data));
   if (typeof data.ansi === "string") out.push("ANSI:", data.ansi);
-  if (data.cells !== undefined) out.push(`Cells: ${JSON.stringify(data.cells)}`);
+  if (data.cells !== undefined) {
+    // Cells are for programs; a model reads the screen and its highlights. Small ones are shown anyway.
+    const cells = JSON.stringify(data.cells);
+    out.push(cells.length <= MAX_TEXT_CELLS_BYTES ? `Cells: ${cells}` : `Cells: ${cells.length} bytes of JSON, in structuredContent.cells.`);
+  }
   if (isObject(data.scrollback)) {
     const sb = data.scrollback;
     out.push(`Buffer (${sb.totalLines} lines${sb.truncated ? `, last ${sb.maxLines} shown` : ""}${sb.isAltScreen ? ", alternate screen" : ""}):`, String(sb.text ?? ""));

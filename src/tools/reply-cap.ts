@@ -55,11 +55,16 @@ export function capReply(result: CallToolResult, tool: string, maxBytes = maxRep
   writeFileSync(`${base}.json`, JSON.stringify(full), { mode: 0o600 });
   writeFileSync(`${base}.txt`, text, { mode: 0o600 });
 
-  const kept: Record<string, unknown> = {};
+  // Drop the largest fields until the rest fits in half the budget (cells go before lines and text).
+  const kept: Record<string, unknown> = { ...full };
   const dropped: string[] = [];
-  for (const [key, value] of Object.entries(full)) {
-    if (bytesOf(JSON.stringify(value) ?? "") <= SMALL_FIELD_BYTES) kept[key] = value;
-    else dropped.push(key);
+  const sizes = Object.entries(full).map(([key, value]) => [key, bytesOf(JSON.stringify(value) ?? "")] as const).sort((a, b) => b[1] - a[1]);
+  let keptBytes = sizes.reduce((sum, [, n]) => sum + n, 0);
+  for (const [key, n] of sizes) {
+    if (keptBytes <= maxBytes / 2 || n <= SMALL_FIELD_BYTES) break;
+    delete kept[key];
+    dropped.push(key);
+    keptBytes -= n;
   }
   const spilled = { jsonPath: `${base}.json`, textPath: `${base}.txt`, replyBytes: size, maxReplyBytes: maxBytes, fields: dropped };
   const note = `\n[Reply of ${size} bytes exceeds ${maxBytes} (TUI_TESTER_MAX_REPLY_BYTES). Full text: ${base}.txt; full JSON: ${base}.json${dropped.length ? `; fields only in the file: ${dropped.join(", ")}` : ""}. Ask for less (a region, fewer lines or bytes) or read the file.]`;
