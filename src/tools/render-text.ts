@@ -7,8 +7,8 @@
 
 type Data = Record<string, any>;
 
-/** Fields never shown as text: duplicates of what is rendered elsewhere, or of the request. */
-const HIDDEN = new Set(["sessionId", "lines", "specs", "hex"]);
+/** Fields never shown as text: duplicates of what is rendered elsewhere (the summary), or of the request. */
+const HIDDEN = new Set(["sessionId", "lines", "specs", "hex", "keyCount"]);
 
 /** Larger cells JSON is left to structuredContent instead of being printed twice. */
 const MAX_TEXT_CELLS_BYTES = 64 * 1024;
@@ -122,7 +122,8 @@ function fieldLines(data: Data, skip: Set<string>): string[] {
   const simple: string[] = [];
   const complex: string[] = [];
   for (const [key, value] of Object.entries(data)) {
-    if (skip.has(key) || HIDDEN.has(key) || value === undefined) continue;
+    // null means "not applicable" here (no exit code while running): structuredContent has it
+    if (skip.has(key) || HIDDEN.has(key) || value === undefined || value === null) continue;
     if (value === null || typeof value !== "object") simple.push(`${key}: ${scalar(value)}`);
     else if (Array.isArray(value) && value.length === 0) continue;
     else complex.push(`${key}: ${JSON.stringify(value)}`);
