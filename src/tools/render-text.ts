@@ -24,9 +24,14 @@ export function screenText(text: string): string {
   return trimmed === "" ? "(blank screen)" : trimmed;
 }
 
-export function cursorText(cursor: Data | undefined): string {
+/** "row,col" plus " hidden" when the app hid the cursor. */
+function cursorAt(cursor: Data | undefined): string {
   if (!isObject(cursor)) return "";
-  return `cursor ${cursor.row},${cursor.col}${cursor.visible === false ? " hidden" : ""}`;
+  return `${cursor.row},${cursor.col}${cursor.visible === false ? " hidden" : ""}`;
+}
+
+export function cursorText(cursor: Data | undefined): string {
+  return isObject(cursor) ? `cursor ${cursorAt(cursor)}` : "";
 }
 
 function highlightLines(highlights: unknown): string[] {
@@ -97,11 +102,11 @@ function screenBlockLines(block: Data): string[] {
     const listAll = changed <= MANY_ROWS || changed <= rows / 2;
     if (block.diff) out.push(...diffLines(block.diff, listAll, false));
     if (!block.diff?.identical) out.push(...viewLines(block.after));
-    else out.push(`Cursor ${cursorText(block.after.cursor).slice(7)}.`, ...highlightLines(block.after.highlights));
+    else out.push(`Cursor ${cursorAt(block.after.cursor)}.`, ...highlightLines(block.after.highlights));
   } else if (block.diff) {
     const changed = (block.diff.changedLines ?? []).length;
     out.push(...diffLines(block.diff, true, changed > MANY_ROWS));
-    if (block.cursor) out.push(`Cursor ${cursorText(block.cursor).slice(7)}.`);
+    if (block.cursor) out.push(`Cursor ${cursorAt(block.cursor)}.`);
     out.push(...highlightLines(block.highlights));
   }
   return out.filter(Boolean);
