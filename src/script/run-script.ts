@@ -8,6 +8,7 @@ import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
 import { monitorEntries } from "../tools/monitor-tools.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
+import { clipMessage } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
 import { assertTextStep, sleepStep, stepSchema, withDefaults, type ScriptDefaults } from "./steps.ts";
 
@@ -124,7 +125,7 @@ async function runPlanned(
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
-        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } });
+        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) } });
         if (options.stopOnError && !step.continueOnError) {
           stoppedAtStep = index;
           break;
