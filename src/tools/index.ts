@@ -12,10 +12,10 @@ import { waitForIdle, waitForText } from "./wait-tools.ts";
 /** Tools that run_script can run as steps (same schema minus sessionId, same code). */
 const scriptable = [sendKeys, sendText, sendRaw, typeText, holdKey, paste, mouse, waitForText, waitForIdle, snapshot, getText, resize] as unknown as SessionToolDef[];
 
-export const runScript = makeRunScript(scriptable);
-
-/** Every run_script step type, for the generated reference: the scriptable tools plus sleep and assert_text. */
+/** Every run_script step type: the scriptable tools plus the script-only sleep and assert_text. */
 export const scriptSteps: SessionToolDef[] = [...scriptable, sleepStep, assertTextStep];
+
+export const runScript = makeRunScript(scriptSteps);
 
 export const tools = [
   startSession,
