@@ -34,11 +34,16 @@ export function cursorText(cursor: Data | undefined): string {
   return isObject(cursor) ? `cursor ${cursorAt(cursor)}` : "";
 }
 
+/** Most highlights listed in the text; a screen painted all over in colour has more than a selection. */
+const MAX_HIGHLIGHTS = 40;
+
 function highlightLines(highlights: unknown): string[] {
   if (!Array.isArray(highlights) || highlights.length === 0) return [];
+  const more = highlights.length - MAX_HIGHLIGHTS;
   return [
     "Highlighted (row:cols kind text):",
-    ...highlights.map((h: Data) => `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text)}`),
+    ...highlights.slice(0, MAX_HIGHLIGHTS).map((h: Data) => `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text)}`),
+    ...(more > 0 ? [`(${more} more in structuredContent)`] : []),
   ];
 }
 
