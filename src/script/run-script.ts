@@ -8,8 +8,8 @@ import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
 import { monitorEntries } from "../tools/monitor-tools.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
+import { clipMessage } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
-import { expectSnapshotStep } from "./expect-snapshot.ts";
 import { assertTextStep, sleepStep, withDefaults, type ScriptDefaults } from "./steps.ts";
 
 interface StepResult {
@@ -24,8 +24,9 @@ interface StepResult {
   error?: { code: string; message: string; hint?: string };
 }
 
-export function makeRunScript(scriptable: SessionToolDef[]) {
-  const tools = new Map<string, SessionToolDef>([...scriptable, sleepStep, assertTextStep, expectSnapshotStep].map((t) => [t.name, t]));
+/** run_script over its step types: the scriptable tools plus sleepStep and assertTextStep. */
+export function makeRunScript(stepTools: SessionToolDef[]) {
+  const tools = new Map<string, SessionToolDef>(stepTools.map((t) => [t.name, t]));
   const names = [...tools.keys()];
   // Steps are not inlined per tool in the JSON Schema (tools/list would carry every tool twice):
   // each step is checked here against its own tool's schema before the first step runs.
@@ -84,7 +85,7 @@ function planStep(tools: Map<string, SessionToolDef>, raw: Record<string, unknow
   const { type: _t, label, continueOnError, ...rest } = applyCompat(tool.compat, raw) as Record<string, unknown>;
   const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: id }, defaults));
   if (!parsed.success) {
-    throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}): ${describeIssues(parsed.issues, tool.input)}.`, `A ${tool.name} step takes the ${tool.name} arguments without sessionId${tools.has(tool.name) && tool.name !== "sleep" && tool.name !== "assert_text" ? " (see that tool's schema)" : " (see the run_script description)"}; check the script defaults too.`);
+    throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}): ${describeIssues(parsed.issues, tool.input)}.`, `A ${tool.name} step takes ${tool === sleepStep || tool === assertTextStep ? "the arguments in the run_script description" : `the ${tool.name} tool's arguments without sessionId`}; check the script defaults too.`);
   }
   try {
     tool.check?.(parsed.output);
@@ -125,7 +126,7 @@ async function runPlanned(
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
-        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } });
+        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) } });
         if (options.stopOnError && !step.continueOnError) {
           stoppedAtStep = index;
           break;

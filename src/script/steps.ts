@@ -114,14 +114,3 @@ export function withDefaults(tool: SessionToolDef, raw: Record<string, unknown>,
   }
   return step;
 }
-
-/** The valibot schema of one step: the tool's entries without sessionId, plus type/label/continueOnError. */
-export function stepSchema(tool: SessionToolDef) {
-  const { sessionId: _omit, ...entries } = tool.input.entries;
-  return v.strictObject({
-    type: v.literal(tool.name),
-    label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Your name for the step, echoed in its result."))),
-    continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
-    ...entries,
-  });
-}

@@ -1,5 +1,6 @@
 /** The tool catalog, in the order tools/list shows them. */
 import { makeRunScript } from "../script/run-script.ts";
+import { expectSnapshotStep } from "../script/expect-snapshot.ts";
 import { assertTextStep, sleepStep } from "../script/steps.ts";
 import { markRecordingTool, screenshotTool, startRecordingTool, stopRecordingTool, webViewerTool, withHumanInputNotice } from "./artifact-tools.ts";
 import type { SessionToolDef, ToolDef } from "./define.ts";
@@ -13,10 +14,10 @@ import { waitForIdle, waitForText } from "./wait-tools.ts";
 /** Tools that run_script can run as steps (same schema minus sessionId, same code). */
 const scriptable = [sendKeys, sendText, sendRaw, typeText, holdKey, paste, mouse, waitForText, waitForIdle, snapshot, getText, resize, markRecordingTool, screenshotTool] as unknown as SessionToolDef[];
 
-export const runScript = makeRunScript(scriptable);
+/** Every run_script step type: the scriptable tools plus the script-only sleep, assert_text and expect_snapshot. */
+export const scriptSteps: SessionToolDef[] = [...scriptable, sleepStep, assertTextStep, expectSnapshotStep];
 
-/** Every run_script step type, for the generated reference: the scriptable tools plus sleep and assert_text. */
-export const scriptSteps: SessionToolDef[] = [...scriptable, sleepStep, assertTextStep];
+export const runScript = makeRunScript(scriptSteps);
 
 export const tools = [
   startSession,

@@ -1,10 +1,11 @@
 /**
  * valibot -> JSON Schema, once at start-up. A schema that cannot convert fails a unit test.
  *
- * Shared fields are spelled out once: the observe options (captureScreen, waitAfterMs, waitFor,
- * screenDetail) in full on send_keys only, waitFor's fields on wait_for_text only. Every other tool
- * gets the field's type and a pointer ("As send_keys."). Validation still uses the full valibot
- * schema, so behaviour does not change; only what tools/list repeats does.
+ * tools/list says shared fields once (issue 11: it is paid for on every session): the observe options
+ * (captureScreen, waitAfterMs, waitFor, screenDetail) in full on send_keys only, waitFor's fields on
+ * wait_for_text only, run_script's monitor on start_monitor. Elsewhere a field keeps its type and
+ * default, plus a pointer ("As send_keys.waitFor.") when it is structured. Validation still uses the
+ * full valibot schema, so behaviour does not change; the README reference shows every field.
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { ToolDef } from "./define.ts";
@@ -25,7 +26,8 @@ const SHARED: Record<string, [owner: string, field: string]> = {
 function pointer(full: Json, owner: string, field: string): Json {
   // captureScreen, waitAfterMs and screenDetail explain themselves once send_keys has said it;
   // the structured ones (waitFor, a key) get a pointer.
-  const short: Json = full.type === "object" || full.anyOf ? { description: `As ${owner}.${field}.` } : {};
+  const where = field === "arguments" ? `${owner}'s arguments` : `${owner}.${field}`;
+  const short: Json = full.type === "object" || full.anyOf ? { description: `As ${where}.` } : {};
   if (Array.isArray(full.anyOf)) short.anyOf = full.anyOf.map((alt: Json) => ({ type: alt.type }));
   for (const key of ["type", "enum", "default", "required"] as const) if (full[key] !== undefined) short[key] = full[key];
   return short;
@@ -51,7 +53,7 @@ export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"
   if (tool.name === "send_keys" && properties.waitFor?.properties) {
     properties.waitFor = {
       type: "object",
-      description: `${properties.waitFor.description ?? ""} Fields: wait_for_text's arguments (pattern, regex, regexFlags, timeoutMs, pollIntervalMs, matchScreen, errorOnTimeout), without sessionId.`.trim(),
+      description: `${properties.waitFor.description ?? ""} Fields: wait_for_text's arguments (${Object.keys(properties.waitFor.properties).join(", ")}).`.trim(),
       required: properties.waitFor.required,
     };
   }

@@ -7,8 +7,11 @@
 
 type Data = Record<string, any>;
 
-/** Fields never shown as text: duplicates of what is rendered elsewhere, or of the request. */
-const HIDDEN = new Set(["sessionId", "lines", "specs", "hex"]);
+/** Fields never shown as text: duplicates of what is rendered elsewhere (the summary), or of the request. */
+const HIDDEN = new Set(["sessionId", "lines", "specs", "hex", "keyCount"]);
+
+/** Larger cells JSON is left to structuredContent instead of being printed twice. */
+const MAX_TEXT_CELLS_BYTES = 64 * 1024;
 
 /** Above this many changed rows (and half the screen) the rows are not listed: the screen shows them. */
 const MANY_ROWS = 8;
@@ -21,16 +24,26 @@ export function screenText(text: string): string {
   return trimmed === "" ? "(blank screen)" : trimmed;
 }
 
-export function cursorText(cursor: Data | undefined): string {
+/** "row,col" plus " hidden" when the app hid the cursor. */
+function cursorAt(cursor: Data | undefined): string {
   if (!isObject(cursor)) return "";
-  return `cursor ${cursor.row},${cursor.col}${cursor.visible === false ? " hidden" : ""}`;
+  return `${cursor.row},${cursor.col}${cursor.visible === false ? " hidden" : ""}`;
 }
+
+export function cursorText(cursor: Data | undefined): string {
+  return isObject(cursor) ? `cursor ${cursorAt(cursor)}` : "";
+}
+
+/** Most highlights listed in the text; a screen painted all over in colour has more than a selection. */
+const MAX_HIGHLIGHTS = 40;
 
 function highlightLines(highlights: unknown): string[] {
   if (!Array.isArray(highlights) || highlights.length === 0) return [];
+  const more = highlights.length - MAX_HIGHLIGHTS;
   return [
     "Highlighted (row:cols kind text):",
-    ...highlights.map((h: Data) => `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text)}`),
+    ...highlights.slice(0, MAX_HIGHLIGHTS).map((h: Data) => `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text)}`),
+    ...(more > 0 ? [`(${more} more in structuredContent)`] : []),
   ];
 }
 
@@ -94,11 +107,11 @@ function screenBlockLines(block: Data): string[] {
     const listAll = changed <= MANY_ROWS || changed <= rows / 2;
     if (block.diff) out.push(...diffLines(block.diff, listAll, false));
     if (!block.diff?.identical) out.push(...viewLines(block.after));
-    else out.push(`Cursor ${cursorText(block.after.cursor).slice(7)}.`, ...highlightLines(block.after.highlights));
+    else out.push(`Cursor ${cursorAt(block.after.cursor)}.`, ...highlightLines(block.after.highlights));
   } else if (block.diff) {
     const changed = (block.diff.changedLines ?? []).length;
     out.push(...diffLines(block.diff, true, changed > MANY_ROWS));
-    if (block.cursor) out.push(`Cursor ${cursorText(block.cursor).slice(7)}.`);
+    if (block.cursor) out.push(`Cursor ${cursorAt(block.cursor)}.`);
     out.push(...highlightLines(block.highlights));
   }
   return out.filter(Boolean);
@@ -119,7 +132,8 @@ function fieldLines(data: Data, skip: Set<string>): string[] {
   const simple: string[] = [];
   const complex: string[] = [];
   for (const [key, value] of Object.entries(data)) {
-    if (skip.has(key) || HIDDEN.has(key) || value === undefined) continue;
+    // null means "not applicable" here (no exit code while running): structuredContent has it
+    if (skip.has(key) || HIDDEN.has(key) || value === undefined || value === null) continue;
     if (value === null || typeof value !== "object") simple.push(`${key}: ${scalar(value)}`);
     else if (Array.isArray(value) && value.length === 0) continue;
     else complex.push(`${key}: ${JSON.stringify(value)}`);
@@ -181,7 +195,11 @@ function bodyLines(data: Data, inScript = false): string[] {
   if (Array.isArray(data.frames)) out.push(...framesLines(data.frames));
   if (isView) out.push(...viewLines(data));
   if (typeof data.ansi === "string") out.push("ANSI:", data.ansi);
-  if (data.cells !== undefined) out.push(`Cells: ${JSON.stringify(data.cells)}`);
+  if (data.cells !== undefined) {
+    // Cells are for programs; a model reads the screen and its highlights. Small ones are shown anyway.
+    const cells = JSON.stringify(data.cells);
+    out.push(cells.length <= MAX_TEXT_CELLS_BYTES ? `Cells: ${cells}` : `Cells: ${cells.length} bytes of JSON, in structuredContent.cells.`);
+  }
   if (isObject(data.scrollback)) {
     const sb = data.scrollback;
     out.push(`Buffer (${sb.totalLines} lines${sb.truncated ? `, last ${sb.maxLines} shown` : ""}${sb.isAltScreen ? ", alternate screen" : ""}):`, String(sb.text ?? ""));

@@ -45,33 +45,51 @@ export function cutBytes(text: string, max: number): string {
   return cut.endsWith("\uFFFD") ? cut.slice(0, -1) : cut;
 }
 
+/** Write the full text and JSON next to each other; undefined paths (and the reason) when that fails. */
+function save(tool: string, text: string, json: string): { base?: string; failure?: string } {
+  try {
+    const base = join(outputDirectory(), `${tool}-${Date.now()}-${++spillCount}`);
+    writeFileSync(`${base}.json`, json, { mode: 0o600 });
+    writeFileSync(`${base}.txt`, text, { mode: 0o600 });
+    return { base };
+  } catch (error) {
+    return { failure: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 export function capReply(result: CallToolResult, tool: string, maxBytes = maxReplyBytes()): CallToolResult {
   const size = bytesOf(JSON.stringify(result));
   if (size <= maxBytes - ENVELOPE_BYTES) return result;
-  const dir = outputDirectory();
-  const base = join(dir, `${tool}-${Date.now()}-${++spillCount}`);
   const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
   const full = result.structuredContent ?? {};
-  writeFileSync(`${base}.json`, JSON.stringify(full), { mode: 0o600 });
-  writeFileSync(`${base}.txt`, text, { mode: 0o600 });
+  const json = JSON.stringify(full);
+  const { base, failure } = save(tool, text, json);
 
-  const kept: Record<string, unknown> = {};
+  // Drop the largest fields until the rest fits in half the budget (cells go before lines and text).
+  const kept: Record<string, unknown> = { ...full };
   const dropped: string[] = [];
-  for (const [key, value] of Object.entries(full)) {
-    if (bytesOf(JSON.stringify(value) ?? "") <= SMALL_FIELD_BYTES) kept[key] = value;
-    else dropped.push(key);
+  const sizes = Object.entries(full).map(([key, value]) => [key, bytesOf(JSON.stringify(value) ?? "")] as const).sort((a, b) => b[1] - a[1]);
+  let keptBytes = sizes.reduce((sum, [, n]) => sum + n, 0);
+  for (const [key, n] of sizes) {
+    if (keptBytes <= maxBytes / 2 || n <= SMALL_FIELD_BYTES) break;
+    delete kept[key];
+    dropped.push(key);
+    keptBytes -= n;
   }
-  const spilled = { jsonPath: `${base}.json`, textPath: `${base}.txt`, replyBytes: size, maxReplyBytes: maxBytes, fields: dropped };
-  const note = `\n[Reply of ${size} bytes exceeds ${maxBytes} (TUI_TESTER_MAX_REPLY_BYTES). Full text: ${base}.txt; full JSON: ${base}.json${dropped.length ? `; fields only in the file: ${dropped.join(", ")}` : ""}. Ask for less (a region, fewer lines or bytes) or read the file.]`;
-  const headBudget = Math.max(1024, Math.floor(maxBytes / 4) - bytesOf(note) - bytesOf(JSON.stringify(kept)));
+  const where = base ? `Full text: ${base}.txt; full JSON: ${base}.json` : `The full result could not be saved (${failure}; set TUI_TESTER_OUTPUT_DIR to a writable directory)`;
+  const spilled = { ...(base ? { jsonPath: `${base}.json`, textPath: `${base}.txt` } : { error: failure }), replyBytes: size, maxReplyBytes: maxBytes, fields: dropped };
+  const note = `\n[Reply of ${size} bytes exceeds ${maxBytes} (TUI_TESTER_MAX_REPLY_BYTES). ${where}${dropped.length ? `; fields left out here: ${dropped.join(", ")}` : ""}. Ask for less (a region, fewer lines or bytes) or read the file.]`;
+  const headBudget = Math.max(1024, Math.floor(maxBytes / 4) - bytesOf(note) - keptBytes);
   const head = cutBytes(text, headBudget);
+  const links: CallToolResult["content"] = base
+    ? [
+        { type: "resource_link", uri: pathToFileURL(`${base}.txt`).href, name: `${tool} full text`, mimeType: "text/plain", size: bytesOf(text) },
+        { type: "resource_link", uri: pathToFileURL(`${base}.json`).href, name: `${tool} full result`, mimeType: "application/json", size: bytesOf(json) },
+      ]
+    : [];
   const reply: CallToolResult = {
     ...(result.isError ? { isError: true } : {}),
-    content: [
-      { type: "text", text: `${head}${head.length < text.length ? "\n…" : ""}${note}` },
-      { type: "resource_link", uri: pathToFileURL(`${base}.txt`).href, name: `${tool} full text`, mimeType: "text/plain", size: bytesOf(text) },
-      { type: "resource_link", uri: pathToFileURL(`${base}.json`).href, name: `${tool} full result`, mimeType: "application/json", size: bytesOf(JSON.stringify(full)) },
-    ],
+    content: [{ type: "text", text: `${head}${head.length < text.length ? "\n…" : ""}${note}` }, ...links],
     structuredContent: { ...kept, spilled },
   };
   // Many mid-sized fields could still add up: then only the note and the links stay.

@@ -103,3 +103,15 @@ describe("a small cap shows the spill mechanism on any payload", () => {
 });
 
 afterAll(() => rmSync(outputDir, { recursive: true, force: true }));
+
+test("an unwritable output directory still gives a bounded reply that says why", async () => {
+  await using c = await connect({ env: { TUI_TESTER_OUTPUT_DIR: "/proc/no-such-dir/out", TUI_TESTER_MAX_REPLY_BYTES: String(64 * 1024) } });
+  const { sessionId } = await c.ok("start_session", { command: "bash", args: ["-c", "seq 1 30000; echo END; sleep 600"] });
+  await c.ok("wait_for_text", { sessionId, pattern: "END", timeoutMs: 30_000 });
+  const raw = await sized(c, "get_raw_output", { sessionId, maxBytes: 200_000 });
+  expect(raw.bytes).toBeLessThanOrEqual(64 * 1024);
+  expect(raw.result.isError).toBeFalsy();
+  expect(raw.data.spilled.error).toEqual(expect.any(String));
+  expect((raw.result.content as { text?: string }[])[0]!.text).toContain("could not be saved");
+  await c.ok("stop_session", { sessionId, signal: "SIGKILL" });
+});

@@ -10,6 +10,14 @@ test("highlights are marked, so a text-only agent can see the selected item", ()
   expect(text).toBe("20x4 screen\nScreen (20x4, cursor 1,0 hidden):\n  First\n  Second\n  Third\nHighlighted (row:cols kind text):\n1:2-8 inverse \"Second\"");
 });
 
+test("a screen with very many highlights lists the first 40 and says how many more", () => {
+  const highlights = Array.from({ length: 50 }, (_, row) => ({ row, startCol: 0, endCol: 1, text: "x", kind: "background" }));
+  const text = renderText("s", view("x", { highlights }));
+  expect(text).toContain('39:0-1 background "x"');
+  expect(text).not.toContain("40:0-1");
+  expect(text).toContain("(10 more in structuredContent)");
+});
+
 test("an input's after-screen carries its highlights; the before-screen is never printed", () => {
   const before = view("  First\n  Second\n\n");
   const after = view("  First\n  Second\n\n", { highlights: [{ row: 0, startCol: 2, endCol: 7, text: "First", kind: "background" }] });
