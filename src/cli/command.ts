@@ -60,7 +60,7 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions): 
     timeoutMs: options.timeoutMs,
     retries: options.retries,
     update: options.updateSnapshots ? "all" : options.ci ? "none" : "missing",
-    ...(options.recordFailures ? { recorder: createRecorder(resolve(options.outputDir)) } : {}),
+    ...(options.recordFailures ? { recorder: createRecorder(resolve(options.outputDir), recorderBackend) } : {}),
   };
   const progress = new Progress(tests.length);
   const p = progress.colours;

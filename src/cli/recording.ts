@@ -1,13 +1,12 @@
 /**
  * --record-failures: each test attempt is recorded as an asciicast into the output directory and
  * the file is kept only when the attempt fails. The recorder itself is src/record's (issue 12),
- * reached through `recorderBackend`; a build without it says so instead of recording.
+ * passed in as a RecorderBackend (record-backend.ts); a build without it says so instead of recording.
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Session } from "../session/session.ts";
 import type { TestCase } from "./load.ts";
-import { recorderBackend } from "./record-backend.ts";
 
 /** What the CLI needs from a session recorder. */
 export interface RecorderBackend {
@@ -30,7 +29,7 @@ export function castName(test: TestCase, attempt: number): string {
   return `${slug(test.relFile)}--${slug(test.name)}--attempt-${attempt}.cast`;
 }
 
-export function createRecorder(dir: string, backend: RecorderBackend | undefined = recorderBackend): TestRecorder {
+export function createRecorder(dir: string, backend: RecorderBackend | undefined): TestRecorder {
   return {
     start(session, test, attempt) {
       if (!backend) return { finish: (passed) => (passed ? undefined : { unavailable: RECORDING_UNAVAILABLE }) };
