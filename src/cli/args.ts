@@ -14,6 +14,8 @@ export interface TestOptions {
   junit?: string;
   json: boolean;
   recordFailures: boolean;
+  /** Where --record-failures puts its recordings. */
+  outputDir: string;
   help: boolean;
 }
 
@@ -43,7 +45,8 @@ Options:
   --ci                     Fail on a missing golden instead of writing it.
   --junit FILE             Write a JUnit XML report.
   --json                   Print a JSON report on stdout.
-  --record-failures        Keep an asciicast recording of each failed test.
+  --record-failures        Keep an asciicast recording of each failed test attempt.
+  --output-dir DIR         Where recordings go (default tui-test-results).
   --help, -h               Show this help.
 
 Progress and failure reports go to stderr. Exit code: 0 all passed, 1 a test failed,
@@ -78,6 +81,7 @@ export function parseTestArgs(argv: string[]): TestOptions {
         junit: { type: "string" },
         json: { type: "boolean" },
         "record-failures": { type: "boolean" },
+        "output-dir": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -106,6 +110,7 @@ export function parseTestArgs(argv: string[]): TestOptions {
     junit: values.junit,
     json: values.json === true,
     recordFailures: values["record-failures"] === true,
+    outputDir: values["output-dir"] || "tui-test-results",
     help: values.help === true,
   };
 }

@@ -1,22 +1,56 @@
 /**
- * --record-failures: an asciicast of each test attempt, kept only when the attempt fails.
- * This build has no session recorder yet (src/record/, issue 12), so every attempt reports
- * why there is no recording; the runner's calls stay the same once one exists.
+ * --record-failures: each test attempt is recorded as an asciicast into the output directory and
+ * the file is kept only when the attempt fails. The recorder itself is src/record's (issue 12),
+ * passed in as a RecorderBackend (record-backend.ts); a build without it says so instead of recording.
  */
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import type { Session } from "../session/session.ts";
 import type { TestCase } from "./load.ts";
 
+/** What the CLI needs from a session recorder. */
+export interface RecorderBackend {
+  /** Start writing `path`; returns false when the session is already being recorded elsewhere (TUI_TESTER_RECORD_DIR). */
+  start(session: Session, path: string): boolean;
+  /** Close the file and return its path. */
+  stop(session: Session): string;
+}
+
 export interface TestRecorder {
-  /** Called right after the session starts; `finish(passed)` keeps or drops the file. */
+  /** Called right after the session starts; `finish(passed)` keeps the file (failed) or deletes it (passed). */
   start(session: Session, test: TestCase, attempt: number): { finish(passed: boolean): { path?: string; unavailable?: string } | undefined };
 }
 
 export const RECORDING_UNAVAILABLE = "recording unavailable: this build of tui-tester has no session recorder (asciicast), so --record-failures keeps nothing";
 
-export function createRecorder(): TestRecorder {
+/** A file name from a test title: letters, digits, '.', '_' and '-' only, bounded. */
+export function castName(test: TestCase, attempt: number): string {
+  const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "test";
+  return `${slug(test.relFile)}--${slug(test.name)}--attempt-${attempt}.cast`;
+}
+
+export function createRecorder(dir: string, backend: RecorderBackend | undefined): TestRecorder {
   return {
-    start() {
-      return { finish: (passed) => (passed ? undefined : { unavailable: RECORDING_UNAVAILABLE }) };
+    start(session, test, attempt) {
+      if (!backend) return { finish: (passed) => (passed ? undefined : { unavailable: RECORDING_UNAVAILABLE }) };
+      const path = join(dir, castName(test, attempt));
+      let started: boolean;
+      try {
+        mkdirSync(dir, { recursive: true });
+        started = backend.start(session, path);
+      } catch (error) {
+        const reason = `recording failed to start: ${error instanceof Error ? error.message : String(error)}`;
+        return { finish: (passed) => (passed ? undefined : { unavailable: reason }) };
+      }
+      return {
+        finish(passed) {
+          if (!started) return passed ? undefined : { unavailable: "the session was already being recorded (TUI_TESTER_RECORD_DIR); see that directory" };
+          const written = backend.stop(session);
+          if (!passed) return { path: written };
+          rmSync(written, { force: true });
+          return undefined;
+        },
+      };
     },
   };
 }

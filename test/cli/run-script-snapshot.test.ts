@@ -12,8 +12,10 @@ test("run_script expect_snapshot: missing fails without writing, update writes, 
   await c.ok("wait_for_text", { sessionId, pattern: "t$" });
   await c.ok("send_text", { sessionId, text: "echo one\r", waitFor: { pattern: "^one$", regex: true, regexFlags: "m" } });
   const golden = join(s.dir, "__snapshots__", "shot.txt");
+  // a failed script's full result, whether or not the server marks it isError
+  const script = async (steps: Record<string, unknown>[]) => (await c.call("run_script", { sessionId, steps })).data;
 
-  const missing = await c.ok("run_script", { sessionId, steps: [{ type: "expect_snapshot", name: "shot" }] });
+  const missing = await script([{ type: "expect_snapshot", name: "shot" }]);
   expect(missing.ok).toBe(false);
   expect(missing.results[0].error).toMatchObject({ code: "ASSERTION_FAILED", message: `No golden snapshot "shot" at ${golden}.` });
   expect(missing.results[0].result.actual).toEqual(["t$ echo one", "one", "t$", "", ""]);
@@ -24,7 +26,7 @@ test("run_script expect_snapshot: missing fails without writing, update writes, 
   expect(await Bun.file(golden).text()).toBe("t$ echo one\none\nt$\n\n\n");
 
   await c.ok("send_text", { sessionId, text: "echo two\r", waitFor: { pattern: "^two$", regex: true, regexFlags: "m" } });
-  const mismatch = await c.ok("run_script", { sessionId, steps: [{ type: "expect_snapshot", name: "shot", timeoutMs: 100 }, { type: "sleep", durationMs: 1 }] });
+  const mismatch = await script([{ type: "expect_snapshot", name: "shot", timeoutMs: 100 }, { type: "sleep", durationMs: 1 }]);
   expect(mismatch).toMatchObject({ ok: false, stoppedAtStep: 0 });
   const step = mismatch.results[0];
   expect(step.result.changedRows).toEqual([

@@ -108,15 +108,6 @@ test("--workers N runs N tests at once, each in its own session", async () => {
   expect(JSON.parse(serial.stdout)).toMatchObject({ passed: 1, failed: 3 });
 });
 
-test("--record-failures says plainly when this build cannot record, in the log and the JSON report", async () => {
-  await using s = await scratch();
-  await s.write("fail.tui.json", { name: "fails", session: bash(), steps: [{ type: "assert_text", pattern: "never there" }] });
-  const run = await runCli(["--record-failures", "--json"], { cwd: s.dir });
-  expect(run.code).toBe(1);
-  expect(run.stderr).toContain("recording unavailable");
-  expect(JSON.parse(run.stdout).tests[0].recording.unavailable).toContain("recording unavailable");
-});
-
 test("Ctrl-C (SIGINT) stops every session and exits 130", async () => {
   await using s = await scratch();
   await s.write("slow.tui.json", { name: "slow", session: bash(), steps: [...shellSteps("echo $$ > pid; echo written", "written"), { type: "sleep", durationMs: 600_000 }] });
