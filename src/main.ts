@@ -10,12 +10,6 @@ import { log } from "./util/log.ts";
 import { ViewerManager } from "./viewer/manager.ts";
 
 const flag = process.argv[2];
-if (flag === "test") {
-  const { testCommand } = await import("./cli/command.ts");
-  const { code, stdout } = await testCommand(process.argv.slice(3));
-  if (stdout) await new Promise((done) => process.stdout.write(stdout, done)); // flushed before exit, also into a pipe
-  process.exit(code);
-}
 if (flag === "--version" || flag === "-v") {
   process.stdout.write(`${VERSION}\n`);
   process.exit(0);
@@ -24,13 +18,19 @@ if (flag === "--help" || flag === "-h") {
   process.stdout.write(helpText());
   process.exit(0);
 }
-if (flag !== undefined) {
-  process.stderr.write(`Unknown argument "${flag}".\n\n${helpText()}`);
-  process.exit(2);
-}
 const problems = settingProblems();
 if (problems.length > 0) {
   process.stderr.write(`tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${p}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`);
+  process.exit(2);
+}
+if (flag === "test") {
+  const { testCommand } = await import("./cli/command.ts");
+  const { code, stdout } = await testCommand(process.argv.slice(3));
+  if (stdout) await new Promise((done) => process.stdout.write(stdout, done)); // flushed before exit, also into a pipe
+  process.exit(code);
+}
+if (flag !== undefined) {
+  process.stderr.write(`Unknown argument "${flag}".\n\n${helpText()}`);
   process.exit(2);
 }
 
