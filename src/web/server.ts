@@ -114,7 +114,7 @@ export class WebViewer {
       return server.upgrade(request, { data: { mirror: undefined, lastList: "" } }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
     }
     if (request.method !== "GET") return new Response("Method not allowed", { status: 405 });
-    const csp = `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src ${this.allowedHosts().map((h) => `ws://${h}`).join(" ")}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+    const csp = `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; connect-src ${this.allowedHosts().map((h) => `ws://${h}`).join(" ")}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
     const headers = { "Content-Security-Policy": csp, "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
     if (url.pathname === "/") return new Response(pageHtml(this.token), { headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
     const asset = PAGE_ASSETS[url.pathname];

@@ -1,7 +1,9 @@
 // The web viewer page: a session list, the attached session's screen in xterm.js, and takeover.
 // The server sends a full repaint on attach and resize, then live output; this page only renders.
-(() => {
+(async () => {
   "use strict";
+  // xterm.js measures the font when it opens, so load the bundled one first.
+  await Promise.all([document.fonts.load('14px "tui-tester mono"'), document.fonts.load('bold 14px "tui-tester mono"')]).catch(() => undefined);
   const token = new URLSearchParams(location.search).get("token") || "";
   const $ = (id) => document.getElementById(id);
   const term = new Terminal({
@@ -9,8 +11,9 @@
     rows: 24,
     disableStdin: true,
     scrollback: 1000,
-    fontFamily: '"DejaVu Sans Mono", Menlo, Consolas, monospace',
+    fontFamily: '"tui-tester mono", "DejaVu Sans Mono", Menlo, Consolas, monospace',
     fontSize: 14,
+    lineHeight: 1.15, // at 1.0 the DOM renderer clips underscores at the bottom of the row
     theme: { foreground: "#e5e5e5", background: "#000000", cursor: "#e5e5e5" },
   });
   term.open($("terminal"));
