@@ -69,6 +69,13 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
     expect(await screenText(page)).toContain("KEY 68");
     await page.screenshot({ path: PAGE_SCREENSHOT });
 
+    // the human may fit the PTY to the window while holding control
+    await page.click("#fit");
+    await page.waitForFunction(() => document.querySelector("#size")?.textContent !== "70×14", undefined, { timeout: 15_000 });
+    const resized = (await c.ok("list_sessions")).sessions.find((s: any) => s.sessionId === sessionId);
+    expect(resized.cols).toBeGreaterThan(70);
+    await expect(page.locator("#size").innerText()).resolves.toBe(`${resized.cols}×${resized.rows}`);
+
     await page.click("#release");
     await page.locator("#take").waitFor({ state: "visible" });
     await expect(page.locator("#take").isEnabled()).resolves.toBe(true);

@@ -51,6 +51,7 @@ export const PAGE_TEMPLATE = `<!doctype html>
     <span id="state"></span>
     <span id="control"></span>
     <button id="take" class="primary" disabled>Take control</button>
+    <button id="fit" hidden title="Resize the program's terminal to this window">Fit to window</button>
     <button id="release" hidden>Release</button>
   </header>
   <div id="screen"><div id="terminal"></div></div>

@@ -87,6 +87,7 @@
     $("take").hidden = mine;
     $("take").disabled = !s || s.state === "exited" || s.control !== "agent";
     $("release").hidden = !mine;
+    $("fit").hidden = !mine;
     $("terminal").className = mine ? "human" : "";
     term.options.disableStdin = !mine;
     if (mine) term.focus();
@@ -145,5 +146,16 @@
   term.onBinary((data) => current && current.control === "you" && send({ type: "input", data, binary: true }));
   $("take").addEventListener("click", () => send({ type: "take" }));
   $("release").addEventListener("click", () => send({ type: "release" }));
+  // Only the human holding control may resize the PTY; the size follows from the rendered cell size.
+  $("fit").addEventListener("click", () => {
+    const screen = $("terminal").querySelector(".xterm-screen");
+    if (!screen) return;
+    const cellWidth = screen.clientWidth / term.cols;
+    const cellHeight = screen.clientHeight / term.rows;
+    const box = $("screen");
+    const cols = Math.max(20, Math.floor((box.clientWidth - 32) / cellWidth));
+    const rows = Math.max(5, Math.floor((box.clientHeight - 32) / cellHeight));
+    send({ type: "resize", cols, rows });
+  });
   connect();
 })();
