@@ -14,7 +14,7 @@ const shoot = async (h: ReturnType<typeof useServer>, sessionId: string, name: s
 describeApp("vim", () => {
   const h = useServer();
   test("vim: the ~ filler lines are blue, typed text is drawn, the cursor block sits after it", async () => {
-    const { sessionId } = await h.start({ command: "vim", args: ["-u", "NONE", "-N", "+syntax on"], cols: 80, rows: 24 });
+    const { sessionId } = await h.start({ command: "vim", args: ["-u", "NONE", "-N", "-n", "+syntax on"], cwd: h.tempDir(), cols: 80, rows: 24 });
     await waitText(h.c, sessionId, "VIM - Vi IMproved");
     await inputUntil(h.c, "send_text", { sessionId, text: "iW" }, "-- INSERT --");
     const png = await shoot(h, sessionId, "vim.png");
