@@ -98,10 +98,13 @@ export function planSessionArtifacts(args: { record?: boolean | string }): { app
   };
 }
 
-/** The recording's figures for session info, when one is running. */
+/** Session info additions: the running recording's figures, and whether a human holds control. */
 export function recordingInfo(session: Session): Record<string, unknown> {
   const stats = recordingStats(session);
-  return stats && !stats.closed ? { recording: { path: stats.path, events: stats.events, bytes: stats.bytes } } : {};
+  return {
+    ...(stats && !stats.closed ? { recording: { path: stats.path, events: stats.events, bytes: stats.bytes } } : {}),
+    ...(takeovers.holder(session) !== undefined ? { humanInControl: true } : {}),
+  };
 }
 
 export const webViewerTool = defineTool({
