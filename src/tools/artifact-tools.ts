@@ -99,7 +99,7 @@ export function planSessionArtifacts(args: { record?: boolean | string }): { app
 }
 
 /** Session info additions: the running recording's figures, and whether a human holds control. */
-export function recordingInfo(session: Session): Record<string, unknown> {
+export function artifactInfo(session: Session): Record<string, unknown> {
   const stats = recordingStats(session);
   return {
     ...(stats && !stats.closed ? { recording: { path: stats.path, events: stats.events, bytes: stats.bytes } } : {}),
