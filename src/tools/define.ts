@@ -29,8 +29,12 @@ export interface ToolContext {
 export interface ToolOutcome {
   summary: string;
   data: Record<string, unknown>;
-  /** Content blocks after the text rendering, e.g. a screenshot as an MCP image. */
-  extraContent?: ({ type: "image"; data: string; mimeType: string } | { type: "text"; text: string })[];
+  /** Content blocks after the text rendering, e.g. a screenshot as an MCP image and a link to its file. */
+  extraContent?: (
+    | { type: "image"; data: string; mimeType: string }
+    | { type: "text"; text: string }
+    | { type: "resource_link"; uri: string; name: string; mimeType: string }
+  )[];
 }
 
 export interface ToolAnnotations {
