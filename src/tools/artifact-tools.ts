@@ -40,7 +40,7 @@ export const stopRecordingTool = defineSessionTool({
     const stats = stopRecording(session);
     const { closed: _closed, ...data } = stats;
     return {
-      summary: `Recorded ${stats.events} events over ${stats.durationMs} ms to ${stats.path} (${stats.bytes} bytes)`,
+      summary: `Recorded ${stats.events} events over ${stats.durationMs} ms to ${stats.path} (${stats.bytes} bytes${stats.truncated ? ", truncated at the size cap" : ""})`,
       data: { sessionId: session.id, ...data },
       extraContent: [fileLink(stats.path, "application/x-asciicast")],
     };

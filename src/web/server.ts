@@ -21,6 +21,8 @@ import { takeovers } from "./takeover.ts";
 const LIST_INTERVAL_MS = 500;
 /** The largest message a tab may send (a big paste). */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Open tabs at once; more are refused. */
+export const MAX_TABS = 32;
 
 interface Tab {
   mirror: SessionMirror | undefined;
@@ -111,6 +113,7 @@ export class WebViewer {
     if (url.pathname === "/ws") {
       const origin = request.headers.get("origin") ?? "";
       if (!this.allowedHosts().some((host) => origin === `http://${host}`)) return forbidden("cross-origin WebSocket refused");
+      if (this.tabs.size >= MAX_TABS) return new Response(`Too many viewer tabs (${MAX_TABS}); close one.`, { status: 503 });
       return server.upgrade(request, { data: { mirror: undefined, lastList: "" } }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
     }
     if (request.method !== "GET") return new Response("Method not allowed", { status: 405 });

@@ -33,3 +33,16 @@ test("control characters and escapes survive as JSON strings", () => {
   writer.close();
   expect(readCast(path).events[0]![2]).toBe("\x1b[1;31mred\x1b[0m\r\n\"quoted\" \\ \u0000");
 });
+
+test("a recording stops at its size cap with a marker saying so", () => {
+  const path = join(dir, "cap.cast");
+  const writer = new AsciicastWriter(path, { width: 80, height: 24, term: "xterm" }, 400);
+  for (let i = 0; i < 20; i++) writer.event("o", "0123456789");
+  writer.close();
+  const { events } = readCast(path);
+  expect(writer.truncated).toBe(true);
+  expect(events.at(-1)![1]).toBe("m");
+  expect(events.at(-1)![2]).toContain("truncated");
+  expect(events.length).toBeLessThan(20);
+  expect(Bun.file(path).size).toBe(writer.bytes);
+});
