@@ -25,6 +25,8 @@ describe("session lifecycle", () => {
     expect(started.info).toMatchObject({ state: "running", cols: 80, rows: 24, term: "xterm-256color" });
     const listed = await c.ok("list_sessions");
     expect(listed.sessions.map((s: { sessionId: string }) => s.sessionId)).toContain(started.sessionId);
+    // interactive bash ignores SIGTERM once initialised (its prompt shows it is), not before
+    await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "$", errorOnTimeout: true });
     const stopped = await c.ok("stop_session", { sessionId: started.sessionId });
     // interactive bash ignores SIGTERM: the stop must escalate and the process must really die
     expect(stopped.escalated).toBe(true);
