@@ -109,7 +109,6 @@ export async function checkBinary(binary: string, target: Target): Promise<{ pro
   if (!embedded.includes(target.nativeLib)) problems.push(`${target.nativeLib} is not embedded`);
   const stray = embedded.filter((lib) => lib !== target.nativeLib && !target.alsoAllowed.includes(lib));
   if (stray.length > 0) problems.push(`other targets' libraries are embedded: ${stray.join(", ")}`);
-  for (const asset of await missingAssets(binary)) problems.push(`${asset} is not embedded`);
   return { problems, embedded };
 }
 
@@ -139,6 +138,8 @@ export async function buildTarget(target: Target, outdir = DIST): Promise<Built>
   if (!result.success) throw new Error(`${target.name}: ${result.logs.map(String).join("\n")}`);
   const ms = performance.now() - started;
   const { problems, embedded } = await checkBinary(outfile, target);
+  // Target-independent, so checked here rather than in checkBinary's per-target library check.
+  for (const asset of await missingAssets(outfile)) problems.push(`${asset} is not embedded`);
   if (problems.length > 0) throw new Error(`${target.name} (${outfile}): ${problems.join("; ")}`);
   return { target, outfile, bytes: Bun.file(outfile).size, ms, embedded };
 }

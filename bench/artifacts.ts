@@ -48,7 +48,7 @@ async function screenshots(): Promise<void> {
   rows.push({ name: "screenshot first call (wasm + fonts load)", value: ms(performance.now() - t) });
   await c.ok("stop_session", { sessionId, signal: "SIGKILL" });
   await screen(c, "demo", { command: process.execPath, args: [join(ROOT, "scripts", "demo-tui.ts")] }, "READY");
-  if (Bun.which("vim")) await screen(c, "vim", { command: "vim", args: ["-u", "NONE", "-N", "+syntax on", join(ROOT, "src", "render", "svg.ts")] }, "svg.ts");
+  if (Bun.which("vim")) await screen(c, "vim", { command: "vim", args: ["-u", "NONE", "-N", "-n", "-R", "+syntax on", join(ROOT, "src", "render", "svg.ts")] }, "svg.ts");
   if (Bun.which("htop")) await screen(c, "htop", { command: "htop" }, "Load average");
   await c.close();
 }

@@ -15,15 +15,20 @@ export interface AsciicastHeader {
 /** o: output, i: input, r: resize ("COLSxROWS"), m: marker (label). */
 export type EventCode = "o" | "i" | "r" | "m";
 
+/** A recording stops growing here (a runaway program must not fill the disk); a marker says so. */
+export const MAX_CAST_BYTES = 512 * 1024 * 1024;
+
 export class AsciicastWriter {
   private fd: number | undefined;
+  /** Set once MAX_CAST_BYTES was reached; later events are dropped. */
+  truncated = false;
   private readonly started = performance.now();
   private readonly decoders = { o: new TextDecoder("utf-8", { fatal: false }), i: new TextDecoder("utf-8", { fatal: false }) };
   events = 0;
   bytes = 0;
 
   /** Creates (or truncates) `path` and writes the header. Throws what openSync throws. */
-  constructor(readonly path: string, header: AsciicastHeader) {
+  constructor(readonly path: string, header: AsciicastHeader, private readonly maxBytes = MAX_CAST_BYTES) {
     this.fd = openSync(path, "w", 0o644);
     this.line({
       version: 2,
@@ -51,9 +56,17 @@ export class AsciicastWriter {
   }
 
   event(code: EventCode, data: string): void {
-    if (this.fd === undefined) return;
+    if (this.fd === undefined || this.truncated) return;
     // asciinema reads times as seconds; microsecond precision is what it writes itself.
-    this.line([Math.round(this.elapsedMs * 1000) / 1_000_000, code, data]);
+    const time = Math.round(this.elapsedMs * 1000) / 1_000_000;
+    const line = `${JSON.stringify([time, code, data])}\n`;
+    if (this.bytes + Buffer.byteLength(line) > this.maxBytes) {
+      this.truncated = true;
+      this.line([time, "m", `recording truncated: it reached ${this.maxBytes} bytes`]);
+      this.events++;
+      return;
+    }
+    this.write(line);
     this.events++;
   }
 
@@ -65,8 +78,12 @@ export class AsciicastWriter {
   }
 
   private line(value: unknown): void {
+    this.write(`${JSON.stringify(value)}\n`);
+  }
+
+  private write(text: string): void {
     if (this.fd === undefined) return;
-    const buf = Buffer.from(`${JSON.stringify(value)}\n`);
+    const buf = Buffer.from(text);
     let off = 0;
     while (off < buf.length) off += writeSync(this.fd, buf, off);
     this.bytes += buf.length;

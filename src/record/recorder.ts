@@ -16,6 +16,8 @@ export interface RecordingStats {
   durationMs: number;
   /** False while the recording is still being written. */
   closed: boolean;
+  /** The file reached its size cap and later events were dropped. */
+  truncated: boolean;
 }
 
 export interface RecordOptions {
@@ -63,7 +65,7 @@ class Recording {
   }
 
   stats(): RecordingStats {
-    return { path: this.writer.path, events: this.writer.events, bytes: this.writer.bytes, durationMs: Math.round(this.durationMs ?? this.writer.elapsedMs), closed: !this.writer.open };
+    return { path: this.writer.path, events: this.writer.events, bytes: this.writer.bytes, durationMs: Math.round(this.durationMs ?? this.writer.elapsedMs), closed: !this.writer.open, truncated: this.writer.truncated };
   }
 }
 

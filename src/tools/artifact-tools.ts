@@ -1,4 +1,6 @@
 /** Artifacts for people: asciicast recordings, screenshots, and the web viewer. */
+import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import { markRecording, recordDirFromEnv, recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
 import { screenshot as takeScreenshot } from "../render/screenshot.ts";
@@ -37,7 +39,11 @@ export const stopRecordingTool = defineSessionTool({
     await session.emulator.flushed();
     const stats = stopRecording(session);
     const { closed: _closed, ...data } = stats;
-    return { summary: `Recorded ${stats.events} events over ${stats.durationMs} ms to ${stats.path} (${stats.bytes} bytes)`, data: { sessionId: session.id, ...data } };
+    return {
+      summary: `Recorded ${stats.events} events over ${stats.durationMs} ms to ${stats.path} (${stats.bytes} bytes${stats.truncated ? ", truncated at the size cap" : ""})`,
+      data: { sessionId: session.id, ...data },
+      extraContent: [fileLink(stats.path, "application/x-asciicast")],
+    };
   },
 });
 
@@ -52,6 +58,11 @@ export const markRecordingTool = defineSessionTool({
     return { summary: `Marked ${stats.path} at ${stats.durationMs} ms${args.text ? `: ${args.text}` : ""}`, data: { sessionId: session.id, path: stats.path, atMs: stats.durationMs } };
   },
 });
+
+/** An MCP resource link to a file the server wrote. */
+function fileLink(path: string, mimeType: string) {
+  return { type: "resource_link" as const, uri: pathToFileURL(path).href, name: basename(path), mimeType };
+}
 
 /** Above this a PNG is only saved, not inlined, so a reply stays well under the reply cap. */
 const MAX_INLINE_PNG_BYTES = 512 * 1024;
@@ -71,9 +82,10 @@ export const screenshotTool = defineSessionTool({
     const shot = await takeScreenshot(session, { format: args.format, path: args.path, scale: args.scale });
     const data = { sessionId: session.id, format: shot.format, path: shot.path, width: shot.width, height: shot.height, bytes: shot.bytes, renderMs: shot.renderMs };
     const summary = `Screenshot of ${session.id} (${shot.width}x${shot.height} ${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
-    if (typeof shot.content === "string") return { summary, data, extraContent: [{ type: "text", text: shot.content }] };
-    if (shot.bytes > MAX_INLINE_PNG_BYTES) return { summary: `${summary}; too large to inline, open the file`, data: { ...data, inlined: false } };
-    return { summary, data, extraContent: [{ type: "image", data: Buffer.from(shot.content).toString("base64"), mimeType: "image/png" }] };
+    const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");
+    if (typeof shot.content === "string") return { summary, data, extraContent: [{ type: "text", text: shot.content }, link] };
+    if (shot.bytes > MAX_INLINE_PNG_BYTES) return { summary: `${summary}; too large to inline, open the file`, data: { ...data, inlined: false }, extraContent: [link] };
+    return { summary, data, extraContent: [{ type: "image", data: Buffer.from(shot.content).toString("base64"), mimeType: "image/png" }, link] };
   },
 });
 
@@ -98,10 +110,13 @@ export function planSessionArtifacts(args: { record?: boolean | string }): { app
   };
 }
 
-/** The recording's figures for session info, when one is running. */
-export function recordingInfo(session: Session): Record<string, unknown> {
+/** Session info additions: the running recording's figures, and whether a human holds control. */
+export function artifactInfo(session: Session): Record<string, unknown> {
   const stats = recordingStats(session);
-  return stats && !stats.closed ? { recording: { path: stats.path, events: stats.events, bytes: stats.bytes } } : {};
+  return {
+    ...(stats && !stats.closed ? { recording: { path: stats.path, events: stats.events, bytes: stats.bytes } } : {}),
+    ...(takeovers.holder(session) !== undefined ? { humanInControl: true } : {}),
+  };
 }
 
 export const webViewerTool = defineTool({

@@ -32,8 +32,12 @@ export interface ToolOutcome {
   data: Record<string, unknown>;
   /** A failure that still carries its full result (run_script with ok: false): rendered as isError. */
   isError?: boolean;
-  /** Content blocks after the text rendering, e.g. a screenshot as an MCP image. */
-  extraContent?: ({ type: "image"; data: string; mimeType: string } | { type: "text"; text: string })[];
+  /** Content blocks after the text rendering, e.g. a screenshot as an MCP image and a link to its file. */
+  extraContent?: (
+    | { type: "image"; data: string; mimeType: string }
+    | { type: "text"; text: string }
+    | { type: "resource_link"; uri: string; name: string; mimeType: string }
+  )[];
 }
 
 export interface ToolAnnotations {

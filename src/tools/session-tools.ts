@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { describeExit } from "../session/session.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
-import { openWebViewer, planSessionArtifacts, recordingInfo } from "./artifact-tools.ts";
+import { artifactInfo, openWebViewer, planSessionArtifacts } from "./artifact-tools.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { positiveInt, sessionId } from "./schemas.ts";
 
@@ -31,7 +31,7 @@ export function sessionInfo(session: Session): Record<string, unknown> {
     modes: session.modes(),
     viewer: viewerStatus.get(session) ?? { requested: false, open: false },
     ...(dropped > 0 ? { droppedBytes: dropped } : {}),
-    ...recordingInfo(session),
+    ...artifactInfo(session),
   };
 }
 
@@ -62,10 +62,10 @@ export const startSession = defineTool({
   async run(args, ctx) {
     const artifacts = planSessionArtifacts(args);
     const session = await ctx.sessions.start(args);
-    const artifactInfo = artifacts.apply(session);
+    const recordingStart = artifacts.apply(session);
     if (args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
     else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
-    const info = { ...sessionInfo(session), ...artifactInfo };
+    const info = { ...sessionInfo(session), ...recordingStart };
     const viewer = viewerStatus.get(session);
     const viewerNote = viewer ? (viewer.open ? `; viewer open in ${viewer.terminal}` : `; no viewer: ${viewer.reason}`) : "";
     return { summary: `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote, data: { sessionId: session.id, info } };

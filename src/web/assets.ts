@@ -1,17 +1,22 @@
 /**
  * The viewer page and what it loads, imported with `type: "file"` so the compiled executable
- * embeds them (build.ts checks): @xterm/xterm's browser build and CSS, and our page and script.
+ * embeds them (build.ts checks): @xterm/xterm's browser build and CSS, our page script, and the
+ * renderer's DejaVu Sans Mono as a web font.
  * Nothing is fetched from a CDN.
  */
 import xtermCss from "@xterm/xterm/css/xterm.css" with { type: "file" };
 import xtermJs from "@xterm/xterm/lib/xterm.js" with { type: "file" };
 import viewerJs from "./page/viewer.js" with { type: "file" };
+import { FONT_FILES } from "../render/assets.ts";
 import { PAGE_TEMPLATE } from "./page/template.ts";
 
 export const PAGE_ASSETS: Record<string, { file: string; type: string }> = {
   "/xterm.js": { file: xtermJs, type: "text/javascript; charset=utf-8" },
   "/xterm.css": { file: xtermCss, type: "text/css; charset=utf-8" },
   "/viewer.js": { file: viewerJs, type: "text/javascript; charset=utf-8" },
+  // The screenshot font, so the page looks the same in every browser (and underscores are not clipped).
+  "/mono.ttf": { file: FONT_FILES[0]!, type: "font/ttf" },
+  "/mono-bold.ttf": { file: FONT_FILES[1]!, type: "font/ttf" },
 };
 
 /** The page with the token in its asset URLs (the token is base64url, safe inside an attribute). */

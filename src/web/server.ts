@@ -21,6 +21,8 @@ import { takeovers } from "./takeover.ts";
 const LIST_INTERVAL_MS = 500;
 /** The largest message a tab may send (a big paste). */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Open tabs at once; more are refused. */
+export const MAX_TABS = 32;
 
 interface Tab {
   mirror: SessionMirror | undefined;
@@ -111,10 +113,11 @@ export class WebViewer {
     if (url.pathname === "/ws") {
       const origin = request.headers.get("origin") ?? "";
       if (!this.allowedHosts().some((host) => origin === `http://${host}`)) return forbidden("cross-origin WebSocket refused");
+      if (this.tabs.size >= MAX_TABS) return new Response(`Too many viewer tabs (${MAX_TABS}); close one.`, { status: 503 });
       return server.upgrade(request, { data: { mirror: undefined, lastList: "" } }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
     }
     if (request.method !== "GET") return new Response("Method not allowed", { status: 405 });
-    const csp = `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src ${this.allowedHosts().map((h) => `ws://${h}`).join(" ")}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+    const csp = `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; connect-src ${this.allowedHosts().map((h) => `ws://${h}`).join(" ")}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
     const headers = { "Content-Security-Policy": csp, "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
     if (url.pathname === "/") return new Response(pageHtml(this.token), { headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
     const asset = PAGE_ASSETS[url.pathname];

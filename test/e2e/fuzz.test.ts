@@ -1,17 +1,23 @@
 /** Thousands of random and malformed argument objects: every call gets an answer and the server lives. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { BUN, fixture } from "../helpers.ts";
 import { connect, type TestClient } from "./client.ts";
 
 let c: TestClient;
 let sessionId: string;
+// screenshot and start_recording write to random paths: keep them in a scratch directory
+const scratch = mkdtempSync(join(tmpdir(), "tui-tester-fuzz-"));
 beforeAll(async () => {
-  c = await connect();
+  c = await connect({ cwd: scratch, env: { TUI_TESTER_OUTPUT_DIR: scratch } });
   sessionId = (await c.ok("start_session", { command: BUN, args: [fixture("echo-keys.ts")] })).sessionId;
 });
 afterAll(async () => {
   await c[Symbol.asyncDispose]();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 const value = fc.letrec((tie) => ({

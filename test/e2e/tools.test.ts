@@ -26,8 +26,8 @@ describe("session lifecycle", () => {
     const listed = await c.ok("list_sessions");
     expect(listed.sessions.map((s: { sessionId: string }) => s.sessionId)).toContain(started.sessionId);
     expect(listed.sessions.map((s: { id: string }) => s.id)).toContain(started.sessionId);
-    // bash ignores SIGTERM only once it is interactive: wait for its prompt first
-    await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "$" });
+    // interactive bash ignores SIGTERM once initialised (its prompt shows it is), not before
+    await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "$", errorOnTimeout: true });
     const stopped = await c.ok("stop_session", { sessionId: started.sessionId });
     // interactive bash ignores SIGTERM: the stop must escalate and the process must really die
     expect(stopped.escalated).toBe(true);

@@ -10,7 +10,7 @@ import { readCast } from "./cast.ts";
 const dir = mkdtempSync(join(tmpdir(), "tui-tester-rec-"));
 let c: TestClient;
 beforeAll(async () => {
-  c = await connect({ cwd: dir });
+  c = await connect({ cwd: dir, env: { TUI_TESTER_OUTPUT_DIR: dir } });
 });
 afterAll(async () => {
   await c[Symbol.asyncDispose]();

@@ -1,6 +1,7 @@
 /** Screenshots of real apps (vim, htop) and the demo TUI: colours where the app put them. Skips when an app is absent. */
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeApp, inputUntil, useServer, waitText } from "../apps/helpers.ts";
 import { BUN } from "../helpers.ts";
@@ -14,7 +15,7 @@ const shoot = async (h: ReturnType<typeof useServer>, sessionId: string, name: s
 describeApp("vim", () => {
   const h = useServer();
   test("vim: the ~ filler lines are blue, typed text is drawn, the cursor block sits after it", async () => {
-    const { sessionId } = await h.start({ command: "vim", args: ["-u", "NONE", "-N", "+syntax on"], cols: 80, rows: 24 });
+    const { sessionId } = await h.start({ command: "vim", args: ["-u", "NONE", "-N", "-n", "+syntax on"], cwd: h.tempDir(), cols: 80, rows: 24 });
     await waitText(h.c, sessionId, "VIM - Vi IMproved");
     await inputUntil(h.c, "send_text", { sessionId, text: "iW" }, "-- INSERT --");
     const png = await shoot(h, sessionId, "vim.png");
@@ -44,12 +45,14 @@ test("demo TUI: inverse title bar and selected row", async () => {
   try {
     const { sessionId } = await c.ok("start_session", { command: BUN, args: [join(import.meta.dir, "..", "..", "scripts", "demo-tui.ts")], cols: 60, rows: 14 });
     await c.ok("wait_for_text", { sessionId, pattern: "READY" });
-    const shot = await c.ok("screenshot", { sessionId });
+    const dir = mkdtempSync(join(tmpdir(), "tui-tester-demo-shot-"));
+    const shot = await c.ok("screenshot", { sessionId, path: join(dir, "demo.png") });
     const png = decodePng(readFileSync(shot.path));
     expect(cellBackground(png, 0, 30)).toBe("#e5e5e5"); // inverse title bar across the width
     expect(cellBackground(png, 2, 10)).toBe("#e5e5e5"); // selected item
     expect(cellBackground(png, 3, 10)).toBe("#000000");
     await c.ok("stop_session", { sessionId });
+    rmSync(dir, { recursive: true, force: true });
   } finally {
     await c[Symbol.asyncDispose]();
   }

@@ -49,7 +49,7 @@ describe.skipIf(!target)(`compiled ${target?.name ?? "host"} binary: artifacts`,
     const page = new URL(url);
     expect((await fetch(url)).status).toBe(200);
     const token = page.searchParams.get("token");
-    for (const asset of ["xterm.js", "xterm.css", "viewer.js"]) {
+    for (const asset of ["xterm.js", "xterm.css", "viewer.js", "mono.ttf"]) {
       const response = await fetch(`${page.origin}/${asset}?token=${token}`);
       expect(response.status).toBe(200);
       expect((await response.text()).length).toBeGreaterThan(100);

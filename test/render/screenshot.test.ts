@@ -44,6 +44,7 @@ describe("screenshot", () => {
     expect(cellColours(png, 1, 0).get("#cd0000") ?? 0).toBeGreaterThan(10); // red E drawn on it
     expect(cellBackground(png, 1, 4)).toBe("#000000");
     expect(content[0]?.text).toContain(data.path);
+    expect(content.find((block) => block.type === "resource_link")).toMatchObject({ uri: `file://${data.path}`, mimeType: "image/png" });
   });
 
   test("svg: text content with the SVG, written to a relative path against the server's cwd; scale resizes the png", async () => {

@@ -20,6 +20,15 @@ async function render(input: string, options: { cols?: number; rows?: number; th
 const inked = (counts: Map<string, number>, colour: string) => counts.get(colour) ?? 0;
 
 describe("screenshot rendering", () => {
+  test("the same screen gives the same PNG bytes (bundled fonts only, no system fonts)", async () => {
+    const input = "\x1b[1;34mbold blue\x1b[0m ┌─┐ \x1b[3mitalic\x1b[0m ⠋";
+    const a = await render(input);
+    const b = await render(input);
+    expect(Buffer.from(a.png.data).equals(Buffer.from(b.png.data))).toBe(true);
+    // ink where the bold text is: the text really is drawn with a font
+    expect([...cellColours(a.png, 0, 0).keys()].length).toBeGreaterThan(2);
+  });
+
   test("size is 9x18 pixels per cell, times the scale", async () => {
     const one = await render("hi", { cols: 10, rows: 3 });
     expect([one.png.width, one.png.height]).toEqual([10 * CELL_WIDTH, 3 * CELL_HEIGHT]);

@@ -11,6 +11,9 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { connect, type TestClient } from "../e2e/client.ts";
 import { BUN, fixture } from "../helpers.ts";
 
+// Code passed to page.evaluate runs in the browser; the server's tsconfig has no DOM lib.
+declare const document: any, DataTransfer: any, ClipboardEvent: any;
+
 const CHROMIUM = "/usr/bin/chromium";
 const present = existsSync(CHROMIUM);
 if (!present) console.warn(`skipping web viewer browser tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
@@ -69,6 +72,13 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
     expect(await screenText(page)).toContain("KEY 68");
     await page.screenshot({ path: PAGE_SCREENSHOT });
 
+    // the human may fit the PTY to the window while holding control
+    await page.click("#fit");
+    await page.waitForFunction(() => document.querySelector("#size")?.textContent !== "70×14", undefined, { timeout: 15_000 });
+    const resized = (await c.ok("list_sessions")).sessions.find((s: any) => s.sessionId === sessionId);
+    expect(resized.cols).toBeGreaterThan(70);
+    await expect(page.locator("#size").innerText()).resolves.toBe(`${resized.cols}×${resized.rows}`);
+
     await page.click("#release");
     await page.locator("#take").waitFor({ state: "visible" });
     await expect(page.locator("#take").isEnabled()).resolves.toBe(true);
@@ -102,6 +112,38 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
     expect(text.match(/KEY 1b5b3f/g)).toHaveLength(1); // the server's one DA reply, none from the page
     await page.close();
     await c.ok("stop_session", { sessionId, signal: "SIGKILL" });
+  });
+
+  test("the human's mouse clicks and pastes reach the program in the modes it enabled", async () => {
+    const mouse = await c.ok("start_session", { command: BUN, args: [fixture("mouse-app.ts"), "1000,1006"], cols: 60, rows: 16 });
+    await c.ok("wait_for_text", { sessionId: mouse.sessionId, pattern: "READY" });
+    const page = await browser.newPage();
+    await page.goto((await c.ok("web_viewer", { sessionId: mouse.sessionId })).url);
+    await waitScreen(page, "CLICK ME");
+    await page.click("#take");
+    await page.locator("#release").waitFor({ state: "visible" });
+    // the middle of the cell at row 5, col 12 (0-based): "CLICK ME" starts at col 10
+    const box = (await page.locator(".xterm-screen").boundingBox())!;
+    await page.mouse.click(box.x + (12.5 * box.width) / 60, box.y + (5.5 * box.height) / 16);
+    await c.ok("wait_for_text", { sessionId: mouse.sessionId, pattern: "EV 2 0;13;6 m", errorOnTimeout: true, timeoutMs: 15_000 });
+    expect((await c.ok("get_text", { sessionId: mouse.sessionId })).text).toContain("EV 1 0;13;6 M");
+    await page.click("#release");
+
+    const paste = await c.ok("start_session", { command: BUN, args: [fixture("paste-app.ts"), "--bracketed"] });
+    await c.ok("wait_for_text", { sessionId: paste.sessionId, pattern: "READY" });
+    await page.click(`li[data-id="${paste.sessionId}"]`);
+    await waitScreen(page, "bracketed=true");
+    await page.click("#take");
+    await page.locator("#release").waitFor({ state: "visible" });
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData("text/plain", "hi");
+      document.querySelector(".xterm-helper-textarea")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    });
+    // ESC [200~ hi ESC [201~: the page's terminal follows the app's bracketed-paste mode
+    await c.ok("wait_for_text", { sessionId: paste.sessionId, pattern: "IN 1b5b3230307e68691b5b3230317e", errorOnTimeout: true, timeoutMs: 15_000 });
+    await page.close();
+    for (const s of [mouse, paste]) await c.ok("stop_session", { sessionId: s.sessionId, signal: "SIGKILL" });
   });
 
   test("a wrong token gets no page and no socket; a page from another origin cannot connect even with the token", async () => {

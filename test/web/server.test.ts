@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type TestClient } from "../e2e/client.ts";
 import { BUN, fixture } from "../helpers.ts";
+import { readCast } from "../record/cast.ts";
 import { openTab } from "./ws-client.ts";
 
 let c: TestClient;
@@ -107,6 +108,8 @@ describe("web viewer sessions", () => {
     other.send({ type: "take" });
     await other.next((m) => m.type === "error" && m.message.includes("another viewer"), "second taker refused");
 
+    const listed = (await c.ok("list_sessions")).sessions.find((s: any) => s.sessionId === sessionId);
+    expect(listed.humanInControl).toBe(true);
     const refused = await c.call("send_keys", { sessionId, keys: "a" });
     expect(refused.isError).toBe(true);
     expect(refused.data.error.code).toBe("HUMAN_IN_CONTROL");
@@ -129,6 +132,22 @@ describe("web viewer sessions", () => {
     expect(again.humanInput).toBeUndefined();
     await other.close();
     await tab.close();
+  });
+
+  test("a recording with includeInput gets the human's keys as input events", async () => {
+    const sessionId = await echoKeys();
+    const { path } = await c.ok("start_recording", { sessionId, includeInput: true });
+    const { url } = await c.ok("web_viewer", { sessionId });
+    const tab = await openTab(url);
+    tab.send({ type: "attach", id: sessionId });
+    tab.send({ type: "take" });
+    await tab.next((m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"), "control granted");
+    tab.send({ type: "input", data: "é" });
+    await c.ok("wait_for_text", { sessionId, pattern: "KEY c3a9", errorOnTimeout: true });
+    await tab.close();
+    await c.ok("stop_recording", { sessionId });
+    const { events } = readCast(path);
+    expect(events.filter(([, code]) => code === "i").map(([, , d]) => d)).toEqual(["é"]);
   });
 
   test("closing the tab hands control back", async () => {

@@ -8,6 +8,8 @@ export const PAGE_TEMPLATE = `<!doctype html>
 <title>tui-tester viewer</title>
 <link rel="stylesheet" href="/xterm.css?token={{TOKEN}}">
 <style>
+  @font-face { font-family: "tui-tester mono"; src: url("/mono.ttf?token={{TOKEN}}") format("truetype"); font-weight: normal; }
+  @font-face { font-family: "tui-tester mono"; src: url("/mono-bold.ttf?token={{TOKEN}}") format("truetype"); font-weight: bold; }
   :root { color-scheme: dark; --bg: #111; --panel: #1b1b1b; --line: #333; --text: #ddd; --muted: #888; --accent: #4ea1ff; --human: #f5a623; }
   * { box-sizing: border-box; }
   body { margin: 0; display: flex; height: 100vh; background: var(--bg); color: var(--text); font: 14px system-ui, sans-serif; }
@@ -49,6 +51,7 @@ export const PAGE_TEMPLATE = `<!doctype html>
     <span id="state"></span>
     <span id="control"></span>
     <button id="take" class="primary" disabled>Take control</button>
+    <button id="fit" hidden title="Resize the program's terminal to this window">Fit to window</button>
     <button id="release" hidden>Release</button>
   </header>
   <div id="screen"><div id="terminal"></div></div>

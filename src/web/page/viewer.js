@@ -1,7 +1,9 @@
 // The web viewer page: a session list, the attached session's screen in xterm.js, and takeover.
 // The server sends a full repaint on attach and resize, then live output; this page only renders.
-(() => {
+(async () => {
   "use strict";
+  // xterm.js measures the font when it opens, so load the bundled one first.
+  await Promise.all([document.fonts.load('14px "tui-tester mono"'), document.fonts.load('bold 14px "tui-tester mono"')]).catch(() => undefined);
   const token = new URLSearchParams(location.search).get("token") || "";
   const $ = (id) => document.getElementById(id);
   const term = new Terminal({
@@ -9,8 +11,9 @@
     rows: 24,
     disableStdin: true,
     scrollback: 1000,
-    fontFamily: '"DejaVu Sans Mono", Menlo, Consolas, monospace',
+    fontFamily: '"tui-tester mono", "DejaVu Sans Mono", Menlo, Consolas, monospace',
     fontSize: 14,
+    lineHeight: 1.15, // at 1.0 the DOM renderer clips underscores at the bottom of the row
     theme: { foreground: "#e5e5e5", background: "#000000", cursor: "#e5e5e5" },
   });
   term.open($("terminal"));
@@ -84,6 +87,7 @@
     $("take").hidden = mine;
     $("take").disabled = !s || s.state === "exited" || s.control !== "agent";
     $("release").hidden = !mine;
+    $("fit").hidden = !mine;
     $("terminal").className = mine ? "human" : "";
     term.options.disableStdin = !mine;
     if (mine) term.focus();
@@ -142,5 +146,16 @@
   term.onBinary((data) => current && current.control === "you" && send({ type: "input", data, binary: true }));
   $("take").addEventListener("click", () => send({ type: "take" }));
   $("release").addEventListener("click", () => send({ type: "release" }));
+  // Only the human holding control may resize the PTY; the size follows from the rendered cell size.
+  $("fit").addEventListener("click", () => {
+    const screen = $("terminal").querySelector(".xterm-screen");
+    if (!screen) return;
+    const cellWidth = screen.clientWidth / term.cols;
+    const cellHeight = screen.clientHeight / term.rows;
+    const box = $("screen");
+    const cols = Math.max(20, Math.floor((box.clientWidth - 32) / cellWidth));
+    const rows = Math.max(5, Math.floor((box.clientHeight - 32) / cellHeight));
+    send({ type: "resize", cols, rows });
+  });
   connect();
 })();
