@@ -165,6 +165,8 @@ export interface WaitIdleResult {
   elapsedMs: number;
   /** Bytes the app wrote during the wait. */
   bytesDuringWait: number;
+  /** How long the program had written nothing when the wait returned, in ms (the original's field). */
+  idleFor: number;
 }
 
 /**
@@ -181,6 +183,7 @@ export async function waitForIdle(session: Session, options: { idleMs: number; t
     timeoutMs: options.timeoutMs,
     elapsedMs: Math.round(performance.now() - started),
     bytesDuringWait: session.bytesOut - bytesAtStart,
+    idleFor: Math.round(performance.now() - session.lastOutputAt),
   });
   const idle = await quietPeriod(session, options.idleMs, options.timeoutMs, started, signal);
   await session.emulator.flushed();

@@ -135,8 +135,8 @@ describe("screen tools", () => {
     await c.ok("send_text", { sessionId: id, text: "printf '\\033[1;31mRED\\033[0m\\n'\r", waitFor: { pattern: "^RED", regex: true, regexFlags: "m" } });
     const all = await c.ok("snapshot", { sessionId: id, format: "all" });
     expect(all.ansi).toContain("RED");
-    const redCell = all.cells.flat().find((cell: { char: string; bold: boolean }) => cell.char === "R" && cell.bold);
-    expect(redCell).toMatchObject({ bold: true, fg: "p1" });
+    const redRun = all.cells.rows.flat().find((run: { text: string; attrs?: string[] }) => run.text === "RED" && run.attrs?.includes("bold"));
+    expect(redRun).toMatchObject({ attrs: ["bold"], fg: "p1" });
     const text = await c.ok("get_text", { sessionId: id, includeScrollback: true });
     expect(text.scrollback.isAltScreen).toBe(false);
     const cursor = await c.ok("get_cursor", { sessionId: id });
@@ -154,8 +154,8 @@ describe("screen tools", () => {
 
   test("diff_snapshots compares two snapshots and rejects empty ones", async () => {
     const diff = await c.ok("diff_snapshots", { before: { text: "a\nb" }, after: { text: "a\nc\nd" } });
-    expect(diff.diff.changedLines).toEqual([{ row: 1, before: "b", after: "c" }]);
-    expect(diff.diff.addedRows).toEqual([{ row: 2, text: "d" }]);
+    expect(diff.changedLines).toEqual([{ row: 1, before: "b", after: "c" }]);
+    expect(diff.addedRows).toEqual([{ row: 2, text: "d" }]);
     expect((await c.call("diff_snapshots", { before: {}, after: { text: "x" } })).isError).toBe(true);
   });
 });
