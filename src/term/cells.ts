@@ -7,20 +7,20 @@
 import type { IBufferCell, Terminal } from "@xterm/headless";
 import type { CellRegion, CellRun, CellsResult } from "./types.ts";
 
-/** Cells read per call (about 300x330); a 1000x500 screen is read in region-sized parts. */
-export const MAX_CELLS = 100_000;
+/** Cells read per call (a 300x100 screen fits; 1000x500 takes ten calls of 50 rows), ~0.1 s each. */
+export const MAX_CELLS = 50_000;
 
-/** Attribute names in the order they are listed in a run's `attrs`. */
-const ATTRIBUTES: [name: string, on: (cell: IBufferCell) => boolean][] = [
-  ["bold", (c) => c.isBold() !== 0],
-  ["dim", (c) => c.isDim() !== 0],
-  ["italic", (c) => c.isItalic() !== 0],
-  ["underline", (c) => c.isUnderline() !== 0],
-  ["blink", (c) => c.isBlink() !== 0],
-  ["inverse", (c) => c.isInverse() !== 0],
-  ["invisible", (c) => c.isInvisible() !== 0],
-  ["strikethrough", (c) => c.isStrikethrough() !== 0],
-  ["overline", (c) => c.isOverline() !== 0],
+/** Attribute names in the order they are listed in a run's `attrs`, and how to read each. */
+const ATTRIBUTES: [name: string, on: (cell: IBufferCell) => number | boolean][] = [
+  ["bold", (c) => c.isBold()],
+  ["dim", (c) => c.isDim()],
+  ["italic", (c) => c.isItalic()],
+  ["underline", (c) => c.isUnderline()],
+  ["blink", (c) => c.isBlink()],
+  ["inverse", (c) => c.isInverse()],
+  ["invisible", (c) => c.isInvisible()],
+  ["strikethrough", (c) => c.isStrikethrough()],
+  ["overline", (c) => c.isOverline()],
 ];
 
 /** "default", a palette index as "p<n>" (e.g. "p1"), or "#rrggbb" for true colour. */
@@ -30,11 +30,20 @@ export function colour(isDefault: boolean, isPalette: boolean, value: number): s
   return `#${value.toString(16).padStart(6, "0")}`;
 }
 
-function style(cell: IBufferCell): { key: string; fg: string; bg: string; attrs: string[] } {
-  const fg = colour(cell.isFgDefault(), cell.isFgPalette(), cell.getFgColor());
-  const bg = colour(cell.isBgDefault(), cell.isBgPalette(), cell.getBgColor());
-  const attrs = ATTRIBUTES.filter(([, on]) => on(cell)).map(([name]) => name);
-  return { key: `${fg}|${bg}|${attrs.join(",")}`, fg, bg, attrs };
+/** The attributes as a bit mask (bit i = ATTRIBUTES[i]); numbers, so the hot loop allocates nothing. */
+function attributeMask(cell: IBufferCell): number {
+  let mask = 0;
+  for (let i = 0; i < ATTRIBUTES.length; i++) if (ATTRIBUTES[i]![1](cell)) mask |= 1 << i;
+  return mask;
+}
+
+/** A new run starting at `cell`, with only the non-default colours and attributes spelled out. */
+function newRun(cell: IBufferCell, col: number, mask: number): CellRun {
+  const run: CellRun = { col, text: "" };
+  if (!cell.isFgDefault()) run.fg = colour(false, cell.isFgPalette(), cell.getFgColor());
+  if (!cell.isBgDefault()) run.bg = colour(false, cell.isBgPalette(), cell.getBgColor());
+  if (mask !== 0) run.attrs = ATTRIBUTES.filter((_, i) => mask & (1 << i)).map(([name]) => name);
+  return run;
 }
 
 /** Clamp a requested region to the screen; missing sizes run to the screen's edge. */
@@ -58,20 +67,20 @@ export function viewportCellRuns(terminal: Terminal, requested?: Partial<CellReg
     const line = buffer.getLine(buffer.viewportY + r);
     const runs: CellRun[] = [];
     const spans: number[] = [];
-    let key = "";
+    let fgMode = -1;
+    let fg = -1;
+    let bgMode = -1;
+    let bg = -1;
+    let attrs = -1;
     for (let c = region.col; c < region.col + region.cols; c++) {
       const cell = line?.getCell(c, scratch);
       if (!cell) break;
       const width = cell.getWidth();
       if (width === 0) continue; // the right half of a wide character, counted in its run's span
-      const s = style(cell);
-      if (runs.length === 0 || s.key !== key) {
-        key = s.key;
-        const run: CellRun = { col: c, text: "" };
-        if (s.fg !== "default") run.fg = s.fg;
-        if (s.bg !== "default") run.bg = s.bg;
-        if (s.attrs.length > 0) run.attrs = s.attrs;
-        runs.push(run);
+      const mask = attributeMask(cell);
+      if (cell.getFgColorMode() !== fgMode || cell.getFgColor() !== fg || cell.getBgColorMode() !== bgMode || cell.getBgColor() !== bg || mask !== attrs) {
+        [fgMode, fg, bgMode, bg, attrs] = [cell.getFgColorMode(), cell.getFgColor(), cell.getBgColorMode(), cell.getBgColor(), mask];
+        runs.push(newRun(cell, c, mask));
         spans.push(0);
       }
       runs[runs.length - 1]!.text += cell.getChars() || " ";
