@@ -83,6 +83,8 @@ export class Monitor {
   private readonly started = performance.now();
   private last: { lines: string[]; cursor: CursorState; cols: number; rows: number; text: string };
   private lastFrameAt = -Infinity;
+  private lastCaptureAt = -Infinity;
+  private captureCost = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
   private readonly unsubscribe: (() => void)[] = [];
@@ -136,7 +138,8 @@ export class Monitor {
 
   private schedule(): void {
     if (this.timer !== undefined || this.stopped) return;
-    const wait = Math.max(0, this.lastFrameAt + this.options.intervalMs - performance.now());
+    // Captures are spaced by at least their own cost (a 1000x500 screen takes tens of ms to read).
+    const wait = Math.max(0, this.lastCaptureAt + Math.max(this.options.intervalMs, this.captureCost) - performance.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.capture();
@@ -146,17 +149,20 @@ export class Monitor {
   private capture(): void {
     const held = this.session.emulator.syncHeldSince;
     if (held !== null && performance.now() - held < DEFAULT_MAX_HOLD_MS && !this.stopped) return; // onSyncRelease reschedules
-    if (this.dropped > 0) {
-      // Recording has stopped (a later diff would not apply to the last kept frame); track the screen for finalText.
-      this.last = this.session.emulator.snapshot();
-      this.dropped++;
-      return;
-    }
+    const start = performance.now();
     const snapshot = this.session.emulator.snapshot();
-    const diff = diffSnapshots(this.last, snapshot);
-    if (diff.identical && !this.options.keepIdenticalFrames) return;
-    this.record(snapshot, !diff.identical, diff);
-    this.last = snapshot;
+    if (this.dropped > 0) {
+      // Recording has stopped (a later diff would not apply to the last kept frame); keep the screen for finalText.
+      this.last = snapshot;
+      this.dropped++;
+    } else {
+      const diff = diffSnapshots(this.last, snapshot);
+      if (diff.identical && !this.options.keepIdenticalFrames) return;
+      this.record(snapshot, !diff.identical, diff);
+      this.last = snapshot;
+    }
+    this.lastCaptureAt = performance.now();
+    this.captureCost = this.lastCaptureAt - start;
   }
 
   private record(snapshot: { text: string; cursor: CursorState; lines: string[]; cols: number; rows: number }, changed: boolean, diff?: SnapshotDiff): void {
