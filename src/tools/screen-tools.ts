@@ -8,6 +8,12 @@ import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
 
+/** `droppedBytes` when output never reached the screen (the engine's flow-control limit), else nothing. */
+function dropped(session: object): { droppedBytes?: number } {
+  const bytes = (session as { droppedBytes?: number }).droppedBytes;
+  return bytes ? { droppedBytes: bytes } : {};
+}
+
 const cellIndex = (what: string) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000), v.description(what)));
 const region = v.optional(
   v.pipe(
@@ -31,7 +37,7 @@ export const snapshot = defineSessionTool({
     await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({ format: args.format, region: args.region, highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
     const cut = snap.cells?.truncated ? `; cells cut after row ${snap.cells.region.row + snap.cells.region.rows - 1}, ask again with region.row ${snap.cells.region.row + snap.cells.region.rows}` : "";
-    return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`, data: { sessionId: session.id, ...snap } };
+    return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`, data: { sessionId: session.id, ...snap, ...dropped(session) } };
   },
 });
 
@@ -44,7 +50,7 @@ export const getText = defineSessionTool({
   async act(session, args) {
     await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({ format: "text", highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
-    const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor, highlights: snap.highlights };
+    const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor, highlights: snap.highlights, ...dropped(session) };
     if (snap.scrollback) data.scrollback = snap.scrollback;
     return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data };
   },

@@ -8,7 +8,7 @@ import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schema
 
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
-  description: "Block until a literal or regex pattern appears on the screen (or in raw output with matchScreen: false). Returns the match and the screen at that instant.",
+  description: "Block until a literal or regex pattern appears on the screen (or in raw output with matchScreen: false). Returns the match and the screen at that instant. Literals match trailing spaces as displayed; regexes run on RE2 (linear time), lookaround/backreferences on time-boxed JS.",
   input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(false, "Return an error result on timeout instead of matched: false.") }),
   annotations: annotations("Wait for text", "read"),
   check: (args) => void compileMatcher(args),
