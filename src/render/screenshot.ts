@@ -24,8 +24,8 @@ export interface Screenshot {
 export async function screenshot(session: Session, options: { format: "png" | "svg"; path?: string; scale: number }): Promise<Screenshot> {
   const path = artifactPath(options.path, outputDir(), `${session.id}-${stamp()}.${options.format}`);
   const started = performance.now();
-  const snap = await session.emulator.settledSnapshot({ format: "cells" });
-  const image = renderSvg({ cols: snap.cols, rows: snap.rows, cells: snap.cells ?? [], cursor: snap.cursor }, session.config.theme);
+  const snap = await session.emulator.settledSnapshot({ grid: true });
+  const image = renderSvg({ cols: snap.cols, rows: snap.rows, cells: snap.grid ?? [], cursor: snap.cursor }, session.config.theme);
   let content: Uint8Array | string = image.svg;
   let { width, height } = image;
   if (options.format === "png") {

@@ -108,8 +108,8 @@ function nextChange(session: Session, timeoutMs: number, signal: AbortSignal): P
 
 /** The rows to compare: plain text (trailing spaces trimmed), or SGR-coded rows for ansi. */
 async function screenRows(session: Session, format: "text" | "ansi", area?: v.InferOutput<typeof region>): Promise<string[]> {
-  const snap = await session.emulator.settledSnapshot({ format: "cells" });
-  const cells = snap.cells ?? [];
+  const snap = await session.emulator.settledSnapshot({ grid: true });
+  const cells = snap.grid ?? [];
   if (area && area.row >= snap.rows) {
     throw new TuiError("INVALID_ARGUMENT", `region.row ${area.row} is outside the ${snap.cols}x${snap.rows} screen.`, `Use a row below ${snap.rows}.`);
   }

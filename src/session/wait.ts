@@ -66,16 +66,23 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
       reject(error);
     };
 
+    // What the last look cost: on a big screen that changes without pause, looks are spaced by at
+    // least their own cost, so a wait takes at most about half of the event loop.
+    let lastCost = 0;
+    let lastEnd = 0;
     /** One look at the haystack: true when the wait is over; a promise only for the JS fallback. */
     const look = (): boolean | Promise<boolean> => {
       let found;
+      const start = performance.now();
       if (options.matchScreen) {
         const holding = session.emulator.syncHeldSince;
-        if (holding !== null && performance.now() - holding < DEFAULT_MAX_HOLD_MS) return false;
-        found = matcher.find(session.emulator.text(), { screenCols: session.emulator.cols, budgetMs: deadline - performance.now() });
+        if (holding !== null && start - holding < DEFAULT_MAX_HOLD_MS) return false;
+        found = matcher.find(session.emulator.text(), { screenCols: session.emulator.cols, budgetMs: deadline - start });
       } else {
-        found = matcher.find(rawText, { budgetMs: deadline - performance.now() });
+        found = matcher.find(rawText, { budgetMs: deadline - start });
       }
+      lastEnd = performance.now();
+      lastCost = lastEnd - start;
       const conclude = (f: Found | null): boolean => {
         if (done) return true;
         if (f === null) return false;
@@ -122,10 +129,13 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
     const schedule = () => {
       if (scheduled || done) return;
       scheduled = true;
-      queueMicrotask(() => {
+      const run = () => {
         scheduled = false;
         check();
-      });
+      };
+      const delay = lastEnd + lastCost - performance.now();
+      if (delay < 1) queueMicrotask(run);
+      else setTimeout(run, delay);
     };
 
     check();
@@ -165,6 +175,8 @@ export interface WaitIdleResult {
   elapsedMs: number;
   /** Bytes the app wrote during the wait. */
   bytesDuringWait: number;
+  /** How long the program had written nothing when the wait returned, in ms (the original's field). */
+  idleFor: number;
 }
 
 /**
@@ -181,6 +193,7 @@ export async function waitForIdle(session: Session, options: { idleMs: number; t
     timeoutMs: options.timeoutMs,
     elapsedMs: Math.round(performance.now() - started),
     bytesDuringWait: session.bytesOut - bytesAtStart,
+    idleFor: Math.round(performance.now() - session.lastOutputAt),
   });
   const idle = await quietPeriod(session, options.idleMs, options.timeoutMs, started, signal);
   await session.emulator.flushed();

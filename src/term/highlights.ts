@@ -13,7 +13,7 @@ import type { Highlight } from "./types.ts";
 
 export const MAX_HIGHLIGHTS = 40;
 /** Screens larger than this (cells) get no highlights: reading every cell would take too long. */
-export const MAX_HIGHLIGHT_CELLS = 200 * 100;
+export const MAX_HIGHLIGHT_CELLS = 40_000;
 
 type Kind = Highlight["kind"];
 const PRIORITY: Record<Kind, number> = { inverse: 0, background: 1, bold: 2 };

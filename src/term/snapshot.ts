@@ -4,6 +4,7 @@
  */
 import type { IBuffer, IBufferCell, Terminal } from "@xterm/headless";
 import type { SerializeAddon } from "@xterm/addon-serialize";
+import { colour, viewportCellRuns } from "./cells.ts";
 import { viewportHighlights } from "./highlights.ts";
 import type { CellInfo, CursorState, ScrollbackInfo, Snapshot, SnapshotOptions } from "./types.ts";
 
@@ -41,12 +42,6 @@ export function cursorState(terminal: Terminal, visible: boolean): CursorState {
   };
 }
 
-function colour(isDefault: boolean, isPalette: boolean, value: number): string {
-  if (isDefault) return "default";
-  if (isPalette) return `p${value}`;
-  return `#${value.toString(16).padStart(6, "0")}`;
-}
-
 function cellInfo(cell: IBufferCell): CellInfo {
   const width = cell.getWidth();
   const chars = cell.getChars();
@@ -69,7 +64,10 @@ function cellInfo(cell: IBufferCell): CellInfo {
   };
 }
 
-/** Every visible cell, `cols` per row, width-0 continuation cells included. */
+/**
+ * Every visible cell as an object, `cols` per row, width-0 continuation cells included. Large: for
+ * code that needs per-cell data (a renderer); tools return the compact runs of cells.ts instead.
+ */
 export function viewportCells(terminal: Terminal): CellInfo[][] {
   const buffer = terminal.buffer.active;
   const scratch = buffer.getNullCell();
@@ -140,7 +138,8 @@ export function buildSnapshot(terminal: Terminal, serializer: SerializeAddon, cu
   };
   if (opts.highlights) snapshot.highlights = viewportHighlights(terminal);
   if (format === "ansi" || format === "all") snapshot.ansi = viewportAnsi(terminal, serializer);
-  if (format === "cells" || format === "all") snapshot.cells = viewportCells(terminal);
+  if (format === "cells" || format === "all") snapshot.cells = viewportCellRuns(terminal, opts.region);
+  if (opts.grid) snapshot.grid = viewportCells(terminal);
   if (opts.includeScrollback) {
     const max = Math.max(0, Math.floor(opts.maxScrollbackLines ?? DEFAULT_MAX_SCROLLBACK_LINES));
     snapshot.scrollback = scrollbackInfo(terminal, max);

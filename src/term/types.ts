@@ -23,6 +23,36 @@ export interface CellInfo {
   overline: boolean;
 }
 
+/** A stretch of one row with the same colours and attributes; defaults are left out. */
+export interface CellRun {
+  /** First column (0-based, viewport). */
+  col: number;
+  text: string;
+  /** Columns covered, only when it differs from text.length (wide characters). */
+  width?: number;
+  /** "p<n>" palette index or "#rrggbb"; absent = the terminal's default. */
+  fg?: string;
+  bg?: string;
+  /** bold, dim, italic, underline, blink, inverse, invisible, strikethrough, overline; absent = none. */
+  attrs?: string[];
+}
+
+/** A rectangle of the visible screen, 0-based. */
+export interface CellRegion {
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+}
+
+/** `cells` of a snapshot: the region read and its rows of runs (trailing default blanks dropped). */
+export interface CellsResult {
+  region: CellRegion;
+  rows: CellRun[][];
+  /** The region asked for was larger than one call reads; ask again from region.row + region.rows. */
+  truncated: boolean;
+}
+
 export interface ScrollbackInfo {
   totalLines: number;
   viewportStartLine: number;
@@ -57,14 +87,20 @@ export interface Snapshot {
   /** Emphasised runs (see term/highlights.ts), when asked for. */
   highlights?: Highlight[];
   ansi?: string;
-  cells?: CellInfo[][];
+  cells?: CellsResult;
+  /** Every visible cell, row by row (only with SnapshotOptions.grid). */
+  grid?: CellInfo[][];
   scrollback?: ScrollbackInfo;
 }
 
 export interface SnapshotOptions {
   format?: SnapshotFormat;
+  /** Part of the screen `cells` covers (default all of it). */
+  region?: Partial<CellRegion>;
   /** Add `highlights`: what a text view cannot show (selection drawn in inverse, colour, bold). */
   highlights?: boolean;
+  /** Add `grid`: every visible cell as an object (for renderers inside the server; too big for a reply). */
+  grid?: boolean;
   includeScrollback?: boolean;
   maxScrollbackLines?: number;
 }

@@ -1,5 +1,6 @@
 /** Frame recording: start_monitor, stop_monitor. */
 import * as v from "valibot";
+import { DEFAULT_MONITOR_BYTES } from "../monitor/monitor.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { clampedNumber, optionalBoolean, sessionId } from "./schemas.ts";
 
@@ -7,6 +8,10 @@ export const monitorEntries = {
   intervalMs: clampedNumber(10, 60_000, 100, "Minimum gap between frames in ms; every change is caught at the next boundary."),
   keepIdenticalFrames: optionalBoolean(false, "Also record a frame every interval when nothing changed."),
   maxFrames: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000), v.description("Stop keeping frames after this many (droppedFrames counts the rest). Default 5000.")), 5000),
+  maxBytes: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(64 * 1024 * 1024), v.description(`Budget for the kept frames' text and diffs; past it recording stops (truncated: true). Default ${DEFAULT_MONITOR_BYTES}.`)),
+    DEFAULT_MONITOR_BYTES,
+  ),
 };
 
 export const startMonitor = defineSessionTool({
@@ -23,11 +28,12 @@ export const startMonitor = defineSessionTool({
 
 export const stopMonitor = defineTool({
   name: "stop_monitor",
-  description: "Stop a monitor and return its frames: frameCount, changedFrameCount, durationMs, frames[{takenAt, offsetMs, changed, text, cursor, diff}].",
+  description: "Stop a monitor and return its frames: frameCount, changedFrameCount, durationMs, droppedFrames, truncated, finalText, frames[{takenAt, offsetMs, changed, cursor, diff}]; the first frame (and any after a resize) also has the whole text, the others only their row diff.",
   input: v.strictObject({ monitorId: v.pipe(v.string(), v.minLength(1), v.description("Id returned by start_monitor.")) }),
   annotations: annotations("Stop monitor", "write", false),
   async run(args, ctx) {
     const report = ctx.monitors.stop(args.monitorId);
-    return { summary: `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms`, data: { ...report } };
+    const cut = report.truncated ? `; ${report.droppedFrames} later frames dropped (maxFrames/maxBytes reached)` : "";
+    return { summary: `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms${cut}`, data: { ...report } };
   },
 });

@@ -76,7 +76,7 @@ export const observeEntries = {
   screenDetail,
 };
 
-export const snapshotFormat = v.optional(v.pipe(v.picklist(["text", "ansi", "cells", "all"]), v.description("text (default), ansi (SGR-coloured), cells (per-cell attributes) or all.")), "text");
+export const snapshotFormat = v.optional(v.pipe(v.picklist(["text", "ansi", "cells", "all"]), v.description("text (default), ansi (SGR-coloured), cells (runs of equal attributes per row) or all.")), "text");
 
 export const scrollbackEntries = {
   includeScrollback: optionalBoolean(false, "Also return every line in the buffer (scrollback + screen)."),

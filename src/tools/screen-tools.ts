@@ -2,21 +2,42 @@
 import * as v from "valibot";
 import { TuiError } from "../errors.ts";
 import { settledView } from "../session/observe.ts";
+import { MAX_CELLS } from "../term/cells.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
 
+/** `droppedBytes` when output never reached the screen (the engine's flow-control limit), else nothing. */
+function dropped(session: object): { droppedBytes?: number } {
+  const bytes = (session as { droppedBytes?: number }).droppedBytes;
+  return bytes ? { droppedBytes: bytes } : {};
+}
+
+const cellIndex = (what: string) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000), v.description(what)));
+const region = v.optional(
+  v.pipe(
+    v.strictObject({
+      row: cellIndex("First row (0-based). Default 0."),
+      col: cellIndex("First column (0-based). Default 0."),
+      rows: cellIndex("Rows to read. Default: to the bottom."),
+      cols: cellIndex("Columns to read. Default: to the right edge."),
+    }),
+    v.description("Part of the screen that cells covers (clamped to the screen). Default: all of it."),
+  ),
+);
+
 export const snapshot = defineSessionTool({
   name: "snapshot",
-  description: "Rendered screen: text, lines and cursor; format ansi adds SGR colours, cells adds per-cell char/width/fg/bg/bold/italic/underline/inverse/dim/strikethrough. includeScrollback adds the whole buffer.",
-  input: v.strictObject({ sessionId, format: snapshotFormat, ...scrollbackEntries }),
+  description: `Rendered screen: text, lines, cursor and highlights; format ansi adds SGR colours, cells adds runs of equal colours/attributes per row (at most ${MAX_CELLS} cells a call; region picks a part). includeScrollback adds the whole buffer.`,
+  input: v.strictObject({ sessionId, format: snapshotFormat, region, ...scrollbackEntries }),
   annotations: annotations("Snapshot", "read"),
   allowExited: true,
   async act(session, args) {
     await session.emulator.flushed();
-    const snap = await session.emulator.settledSnapshot({ format: args.format, highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
-    return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}`, data: { sessionId: session.id, ...snap, ...(session.droppedBytes > 0 ? { droppedBytes: session.droppedBytes } : {}) } };
+    const snap = await session.emulator.settledSnapshot({ format: args.format, region: args.region, highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
+    const cut = snap.cells?.truncated ? `; cells cut after row ${snap.cells.region.row + snap.cells.region.rows - 1}, ask again with region.row ${snap.cells.region.row + snap.cells.region.rows}` : "";
+    return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`, data: { sessionId: session.id, ...snap, ...dropped(session) } };
   },
 });
 
@@ -29,7 +50,7 @@ export const getText = defineSessionTool({
   async act(session, args) {
     await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({ format: "text", highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
-    const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor, highlights: snap.highlights };
+    const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor, highlights: snap.highlights, ...dropped(session) };
     if (snap.scrollback) data.scrollback = snap.scrollback;
     if (session.droppedBytes > 0) data.droppedBytes = session.droppedBytes;
     return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data };
@@ -54,12 +75,13 @@ export const getRawOutput = defineSessionTool({
   input: v.strictObject({
     sessionId,
     maxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024), v.description("Return at most this many of the newest bytes. Default 65536.")), 65_536),
+    tailBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024), v.description("Same as maxBytes (the original's name); wins when both are given."))),
     encoding: v.optional(v.pipe(v.picklist(["utf8", "base64", "hex"]), v.description("How to return the bytes.")), "utf8"),
   }),
   annotations: annotations("Get raw output", "read"),
   allowExited: true,
   async act(session, args) {
-    const bytes = session.raw.tail(args.maxBytes);
+    const bytes = session.raw.tail(args.tailBytes ?? args.maxBytes);
     const output = args.encoding === "utf8" ? new TextDecoder().decode(bytes) : Buffer.from(bytes).toString(args.encoding);
     const truncated = bytes.length < session.raw.total;
     return {
@@ -85,8 +107,9 @@ export const diffSnapshotsTool = defineTool({
         throw new TuiError("INVALID_ARGUMENT", `${side} has neither text nor lines.`, "Pass snapshot objects as returned by snapshot or get_text.");
       }
     }
+    // Flat, as the original returned it (identical, cursorMoved, resized, changedLines, addedRows, removedRows).
     const diff = diffSnapshots(args.before as never, args.after as never);
-    return { summary: diff.identical ? "Identical" : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`, data: { diff } };
+    return { summary: diff.identical ? "Identical" : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`, data: { ...diff } };
   },
 });
 

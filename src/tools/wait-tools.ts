@@ -8,7 +8,7 @@ import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schema
 
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
-  description: "Block until a literal or regex pattern appears on the screen (or in raw output with matchScreen: false). Returns the match and the screen at that instant.",
+  description: "Block until a literal or regex pattern appears on the screen (or in raw output with matchScreen: false). Returns the match and the screen at that instant. Literals match trailing spaces as displayed; regexes run on RE2 (linear time), lookaround/backreferences on time-boxed JS.",
   input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(false, "Return an error result on timeout instead of matched: false.") }),
   annotations: annotations("Wait for text", "read"),
   check: (args) => void compileMatcher(args),
@@ -31,12 +31,14 @@ export const waitForIdle = defineSessionTool({
     sessionId,
     idleMs: clampedNumber(10, 60_000, 500, "Quiet time that counts as idle, in ms."),
     timeoutMs: clampedNumber(10, 600_000, 5000, "Max time to wait in ms."),
+    pollIntervalMs: clampedNumber(10, 5000, 50, "Upper bound between idle checks in ms (idleness is timed exactly, so this never delays the answer)."),
   }),
   annotations: annotations("Wait for idle", "read"),
   allowExited: true,
   async act(session, args, ctx) {
     const result = await waitIdle(session, args, ctx.signal);
     const summary = result.idle ? `Idle after ${result.elapsedMs} ms` : `Still writing after ${args.timeoutMs} ms`;
-    return { summary, data: { sessionId: session.id, ...result, screen: { text: session.emulator.text(), cursor: session.emulator.cursor() } } };
+    const screen = session.emulator.snapshot({ highlights: true });
+    return { summary, data: { sessionId: session.id, ...result, screen: { text: screen.text, cursor: screen.cursor, highlights: screen.highlights } } };
   },
 });

@@ -3,11 +3,12 @@ import { expect, test } from "bun:test";
 import { describeApp, exitInfo, inputUntil, sessionModes, useServer, waitText } from "./helpers.ts";
 
 /** Row of the Setup category list (column 0) drawn with a highlight background, or -1. */
-function highlightedCategory(snapshot: { lines: string[]; cells: { bg: string }[][] }): { row: number; label: string } {
+function highlightedCategory(snapshot: { lines: string[]; cells: { rows: { col: number; bg?: string }[][] } }): { row: number; label: string } {
   const categories = ["Display options", "Header layout", "Meters", "Screens", "Colors"];
   for (const [row, line] of snapshot.lines.entries()) {
     const label = categories.find((name) => line.startsWith(name));
-    if (label && snapshot.cells[row]?.[0]?.bg !== "default") return { row, label };
+    const first = snapshot.cells.rows[row]?.[0];
+    if (label && first?.col === 0 && first.bg !== undefined) return { row, label };
   }
   return { row: -1, label: "" };
 }

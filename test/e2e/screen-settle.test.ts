@@ -45,7 +45,7 @@ test("a later chunk is reported as not quiet with a short fixed settle, and wait
 });
 
 test("an app that keeps writing ends the settle at its bound with quiet: false", async () => {
-  const { sessionId } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-c", "read -n1; while :; do echo tick; sleep 0.02; done"], cols: 40, rows: 10 });
+  const { sessionId } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-c", "read -n1; exec yes tick"], cols: 40, rows: 10 });
   const r = await c.ok("send_keys", { sessionId, keys: "x" });
   expect(r.screen.settle).toBe("adaptive");
   expect(r.screen.quiet).toBe(false);

@@ -10,9 +10,9 @@ async function render(input: string, options: { cols?: number; rows?: number; th
   const emulator = new Emulator({ cols: options.cols ?? 20, rows: options.rows ?? 4, reply: () => undefined, theme: options.theme });
   emulator.write(input);
   await emulator.flushed();
-  const snap = emulator.snapshot({ format: "cells" });
+  const snap = emulator.snapshot({ grid: true });
   emulator.dispose();
-  const { svg, width, height } = renderSvg({ cols: snap.cols, rows: snap.rows, cells: snap.cells!, cursor: snap.cursor }, options.theme);
+  const { svg, width, height } = renderSvg({ cols: snap.cols, rows: snap.rows, cells: snap.grid!, cursor: snap.cursor }, options.theme);
   const { png } = await svgToPng(svg, options.scale ?? 1);
   return { svg, width, height, png: decodePng(png) };
 }

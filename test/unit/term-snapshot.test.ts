@@ -7,47 +7,77 @@ const newEmulator = useEmulators();
 const makeEmulator = (cols = 20, rows = 5, scrollback?: number) => newEmulator({ cols, rows, scrollback });
 
 describe("cells", () => {
-  test("SGR attributes land on the right cells", async () => {
+  test("SGR attributes land on the right cells, one run per change of attributes", async () => {
     const { emulator, feed } = makeEmulator(30, 3);
     await feed("\x1b[1mB\x1b[0m\x1b[3mI\x1b[0m\x1b[4mU\x1b[0m\x1b[7mR\x1b[0m\x1b[2mD\x1b[0m\x1b[9mS\x1b[0m\x1b[5mK\x1b[0m\x1b[8mH\x1b[0m\x1b[53mO\x1b[0mn");
-    const row = emulator.snapshot({ format: "cells" }).cells![0]!;
-    const on = (i: number) =>
-      Object.entries(row[i]!)
-        .filter(([, v]) => v === true)
-        .map(([k]) => k);
-    expect(on(0)).toEqual(["bold"]);
-    expect(on(1)).toEqual(["italic"]);
-    expect(on(2)).toEqual(["underline"]);
-    expect(on(3)).toEqual(["inverse"]);
-    expect(on(4)).toEqual(["dim"]);
-    expect(on(5)).toEqual(["strikethrough"]);
-    expect(on(6)).toEqual(["blink"]);
-    expect(on(7)).toEqual(["invisible"]);
-    expect(on(8)).toEqual(["overline"]);
-    expect(on(9)).toEqual([]);
-    expect(row[9]).toMatchObject({ char: "n", width: 1, fg: "default", bg: "default" });
+    const row = emulator.snapshot({ format: "cells" }).cells!.rows[0]!;
+    expect(row.map((run) => [run.col, run.text, run.attrs ?? []])).toEqual([
+      [0, "B", ["bold"]],
+      [1, "I", ["italic"]],
+      [2, "U", ["underline"]],
+      [3, "R", ["inverse"]],
+      [4, "D", ["dim"]],
+      [5, "S", ["strikethrough"]],
+      [6, "K", ["blink"]],
+      [7, "H", ["invisible"]],
+      [8, "O", ["overline"]],
+      [9, "n", []],
+    ]);
+    // defaults are left out
+    expect(row[9]).toEqual({ col: 9, text: "n" });
   });
 
   test("palette, 256-colour and true-colour foregrounds and backgrounds", async () => {
     const { emulator, feed } = makeEmulator(30, 3);
-    await feed("\x1b[31ma\x1b[38;5;196mb\x1b[38;2;1;2;3mc\x1b[0m\x1b[48;5;21md\x1b[0m\x1b[48;2;255;128;0me\x1b[0m\x1b[91mf");
-    const row = emulator.snapshot({ format: "cells" }).cells![0]!;
-    expect(row.slice(0, 6).map((c) => [c.char, c.fg, c.bg])).toEqual([
+    await feed("\x1b[31ma\x1b[38;5;196mb\x1b[38;2;1;2;3mc\x1b[0m\x1b[48;5;21md\x1b[0m\x1b[48;2;255;128;0me\x1b[0m\x1b[91mf\x1b[0m  \x1b[44m  ");
+    const row = emulator.snapshot({ format: "cells" }).cells!.rows[0]!;
+    expect(row.map((r) => [r.text, r.fg ?? "default", r.bg ?? "default"])).toEqual([
       ["a", "p1", "default"],
       ["b", "p196", "default"],
       ["c", "#010203", "default"],
       ["d", "default", "p21"],
       ["e", "default", "#ff8000"],
       ["f", "p9", "default"],
+      ["  ", "default", "default"],
+      // coloured blanks are kept; the default blanks after them are not
+      ["  ", "default", "p4"],
     ]);
-    expect(row[10]).toMatchObject({ char: " ", width: 1 }); // never written
   });
 
-  test("cells cover the whole viewport", async () => {
-    const { emulator } = makeEmulator(7, 4);
+  test("equal neighbours share a run; rows cover the region; blank rows are empty", async () => {
+    const { emulator, feed } = makeEmulator(7, 4);
+    await feed("\x1b[32mgreen\x1b[0m\r\n\r\nab");
     const cells = emulator.snapshot({ format: "cells" }).cells!;
-    expect(cells).toHaveLength(4);
-    expect(cells.every((r) => r.length === 7)).toBe(true);
+    expect(cells.region).toEqual({ row: 0, col: 0, rows: 4, cols: 7 });
+    expect(cells.truncated).toBe(false);
+    expect(cells.rows).toEqual([[{ col: 0, text: "green", fg: "p2" }], [], [{ col: 0, text: "ab" }], []]);
+  });
+
+  test("a region reads part of the screen", async () => {
+    const { emulator, feed } = makeEmulator(10, 4);
+    await feed("0123456789\r\nabcdefghij\r\nABCDEFGHIJ");
+    const cells = emulator.snapshot({ format: "cells", region: { row: 1, col: 3, rows: 2, cols: 4 } }).cells!;
+    expect(cells.region).toEqual({ row: 1, col: 3, rows: 2, cols: 4 });
+    expect(cells.rows).toEqual([[{ col: 3, text: "defg" }], [{ col: 3, text: "DEFG" }]]);
+    // out-of-range regions are clamped to the screen
+    expect(emulator.snapshot({ format: "cells", region: { row: 3, col: 8, rows: 50, cols: 50 } }).cells!.region).toEqual({ row: 3, col: 8, rows: 1, cols: 2 });
+  });
+
+  test("wide characters: one run, with width when it differs from the text length", async () => {
+    const { emulator, feed } = makeEmulator();
+    await feed("\x1b[1ma界b\x1b[0m");
+    expect(emulator.snapshot({ format: "cells" }).cells!.rows[0]).toEqual([{ col: 0, text: "a界b", width: 4, attrs: ["bold"] }]);
+  });
+
+  test("a huge screen is read in bounded parts and says so", async () => {
+    const { emulator, feed } = makeEmulator(1000, 500);
+    await feed("\x1b[500;1Hlast row");
+    const first = emulator.snapshot({ format: "cells" }).cells!;
+    expect(first.truncated).toBe(true);
+    expect(first.region).toEqual({ row: 0, col: 0, rows: 50, cols: 1000 });
+    const rest = emulator.snapshot({ format: "cells", region: { row: 450 } }).cells!;
+    expect(rest.truncated).toBe(false);
+    expect(rest.rows[49]).toEqual([{ col: 0, text: "last row" }]);
   });
 });
 
@@ -80,7 +110,7 @@ describe("ansi", () => {
     await feed("x");
     const snap = emulator.snapshot({ format: "all" });
     expect(snap.ansi).toBeString();
-    expect(snap.cells).toHaveLength(5);
+    expect(snap.cells!.rows).toHaveLength(5);
   });
 
   test("serializeScreen repaints everything, modes and hidden cursor included", async () => {

@@ -30,7 +30,7 @@ describe("settledSnapshot", () => {
     const snap = await pending;
     expect(snap.lines).toEqual(["frame 1, top", "frame 1, bottom", ""]);
     expect(snap.ansi).toContain("frame 1, bottom");
-    expect(snap.cells![1]![0]!.char).toBe("f");
+    expect(snap.cells!.rows[1]![0]!.text).toStartWith("f");
     expect(emulator.text()).toStartWith("frame 2 partial");
   });
 
