@@ -1,6 +1,6 @@
 /** asciicast recording over MCP: start_session record, start/stop/mark_recording, TUI_TESTER_RECORD_DIR, errors. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type TestClient } from "../e2e/client.ts";
@@ -112,13 +112,17 @@ describe("TUI_TESTER_RECORD_DIR", () => {
     }
   });
 
-  test("a TUI_TESTER_RECORD_DIR that does not exist fails start_session with the variable's name", async () => {
-    const server = await connect({ env: { TUI_TESTER_RECORD_DIR: join(dir, "missing") } });
+  test("a TUI_TESTER_RECORD_DIR removed after start-up fails start_session with the variable's name", async () => {
+    // A missing directory at start-up stops the server (settings validation); this is the later case.
+    const recordDir = join(dir, "vanishing");
+    mkdirSync(recordDir);
+    const server = await connect({ env: { TUI_TESTER_RECORD_DIR: recordDir } });
     try {
+      rmSync(recordDir, { recursive: true, force: true });
       const result = await server.call("start_session", { command: BUN, args: [fixture("echo-keys.ts")] });
       expect(result.isError).toBe(true);
       expect(result.text).toContain("TUI_TESTER_RECORD_DIR");
-      expect(existsSync(join(dir, "missing"))).toBe(false);
+      expect(existsSync(recordDir)).toBe(false);
     } finally {
       await server[Symbol.asyncDispose]();
     }
