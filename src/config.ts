@@ -31,7 +31,7 @@ function themeProblem(value: string): string | undefined {
   if (typeof theme !== "object" || theme === null || Array.isArray(theme)) return "not a JSON object";
   const t = theme as Record<string, unknown>;
   const unknown = Object.keys(t).filter((k) => !["foreground", "background", "cursor", "ansi"].includes(k));
-  if (unknown.length > 0) return `unknown key ${JSON.stringify(unknown[0])}`;
+  if (unknown.length > 0) return `unknown key ${JSON.stringify(unknown[0]!.slice(0, 40))}`;
   for (const key of ["foreground", "background", "cursor"]) if (t[key] !== undefined && !COLOUR.test(String(t[key]))) return `${key} is not a "#rrggbb" colour`;
   if (t.ansi !== undefined && !(Array.isArray(t.ansi) && t.ansi.length <= 16 && t.ansi.every((c) => COLOUR.test(String(c))))) return `ansi is not a list of up to 16 "#rrggbb" colours`;
   return undefined;
