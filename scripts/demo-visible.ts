@@ -4,7 +4,8 @@
  * bundled demo TUI with visible: true (a terminal window mirrors it when a display exists),
  * drives it with keys, a monitor and a script, then quits.
  *
- *   bun scripts/demo-visible.ts            (TUI_TESTER_DEMO_STEP_MS=600 slows it down for humans)
+ *   bun scripts/demo-visible.ts            (TUI_TESTER_DEMO_STEP_MS=600 slows it down for humans;
+ *                                           TUI_TESTER_DEMO_VISIBLE=0 opens no window, for tests and CI)
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -34,7 +35,7 @@ try {
     cols: 80,
     rows: 24,
     name: "demo",
-    visible: true,
+    visible: process.env.TUI_TESTER_DEMO_VISIBLE !== "0",
   });
   console.log(info.viewer.open ? `   viewer window: ${info.viewer.terminal}` : `   no viewer window: ${info.viewer.reason}`);
   await call("wait_for_text", { sessionId, pattern: "READY" });

@@ -31,7 +31,7 @@ function themeProblem(value: string): string | undefined {
   if (typeof theme !== "object" || theme === null || Array.isArray(theme)) return "not a JSON object";
   const t = theme as Record<string, unknown>;
   const unknown = Object.keys(t).filter((k) => !["foreground", "background", "cursor", "ansi"].includes(k));
-  if (unknown.length > 0) return `unknown key ${JSON.stringify(unknown[0])}`;
+  if (unknown.length > 0) return `unknown key ${JSON.stringify(unknown[0]!.slice(0, 40))}`;
   for (const key of ["foreground", "background", "cursor"]) if (t[key] !== undefined && !COLOUR.test(String(t[key]))) return `${key} is not a "#rrggbb" colour`;
   if (t.ansi !== undefined && !(Array.isArray(t.ansi) && t.ansi.length <= 16 && t.ansi.every((c) => COLOUR.test(String(c))))) return `ansi is not a list of up to 16 "#rrggbb" colours`;
   return undefined;
@@ -64,7 +64,7 @@ export const ENVIRONMENT: Setting[] = [
     accepted: 'a JSON object such as {"background":"#ffffff","foreground":"#000000"}, keys foreground, background, cursor, ansi (up to 16), colours "#rrggbb"',
     problem: themeProblem,
   },
-  { name: "TUI_TESTER_PTY", default: "auto", meaning: "PTY backend: bun-terminal (POSIX default) or bun-pty.", accepted: "bun-terminal, bun-pty", problem: oneOf("bun-terminal", "bun-pty") },
+  { name: "TUI_TESTER_PTY", default: "bun-terminal (POSIX), bun-pty (Windows)", meaning: "PTY backend: bun-terminal (Bun.Terminal, POSIX) or bun-pty.", accepted: "bun-terminal, bun-pty", problem: oneOf("bun-terminal", "bun-pty") },
   { name: "TUI_TESTER_LOG", default: "on", meaning: "Set to silent to drop the stderr log.", accepted: "on, silent", problem: oneOf("on", "silent") },
   { name: "TUI_TESTER_MAX_REPLY_BYTES", default: "1048576", meaning: "Largest tool reply; a larger one goes to a file in the output directory.", accepted: INT, problem: positiveInt },
   { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where oversized replies and other artifacts are written (created if missing).", accepted: "a directory path (created if missing)", problem: directoryProblem(false) },

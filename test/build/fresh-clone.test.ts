@@ -69,8 +69,8 @@ describe.each(flows)("a fresh clone on a machine with $machine", ({ leftOut, com
     clone = join(dir, "tui-tester");
     await freshClone(clone);
     const path = await pathWithout(join(dir, "bin"), leftOut);
-    // No display, so the demo's viewer window is not opened; a private npm prefix hides global installs.
-    env = envWithPath(path, { DISPLAY: "", WAYLAND_DISPLAY: "", npm_config_prefix: join(dir, "npm-prefix"), TUI_TESTER_LOG: "" });
+    // No viewer window (no display on Linux, and no Terminal.app on macOS); a private npm prefix hides global installs.
+    env = envWithPath(path, { DISPLAY: "", WAYLAND_DISPLAY: "", TUI_TESTER_DEMO_VISIBLE: "0", npm_config_prefix: join(dir, "npm-prefix"), TUI_TESTER_LOG: "" });
   }, 120_000);
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
