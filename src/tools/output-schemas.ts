@@ -45,6 +45,11 @@ export const outputSchemas: Record<string, v.GenericSchema> = {
   diff_snapshots: shape({ identical: B, changedLines: A, diff: O }),
   get_exit_info: shape({ exited: B, exitCode: NN, signal: NS, screenTail: S, tail: S }),
   get_raw_output: shape({ output: S, bytes: N, returnedBytes: N, truncated: B }),
+  start_recording: shape({ path: S }),
+  stop_recording: shape({ path: S, events: N, bytes: N, durationMs: N, truncated: B }),
+  mark_recording: shape({ path: S, atMs: N }),
+  screenshot: shape({ path: S, format: S, width: N, height: N, bytes: N, inlined: B }),
+  web_viewer: shape({ url: S }),
 };
 
 /** A tool without an entry above still declares an object output. */
