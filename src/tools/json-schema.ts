@@ -4,8 +4,9 @@
  * tools/list says shared fields once (issue 11: it is paid for on every session): the observe options
  * (captureScreen, waitAfterMs, waitFor, screenDetail) in full on send_keys only, waitFor's fields on
  * wait_for_text only, run_script's monitor on start_monitor. Elsewhere a field keeps its type and
- * default, plus a pointer ("As send_keys.waitFor.") when it is structured. Validation still uses the
- * full valibot schema, so behaviour does not change; the README reference shows every field.
+ * default, plus a pointer ("As send_keys.waitFor.") when it is structured; a sub-schema used twice in
+ * one tool (send_keys' key chord) is emitted once under $defs. Validation still uses the full valibot
+ * schema, so behaviour does not change; the README reference shows every field.
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { ToolDef } from "./define.ts";
