@@ -31,7 +31,7 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
   // Steps are not inlined per tool in the JSON Schema (tools/list would carry every tool twice):
   // each step is checked here against its own tool's schema before the first step runs.
   const step = v.looseObject({
-    type: v.pipe(v.picklist(names), v.description("Step type: a tool name, or sleep / assert_text / expect_snapshot.")),
+    type: v.picklist(names),
     label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Echoed in the step's result."))),
     continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
   });
@@ -39,9 +39,10 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
   return defineSessionTool({
     name: "run_script",
     description:
-      "Run steps in order inside the server, no round trips. A step is { type, ...that tool's arguments without sessionId }; " +
-      "also sleep {durationMs} and assert_text {pattern, regex, regexFlags, negate, matchScreen, excerptBytes, includeText}, which fails unless the pattern is on screen (absent with negate). " +
-      "wait_for_text steps fail on timeout. All steps are validated first. ok: false is an error result with every step's result.",
+      "Run steps in order inside the server, no round trips. A step is {type, ...that tool's arguments minus sessionId}, or " +
+      "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, excerptBytes, includeText} (pattern on screen; absent with negate), " +
+      "expect_snapshot {name, format, region, dir, update, timeoutMs} (screen vs golden <dir>/<name>.txt). " +
+      "Validated first; wait_for_text steps fail on timeout. ok: false is an error result with all step results.",
     input: v.strictObject({
       sessionId,
       steps: v.pipe(v.array(step), v.minLength(1), v.maxLength(1000)),
@@ -59,10 +60,10 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
         {},
       ),
       monitor: v.optional(v.pipe(v.strictObject(monitorEntries), v.description("Record frames for the whole script (start_monitor's arguments)."))),
-      includeRawOutput: optionalBoolean(false, "Return the raw output written during the script."),
+      includeRawOutput: optionalBoolean(false, "Raw output written during the script."),
       rawOutputMaxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024)), 65_536),
-      returnFinalSnapshot: optionalBoolean(true, "Return the screen after the last step."),
-      stopOnError: optionalBoolean(true, "Stop at the first failed step (unless it has continueOnError)."),
+      returnFinalSnapshot: optionalBoolean(true),
+      stopOnError: optionalBoolean(true),
     }),
     compat: { rawOutputTailBytes: "rawOutputMaxBytes" },
     annotations: annotations("Run script", "write", false),

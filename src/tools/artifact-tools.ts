@@ -12,15 +12,15 @@ import { takeovers } from "../web/takeover.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext, type ToolDef } from "./define.ts";
 import { optionalBoolean, sessionId } from "./schemas.ts";
 
-const path = (what: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description(`${what} Relative paths are resolved against the server's cwd; the directory must exist.`)));
+const path = (where: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description(`Default: a new file in ${where}. Relative to the server's cwd; the directory must exist.`)));
 
 export const startRecordingTool = defineSessionTool({
   name: "start_recording",
-  description: "Record the session as an asciicast v2 file (asciinema play/cat, asciinema-player), written to disk as output arrives. Closed by stop_recording, stop_session or the program's exit.",
+  description: "Record the session to an asciicast v2 file (asciinema play), written as output arrives; closed by stop_recording, stop_session or exit.",
   input: v.strictObject({
     sessionId,
-    path: path("File to write (.cast). Default: a new file in TUI_TESTER_RECORD_DIR or the output directory."),
-    includeInput: optionalBoolean(false, "Also record what is typed into the program (\"i\" events)."),
+    path: path("TUI_TESTER_RECORD_DIR or the output directory"),
+    includeInput: optionalBoolean(false, "Also record typed input (\"i\" events)."),
   }),
   annotations: annotations("Start recording", "write", false),
   async act(session, args) {
@@ -31,7 +31,7 @@ export const startRecordingTool = defineSessionTool({
 
 export const stopRecordingTool = defineSessionTool({
   name: "stop_recording",
-  description: "Stop recording the session and return the file's path, event count, duration and size. Works after the program exited too.",
+  description: "Stop recording; returns the file and its figures. Works after exit too.",
   input: v.strictObject({ sessionId }),
   annotations: annotations("Stop recording", "write"),
   allowExited: true,
@@ -49,9 +49,9 @@ export const stopRecordingTool = defineSessionTool({
 
 export const markRecordingTool = defineSessionTool({
   name: "mark_recording",
-  description: "Add a marker (asciicast \"m\" event) with a text label to the session's recording, e.g. between steps of run_script; players can jump to it.",
+  description: "Add a marker (asciicast \"m\" event) labelled text to the recording, e.g. between run_script steps; players can jump to it.",
   // "text", not "label": run_script steps already have a label of their own.
-  input: v.strictObject({ sessionId, text: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Marker label shown by players.")), "") }),
+  input: v.strictObject({ sessionId, text: v.optional(v.pipe(v.string(), v.maxLength(200)), "") }),
   annotations: annotations("Mark recording", "write", false),
   async act(session, args) {
     const stats = markRecording(session, args.text);
@@ -69,12 +69,12 @@ const MAX_INLINE_PNG_BYTES = 512 * 1024;
 
 export const screenshotTool = defineSessionTool({
   name: "screenshot",
-  description: "Picture of the screen as the emulator holds it (colours, attributes, cursor, session theme): PNG returned as an image, or SVG returned as text; both saved to a file.",
+  description: "Picture of the screen (colours, attributes, cursor, theme): PNG returned as an image or SVG as text, and saved to a file.",
   input: v.strictObject({
     sessionId,
-    format: v.optional(v.pipe(v.picklist(["png", "svg"]), v.description("png (default) or svg.")), "png"),
-    path: path("File to write. Default: a new file in the output directory (TUI_TESTER_OUTPUT_DIR)."),
-    scale: v.optional(v.pipe(v.number(), v.minValue(0.25), v.maxValue(4), v.description("PNG zoom; 1 is 9x18 pixels per cell. Default 1.")), 1),
+    format: v.optional(v.picklist(["png", "svg"]), "png"),
+    path: path("the output directory (TUI_TESTER_OUTPUT_DIR)"),
+    scale: v.optional(v.pipe(v.number(), v.minValue(0.25), v.maxValue(4), v.description("PNG zoom; 1 is 9x18 pixels per cell.")), 1),
   }),
   annotations: annotations("Screenshot", "read", false),
   allowExited: true,
@@ -121,8 +121,8 @@ export function artifactInfo(session: Session): Record<string, unknown> {
 
 export const webViewerTool = defineTool({
   name: "web_viewer",
-  description: "URL of a local web page (127.0.0.1, secret token) where a person can watch every session live and take control with their own keyboard and mouse. While they hold control, input tools fail with HUMAN_IN_CONTROL.",
-  input: v.strictObject({ sessionId: v.optional(v.pipe(sessionId, v.description("Session the page opens on. Default: the first running one."))) }),
+  description: "URL of a local page (127.0.0.1, secret token) to watch all sessions live and take control; input tools then fail with HUMAN_IN_CONTROL.",
+  input: v.strictObject({ sessionId: v.optional(v.pipe(sessionId, v.description("Shown first. Default: the first running one."))) }),
   annotations: annotations("Web viewer", "read", true),
   async run(args, ctx) {
     if (args.sessionId !== undefined) ctx.sessions.get(args.sessionId);

@@ -30,10 +30,10 @@ const FLUSH_COMPAT = { flushAfter: null };
 
 export const sendKeys = defineSessionTool({
   name: "send_keys",
-  description: "Send key chords as the exact bytes an xterm sends. Returns the changed rows and the screen after. The observe options here (captureScreen, waitAfterMs, waitFor, screenDetail) work on every input tool.",
+  description: "Send key chords as xterm encodes them. Returns the changed rows and the screen after. Its observe options (captureScreen, waitAfterMs, waitFor, screenDetail) apply to every input tool.",
   input: v.strictObject({
     sessionId,
-    keys: v.pipe(v.union([keySpec, v.pipe(v.array(keySpec), v.minLength(1), v.maxLength(10_000))]), v.description(`${KEY_DESCRIPTION} Or a list of them.`)),
+    keys: v.pipe(v.union([keySpec, v.pipe(v.array(keySpec), v.minLength(1), v.maxLength(10_000))]), v.description(`${KEY_DESCRIPTION} Or a list.`)),
     ...observeEntries,
   }),
   annotations: annotations("Send keys", "write"),
@@ -52,7 +52,7 @@ export const sendKeys = defineSessionTool({
 
 export const sendText = defineSessionTool({
   name: "send_text",
-  description: "Type literal text in one write, no key parsing (\"\\n\" is sent as is; use \"\\r\" or send_keys Enter for a real Enter). At most 1 MiB; empty text sends nothing and still observes.",
+  description: "Write literal text at once, no key parsing (\"\\n\" stays LF; Enter is \"\\r\"). At most 1 MiB; empty text only observes.",
   input: v.strictObject({ sessionId, text: v.string(), ...observeEntries }),
   annotations: annotations("Send text", "write"),
   compat: FLUSH_COMPAT,
@@ -82,12 +82,12 @@ function decodeRaw(args: { hex?: string; base64?: string; utf8?: string }): Uint
 
 export const sendRaw = defineSessionTool({
   name: "send_raw",
-  description: "Send arbitrary bytes (at most 1 MiB), given as exactly one of hex (\"1b5b41\"), base64 or utf8. Escape hatch for sequences send_keys cannot name.",
+  description: "Send bytes (at most 1 MiB) given as exactly one of hex (\"1b5b41\"), base64 or utf8, for sequences send_keys cannot name.",
   input: v.strictObject({
     sessionId,
-    hex: v.optional(v.pipe(v.string(), v.description("Bytes as hex, e.g. \"1b5b41\"."))),
-    base64: v.optional(v.pipe(v.string(), v.description("Bytes as base64."))),
-    utf8: v.optional(v.pipe(v.string(), v.description("Bytes as UTF-8 text."))),
+    hex: v.optional(v.string()),
+    base64: v.optional(v.string()),
+    utf8: v.optional(v.string()),
     ...observeEntries,
   }),
   annotations: annotations("Send raw bytes", "write"),
@@ -106,12 +106,12 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 export const holdKey = defineSessionTool({
   name: "hold_key",
-  description: "Simulate holding a key: repeat it every intervalMs for durationMs (key-repeat, auto-scroll). The screen block spans the whole hold.",
+  description: "Hold a key: repeat it every intervalMs for durationMs (key repeat, auto-scroll). The screen block spans the hold.",
   input: v.strictObject({
     sessionId,
     key: keySpec,
-    durationMs: clampedNumber(1, 60_000, 500, "How long to hold the key in ms."),
-    intervalMs: clampedNumber(5, 5000, 30, "Repeat interval in ms (typical key repeat is 30)."),
+    durationMs: clampedNumber(1, 60_000, 500),
+    intervalMs: clampedNumber(5, 5000, 30),
     ...observeEntries,
   }),
   annotations: annotations("Hold key", "write"),
@@ -135,11 +135,11 @@ export const holdKey = defineSessionTool({
 
 export const typeText = defineSessionTool({
   name: "type_text",
-  description: "Type text one character at a time at cps characters per second (at most 1 MiB), for apps that treat typing differently from a paste.",
+  description: "Type text a character at a time, cps per second (at most 1 MiB), for apps that treat typing unlike a paste.",
   input: v.strictObject({
     sessionId,
     text: v.pipe(v.string(), v.minLength(1)),
-    cps: clampedNumber(1, 1000, 40, "Characters per second."),
+    cps: clampedNumber(1, 1000, 40),
     ...observeEntries,
   }),
   annotations: annotations("Type text", "write"),

@@ -4,12 +4,14 @@
  * tools/list says shared fields once (issue 11: it is paid for on every session): the observe options
  * (captureScreen, waitAfterMs, waitFor, screenDetail) in full on send_keys only, waitFor's fields on
  * wait_for_text only, run_script's monitor on start_monitor. Elsewhere a field keeps its type and
- * default, plus a pointer ("As send_keys.waitFor.") when it is structured. Validation still uses the
- * full valibot schema, so behaviour does not change; the README reference shows every field.
+ * default, plus a pointer ("As send_keys.waitFor.") when it is structured; a sub-schema used twice in
+ * one tool (send_keys' key chord) is emitted once under $defs. Validation still uses the full valibot
+ * schema, so behaviour does not change; the README reference shows every field.
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { ToolDef } from "./define.ts";
 import { anyObject, outputSchemas } from "./output-schemas.ts";
+import { keySpec } from "./schemas.ts";
 
 type Json = Record<string, any>;
 
@@ -29,21 +31,48 @@ function pointer(full: Json, owner: string, field: string): Json {
   const where = field === "arguments" ? `${owner}'s arguments` : `${owner}.${field}`;
   const short: Json = full.type === "object" || full.anyOf ? { description: `As ${where}.` } : {};
   if (Array.isArray(full.anyOf)) short.anyOf = full.anyOf.map((alt: Json) => ({ type: alt.type }));
-  for (const key of ["type", "enum", "default", "required"] as const) if (full[key] !== undefined) short[key] = full[key];
+  // "required" inside a structured field is part of what the pointer refers to
+  for (const key of ["type", "enum", "default"] as const) if (full[key] !== undefined) short[key] = full[key];
   return short;
 }
 
-export function toJson(schema: Parameters<typeof toJsonSchema>[0]): Json {
+/**
+ * Sub-schemas emitted once per tool as `$defs` when a tool uses them more than once (send_keys.keys:
+ * one chord or a list of chords), instead of inlined at every use.
+ */
+const DEFINITIONS = { key: keySpec };
+
+export function toJson(schema: Parameters<typeof toJsonSchema>[0], definitions?: typeof DEFINITIONS): Json {
   // typeMode "input": fields with defaults are optional for the caller. Transforms (clamps) have no
   // JSON Schema form and are ignored; their bounds are stated in the field descriptions.
-  const json = toJsonSchema(schema, { typeMode: "input", errorMode: "ignore", target: "draft-07" }) as Json;
+  const json = toJsonSchema(schema, { typeMode: "input", errorMode: "ignore", target: "draft-07", definitions }) as Json;
   delete json.$schema;
-  return json;
+  return definitions ? foldSingleUseDefs(json) : json;
+}
+
+/** The converter emits every given definition; keep only those used twice or more, inline a single use. */
+function foldSingleUseDefs(json: Json): Json {
+  const defs: Json = json.$defs ?? {};
+  delete json.$defs;
+  const uses = (name: string) => JSON.stringify(json).split(`"#/$defs/${name}"`).length - 1;
+  const kept = Object.fromEntries(Object.entries(defs).filter(([name]) => uses(name) > 1));
+  const inline = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(inline);
+    if (node === null || typeof node !== "object") return node;
+    const ref = (node as Json).$ref;
+    if (typeof ref === "string" && ref.startsWith("#/$defs/")) {
+      const name = ref.slice("#/$defs/".length);
+      if (!(name in kept) && name in defs) return inline(defs[name]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inline(v)]));
+  };
+  const out = inline(json) as Json;
+  return Object.keys(kept).length > 0 ? { ...out, $defs: kept } : out;
 }
 
 /** The input JSON Schema; `compact` (tools/list) folds shared fields, the README reference shows them all. */
 export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"; [key: string]: unknown } {
-  const schema = toJson(tool.input);
+  const schema = toJson(tool.input, compact ? DEFINITIONS : undefined);
   if (!compact) return { ...tidy(schema), type: "object" };
   const properties: Json = schema.properties ?? {};
   for (const [field, [owner, ownerField]] of Object.entries(SHARED)) {
@@ -53,12 +82,16 @@ export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"
   if (tool.name === "send_keys" && properties.waitFor?.properties) {
     properties.waitFor = {
       type: "object",
-      description: `${properties.waitFor.description ?? ""} Fields: wait_for_text's arguments (${Object.keys(properties.waitFor.properties).join(", ")}).`.trim(),
+      description: `${properties.waitFor.description ?? ""} Fields: wait_for_text's arguments minus sessionId.`.trim(),
       required: properties.waitFor.required,
     };
   }
   if (properties.defaults?.properties?.screenDetail) properties.defaults.properties.screenDetail = pointer(properties.defaults.properties.screenDetail, "send_keys", "screenDetail");
-  return { ...tidy(schema), type: "object" };
+  // Top-level additionalProperties: false is left out: the server also accepts the original
+  // version's argument names (compat), and rejects any other unknown argument with an error that
+  // names it and the nearest valid one, so the flag would be both inexact and paid for on every tool.
+  const { additionalProperties: _strict, ...rest } = tidy(schema);
+  return { ...rest, type: "object" };
 }
 
 /** The tool's outputSchema: top-level fields and types (see output-schemas.ts). */
@@ -66,14 +99,20 @@ export function outputJsonSchema(tool: ToolDef): { type: "object"; [key: string]
   return { ...tidy(toJson(outputSchemas[tool.name] ?? anyObject)), type: "object" };
 }
 
-/** Drop what JSON Schema assumes anyway: empty required/properties/items, additionalProperties: true. */
+/** { type: "number" } and nothing else: an anyOf of these is the same as a type list. */
+const isBareType = (alt: unknown): boolean => typeof alt === "object" && alt !== null && Object.keys(alt).length === 1 && typeof (alt as Json).type === "string";
+
+/** Drop what JSON Schema assumes anyway: empty required/properties/items, additionalProperties: true; anyOf of bare types becomes a type list. */
 function tidy(json: Json): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(json)) {
     if (key === "additionalProperties" && value === true) continue;
+    // JSON object keys are always strings
+    if (key === "propertyNames" && value?.type === "string" && Object.keys(value).length === 1) continue;
     if ((key === "required" && Array.isArray(value) && value.length === 0) || ((key === "properties" || key === "items") && Object.keys(value ?? {}).length === 0)) continue;
     if (key === "properties") out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, s]) => [k, tidy(s as Json)]));
     else if (key === "items" && typeof value === "object") out[key] = tidy(value as Json);
+    else if (key === "anyOf" && Array.isArray(value) && value.every(isBareType)) out.type = value.map((alt: Json) => alt.type);
     else if (key === "anyOf" && Array.isArray(value)) out[key] = value.map((alt) => tidy(alt as Json));
     else out[key] = value;
   }
@@ -89,8 +128,8 @@ export function listedAnnotations(tool: ToolDef): Record<string, boolean> {
   const defaults: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
   const out: Record<string, boolean> = {};
   for (const [key, value] of Object.entries(hints)) {
-    // destructiveHint is meaningful only when readOnlyHint is false (MCP spec)
-    if (key === "destructiveHint" && hints.readOnlyHint) continue;
+    // destructiveHint and idempotentHint are meaningful only when readOnlyHint is false (MCP spec, ToolAnnotations)
+    if ((key === "destructiveHint" || key === "idempotentHint") && hints.readOnlyHint) continue;
     if (defaults[key] !== value) out[key] = value;
   }
   return out;

@@ -38,13 +38,18 @@ export const outputSchemas: Record<string, v.GenericSchema> = {
   get_text: shape(view),
   get_cursor: shape({ row: N, col: N, visible: B }),
   wait_for_text: shape({ matched: B, match: v.unknown(), elapsedMs: N, screen: O }),
-  wait_for_idle: shape({ idle: B, elapsedMs: N, screen: O }),
+  wait_for_idle: shape({ idle: B, idleFor: N, elapsedMs: N, screen: O }),
   resize: shape({ ...observed, cols: N, rows: N }),
   start_monitor: shape({ monitorId: S }),
-  stop_monitor: shape({ monitorId: S, frameCount: N, droppedFrames: N, frames: A }),
-  diff_snapshots: shape({ identical: B, changedLines: A, diff: O }),
+  stop_monitor: shape({ monitorId: S, frameCount: N, droppedFrames: N, truncated: B, frames: A, finalText: S }),
+  diff_snapshots: shape({ identical: B, changedLines: A, addedRows: A, removedRows: A }),
   get_exit_info: shape({ exited: B, exitCode: NN, signal: NS, screenTail: S, tail: S }),
   get_raw_output: shape({ output: S, bytes: N, returnedBytes: N, truncated: B }),
+  start_recording: shape({ path: S }),
+  stop_recording: shape({ path: S, events: N, bytes: N, durationMs: N, truncated: B }),
+  mark_recording: shape({ path: S, atMs: N }),
+  screenshot: shape({ path: S, format: S, width: N, height: N, bytes: N, inlined: B }),
+  web_viewer: shape({ url: S }),
 };
 
 /** A tool without an entry above still declares an object output. */

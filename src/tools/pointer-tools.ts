@@ -14,7 +14,7 @@ const PASTE_END = "\x1b[201~";
 
 export const paste = defineSessionTool({
   name: "paste",
-  description: "Paste text (at most 1 MiB) as a terminal does: wrapped in ESC[200~ ... ESC[201~ when the app enabled bracketed paste (mode 2004), plain otherwise. The result says which.",
+  description: "Paste text (at most 1 MiB): in ESC[200~ ... ESC[201~ if the app enabled bracketed paste (mode 2004), else plain; the result says which.",
   input: v.strictObject({ sessionId, text: v.pipe(v.string(), v.minLength(1)), ...observeEntries }),
   annotations: annotations("Paste", "write"),
   check: (args) => checkPayload("paste", "text", Buffer.byteLength(args.text)),
@@ -31,25 +31,25 @@ export const paste = defineSessionTool({
 });
 
 const target = {
-  row: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("0-based, like col."))),
+  row: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   col: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-  text: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Aim at the first on-screen match of this text instead of row/col (its middle)."))),
-  regex: optionalBoolean(false, "Treat text as a RegExp source."),
+  text: v.optional(v.pipe(v.string(), v.minLength(1))),
+  regex: optionalBoolean(false),
 };
 
 const actions = ["click", "double_click", "press", "release", "drag", "move", "wheel_up", "wheel_down"] as const;
 
 export const mouse = defineSessionTool({
   name: "mouse",
-  description: "Mouse input at a cell (row, col) or on the first screen match of text; drag ends at toRow/toCol or toText. Encoded in the tracking mode the app enabled; an error if it enabled none.",
+  description: "Mouse event at a cell (row, col; 0-based) or the middle of text's first on-screen match (RegExp if regex); drags end at toRow/toCol or toText. Uses the app's mouse tracking mode; error if none.",
   input: v.strictObject({
     sessionId,
     action: v.picklist(actions),
     button: v.optional(v.picklist(["left", "middle", "right"]), "left"),
     ...target,
-    toRow: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("drag: end row."))),
-    toCol: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.description("drag: end column."))),
-    toText: v.optional(v.pipe(v.string(), v.minLength(1), v.description("drag: end on the first match of this text."))),
+    toRow: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    toCol: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    toText: v.optional(v.pipe(v.string(), v.minLength(1))),
     shift: v.optional(v.boolean(), false),
     alt: v.optional(v.boolean(), false),
     ctrl: v.optional(v.boolean(), false),

@@ -5,20 +5,21 @@ import { DEFAULT_MAX_SCROLLBACK_LINES } from "../term/snapshot.ts";
 export const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
 
 /** A number silently clamped into [min, max] (the reference clamps rather than rejects). */
-export function clampedNumber(min: number, max: number, fallback: number, description: string) {
+export function clampedNumber(min: number, max: number, fallback: number, description?: string) {
   return v.optional(
     v.pipe(
       v.number(),
       // the description must come before the transform, which JSON Schema cannot express
-      v.description(`${description} Clamped to ${min}-${max}.`),
+      v.description(`${description ? `${description} ` : ""}Clamped to ${min}-${max}.`),
       v.transform((n) => clamp(n, min, max)),
     ),
     fallback,
   );
 }
 
-export function optionalBoolean(fallback: boolean, description: string) {
-  return v.optional(v.pipe(v.boolean(), v.description(description)), fallback);
+/** A boolean with a default; undescribed when its name and default say it all. */
+export function optionalBoolean(fallback: boolean, description?: string) {
+  return v.optional(description ? v.pipe(v.boolean(), v.description(description)) : v.boolean(), fallback);
 }
 
 /** The id start_session returned (described once, in start_session's description). */
@@ -38,47 +39,48 @@ export const keySpecObject = v.strictObject({
 /** One key: a chord string or an object (described once, where the field is). */
 export const keySpec = v.union([v.pipe(v.string(), v.minLength(1)), keySpecObject]);
 
-export const KEY_DESCRIPTION = 'Chord such as "ctrl+c", "shift+tab", "alt+enter", "F5", "space", "A" (shift+a), or { key, ctrl?, shift?, alt?, meta? }.';
+export const KEY_DESCRIPTION = 'A chord such as "ctrl+c", "shift+tab", "alt+x", "F5", "space", "A" (shift+a), or { key, ctrl, shift, alt, meta }.';
 
 export const patternEntries = {
   pattern: v.pipe(v.string(), v.minLength(1), v.description("Literal substring, or a RegExp source when regex is true.")),
-  regex: optionalBoolean(false, "Treat pattern as a RegExp source."),
-  regexFlags: v.optional(v.pipe(v.string(), v.regex(/^[dimsuv]*$/, "regexFlags may only contain d, i, m, s, u, v"), v.description("RegExp flags such as \"i\" or \"ms\" (regex only).")), ""),
+  regex: optionalBoolean(false),
+  regexFlags: v.optional(v.pipe(v.string(), v.regex(/^[dimsuv]*$/, "regexFlags may only contain d, i, m, s, u, v")), ""),
 };
 
 export const waitEntries = {
   ...patternEntries,
-  timeoutMs: clampedNumber(10, 600_000, 5000, "Max time to wait in ms."),
-  pollIntervalMs: clampedNumber(10, 5000, 50, "Max ms between checks; matches are also seen on every screen update."),
-  matchScreen: optionalBoolean(true, "false: match the raw PTY output instead of the screen."),
+  timeoutMs: clampedNumber(10, 600_000, 5000),
+  // matches are also seen on every screen update; this only bounds the gap between checks
+  pollIntervalMs: clampedNumber(10, 5000, 50),
+  matchScreen: optionalBoolean(true, "false: match raw PTY output."),
 };
 
 export const waitForSchema = v.strictObject({
   ...waitEntries,
-  errorOnTimeout: optionalBoolean(false, "Return an error result when the pattern does not appear in time."),
+  errorOnTimeout: optionalBoolean(false, "Error result on timeout, not matched: false."),
 });
 
 export const screenDetail = v.optional(
-  v.pipe(v.picklist(["full", "diff"]), v.description("diff: changed rows and cursor only, no screen. Default TUI_TESTER_SCREEN_DETAIL, else full.")),
+  v.pipe(v.picklist(["full", "diff"]), v.description("diff: changed rows and cursor, no screen. Default: TUI_TESTER_SCREEN_DETAIL or full.")),
 );
 
 /** Options every input tool accepts: before/after capture, settle, inline wait. */
 export const observeEntries = {
-  captureScreen: optionalBoolean(true, "Return the screen after the input with the changed rows."),
+  captureScreen: optionalBoolean(true, "false: no changed rows or screen."),
   waitAfterMs: v.optional(
     v.pipe(
       v.number(),
-      v.description("Fixed settle time in ms before the after-screen (0-5000). Omitted: adaptive, until output is quiet for 100 ms after the app responds, at most 500 ms; the result says waitedMs and quiet. Ignored with waitFor."),
+      v.description("Fixed settle before the after-screen, 0-5000 ms. Omitted: adaptive, until 100 ms quiet after the app responds, at most 500 ms (result: waitedMs, quiet). Ignored with waitFor."),
       v.transform((n) => clamp(n, 0, 5000)),
     ),
   ),
-  waitFor: v.optional(v.pipe(waitForSchema, v.description("Wait for this text after the input; the after-screen is the frame where it first matched."))),
+  waitFor: v.optional(v.pipe(waitForSchema, v.description("Wait for this text after the input; the after-screen is the frame where it matched."))),
   screenDetail,
 };
 
-export const snapshotFormat = v.optional(v.pipe(v.picklist(["text", "ansi", "cells", "all"]), v.description("text (default), ansi (SGR-coloured), cells (runs of equal attributes per row) or all.")), "text");
+export const snapshotFormat = v.optional(v.picklist(["text", "ansi", "cells", "all"]), "text");
 
 export const scrollbackEntries = {
-  includeScrollback: optionalBoolean(false, "Also return every line in the buffer (scrollback + screen)."),
-  maxScrollbackLines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000), v.description("Cap on scrollback lines returned; the tail is kept.")), DEFAULT_MAX_SCROLLBACK_LINES),
+  includeScrollback: optionalBoolean(false),
+  maxScrollbackLines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000), v.description("The newest are kept.")), DEFAULT_MAX_SCROLLBACK_LINES),
 };

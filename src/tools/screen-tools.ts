@@ -29,7 +29,7 @@ const region = v.optional(
 
 export const snapshot = defineSessionTool({
   name: "snapshot",
-  description: `Rendered screen: text, lines, cursor and highlights; format ansi adds SGR colours, cells adds runs of equal colours/attributes per row (at most ${MAX_CELLS} cells a call; region picks a part). includeScrollback adds the whole buffer.`,
+  description: `Rendered screen: text, lines, cursor, highlights; format ansi adds SGR colours, cells runs of equal attributes per row (at most ${MAX_CELLS} cells a call; region picks a part). includeScrollback adds the whole buffer.`,
   input: v.strictObject({ sessionId, format: snapshotFormat, region, ...scrollbackEntries }),
   annotations: annotations("Snapshot", "read"),
   allowExited: true,
@@ -71,12 +71,12 @@ export const getCursor = defineSessionTool({
 
 export const getRawOutput = defineSessionTool({
   name: "get_raw_output",
-  description: "Raw bytes the program wrote (escape sequences included), newest maxBytes of the retained buffer (1 MiB by default).",
+  description: "Raw bytes the program wrote (escapes included): the newest maxBytes of the retained buffer (1 MiB by default).",
   input: v.strictObject({
     sessionId,
-    maxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024), v.description("Return at most this many of the newest bytes. Default 65536.")), 65_536),
-    tailBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024), v.description("Same as maxBytes (the original's name); wins when both are given."))),
-    encoding: v.optional(v.pipe(v.picklist(["utf8", "base64", "hex"]), v.description("How to return the bytes.")), "utf8"),
+    maxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024)), 65_536),
+    tailBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024), v.description("Alias of maxBytes."))),
+    encoding: v.optional(v.picklist(["utf8", "base64", "hex"]), "utf8"),
   }),
   annotations: annotations("Get raw output", "read"),
   allowExited: true,
@@ -91,14 +91,11 @@ export const getRawOutput = defineSessionTool({
   },
 });
 
-const snapshotLike = v.pipe(
-  v.looseObject({ text: v.optional(v.string()), lines: v.optional(v.array(v.string())) }),
-  v.description("A snapshot object (from snapshot, get_text or a screen block): needs text or lines."),
-);
+const snapshotLike = v.looseObject({ text: v.optional(v.string()), lines: v.optional(v.array(v.string())) });
 
 export const diffSnapshotsTool = defineTool({
   name: "diff_snapshots",
-  description: "Row-level diff of two snapshots you already have (any objects with text or lines, optional cursor/cols/rows). Stateless.",
+  description: "Row-level diff of two snapshots you already have (from snapshot, get_text or a screen block: text or lines, optional cursor/cols/rows). Stateless.",
   input: v.strictObject({ before: snapshotLike, after: snapshotLike }),
   annotations: annotations("Diff snapshots", "read"),
   async run(args) {
@@ -115,8 +112,8 @@ export const diffSnapshotsTool = defineTool({
 
 export const resize = defineSessionTool({
   name: "resize",
-  description: "Resize the PTY and emulator together (the app gets SIGWINCH). Returns the screen before/after the re-layout.",
-  input: v.strictObject({ sessionId, cols: positiveInt(1000, "New width in columns."), rows: positiveInt(500, "New height in rows."), ...observeEntries }),
+  description: "Resize PTY and emulator (the app gets SIGWINCH). Returns the screen before/after re-layout.",
+  input: v.strictObject({ sessionId, cols: positiveInt(1000), rows: positiveInt(500), ...observeEntries }),
   annotations: annotations("Resize", "write", true),
   act(session, args, ctx) {
     const from = { cols: session.cols, rows: session.rows };

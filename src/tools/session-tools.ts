@@ -39,18 +39,18 @@ const signalName = v.picklist(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUI
 
 export const startSession = defineTool({
   name: "start_session",
-  description: "Spawn a program in a fresh PTY with a headless xterm emulator. Pass visible: true so the human can watch (skip only for headless/CI runs). Returns the sessionId every other tool takes.",
+  description: "Run a program in a new PTY and headless xterm; returns the sessionId. Pass visible: true so the human can watch (not in headless/CI runs).",
   input: v.strictObject({
-    command: v.pipe(v.string(), v.minLength(1), v.description("Program to run, found on PATH or a path (\"bash\", \"python3\", \"./app\").")),
+    command: v.pipe(v.string(), v.minLength(1), v.description("On PATH or a path (\"bash\", \"./app\").")),
     args: v.optional(v.array(v.string()), []),
-    cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Working directory. Default: the server's."))),
-    env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Variables merged over the server's environment."))),
+    cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Default: the server's."))),
+    env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Merged over the server's environment."))),
     cols: v.optional(positiveInt(1000), 80),
     rows: v.optional(positiveInt(500), 24),
-    term: v.optional(v.pipe(v.string(), v.minLength(1), v.description("TERM for the child.")), "xterm-256color"),
-    name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Shown in list_sessions and the viewer title."))),
-    visible: v.optional(v.pipe(v.union([v.boolean(), v.literal("web")]), v.description("true: a terminal window mirroring the session for the human. \"web\": the web viewer (watch, take control); its URL is in info.viewer.")), false),
-    record: v.optional(v.pipe(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), v.description("Record asciicast v2 from the first byte: true (file in TUI_TESTER_RECORD_DIR or the output dir) or a .cast path."))),
+    term: v.optional(v.pipe(v.string(), v.minLength(1)), "xterm-256color"),
+    name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Shown in list_sessions and viewer titles."))),
+    visible: v.optional(v.pipe(v.union([v.boolean(), v.literal("web")]), v.description("true: a terminal window mirroring the session. \"web\": the web viewer (watch, take control); URL in info.viewer.")), false),
+    record: v.optional(v.pipe(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), v.description("Record asciicast v2 from the first byte: true, or a .cast path (as start_recording.path)."))),
     viewerCommand: v.optional(
       v.pipe(
         v.strictObject({ command: v.pipe(v.string(), v.minLength(1)), args: v.optional(v.array(v.string()), []) }),
@@ -74,11 +74,11 @@ export const startSession = defineTool({
 
 export const stopSession = defineTool({
   name: "stop_session",
-  description: "Stop a session: send signal (default SIGTERM) to its process group, SIGKILL after graceMs if it is still alive. Returns the exit info.",
+  description: "Send signal to the session's process group, SIGKILL after graceMs if still alive. Returns the exit info.",
   input: v.strictObject({
     sessionId,
-    signal: v.optional(v.pipe(signalName, v.description("First signal to send.")), "SIGTERM"),
-    graceMs: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(60_000), v.description("Wait this long before SIGKILL. Default 2000."))),
+    signal: v.optional(signalName, "SIGTERM"),
+    graceMs: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(60_000), v.description("Default 2000."))),
   }),
   annotations: annotations("Stop session", "destroy", true),
   async run(args, ctx) {
@@ -90,7 +90,7 @@ export const stopSession = defineTool({
 
 export const listSessions = defineTool({
   name: "list_sessions",
-  description: "List every session the server tracks (running and recently exited) with state, pid, size, exit code, bytes out and active terminal modes.",
+  description: "Every session, running or recently exited: state, pid, size, exit code, bytes out, terminal modes.",
   input: v.strictObject({}),
   annotations: annotations("List sessions", "read"),
   async run(_args, ctx) {
@@ -108,10 +108,10 @@ const EXIT_SCREEN_ROWS = 5;
 
 export const getExitInfo = defineSessionTool({
   name: "get_exit_info",
-  description: "Exit status (exit code, or the signal that killed it), the last few non-blank screen rows and a short raw output tail. Works while running too (exited: false).",
+  description: "Exit status (exit code or killing signal), the last non-blank screen rows and outputTailBytes of raw output. Works while running too (exited: false).",
   input: v.strictObject({
     sessionId,
-    outputTailBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1024 * 1024), v.description("Raw output tail to include, in bytes.")), 200),
+    outputTailBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1024 * 1024)), 200),
   }),
   compat: { tailBytes: "outputTailBytes" },
   annotations: annotations("Get exit info", "read"),

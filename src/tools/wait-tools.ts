@@ -8,8 +8,8 @@ import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schema
 
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
-  description: "Block until a literal or regex pattern appears on the screen (or in raw output with matchScreen: false). Returns the match and the screen at that instant. Literals match trailing spaces as displayed; regexes run on RE2 (linear time), lookaround/backreferences on time-boxed JS.",
-  input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(false, "Return an error result on timeout instead of matched: false.") }),
+  description: "Block until pattern appears on the screen (or in raw output). Returns the match and the screen at that instant.",
+  input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(false, "Error result on timeout, not matched: false.") }),
   annotations: annotations("Wait for text", "read"),
   check: (args) => void compileMatcher(args),
   allowExited: true,
@@ -26,12 +26,12 @@ export const waitForText = defineSessionTool({
 
 export const waitForIdle = defineSessionTool({
   name: "wait_for_idle",
-  description: "Block until the program has written nothing for idleMs (counted from the later of its last output and the call). Returns the screen then.",
+  description: "Block until no output for idleMs (counted from the later of the last output and the call). Returns the screen.",
   input: v.strictObject({
     sessionId,
-    idleMs: clampedNumber(10, 60_000, 500, "Quiet time that counts as idle, in ms."),
-    timeoutMs: clampedNumber(10, 600_000, 5000, "Max time to wait in ms."),
-    pollIntervalMs: clampedNumber(10, 5000, 50, "Upper bound between idle checks in ms (idleness is timed exactly, so this never delays the answer)."),
+    idleMs: clampedNumber(10, 60_000, 500),
+    timeoutMs: clampedNumber(10, 600_000, 5000),
+    pollIntervalMs: clampedNumber(10, 5000, 50, "Max gap between checks."),
   }),
   annotations: annotations("Wait for idle", "read"),
   allowExited: true,

@@ -1,5 +1,8 @@
 /** What the agent reads: the text rendering, the JSON switch, and every tool's output against its outputSchema. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as v from "valibot";
 import { outputSchemas } from "../../src/tools/output-schemas.ts";
 import { BUN, fixture } from "../helpers.ts";
@@ -7,14 +10,17 @@ import { connect, type TestClient } from "./client.ts";
 
 let c: TestClient;
 const seen = new Map<string, number>();
+/** Recordings and screenshots of this file. */
+const outputDir = mkdtempSync(join(tmpdir(), "surface-render-"));
 
 beforeAll(async () => {
-  c = await connect();
+  c = await connect({ env: { TUI_TESTER_OUTPUT_DIR: outputDir } });
   // Listing the tools makes the SDK client validate every structuredContent against its outputSchema.
   await c.client.listTools();
 });
 afterAll(async () => {
   await c[Symbol.asyncDispose]();
+  rmSync(outputDir, { recursive: true, force: true });
 });
 
 /** Call through the SDK (which validates against the declared outputSchema) and check with valibot too. */
@@ -53,6 +59,12 @@ describe("every tool's real output matches its outputSchema", () => {
     const a = await checked("get_text", { sessionId: id });
     await checked("diff_snapshots", { before: { text: "x" }, after: a.data });
     await checked("get_raw_output", { sessionId: id, maxBytes: 100 });
+    const recording = await checked("start_recording", { sessionId: id, path: join(outputDir, "render.cast") });
+    expect(recording.data.path).toBe(join(outputDir, "render.cast"));
+    expect((await checked("mark_recording", { sessionId: id, text: "mid" })).data.atMs).toEqual(expect.any(Number));
+    expect((await checked("stop_recording", { sessionId: id })).data.events).toBeGreaterThan(0);
+    expect((await checked("screenshot", { sessionId: id, format: "svg" })).data.width).toBeGreaterThan(0);
+    expect((await checked("web_viewer", { sessionId: id })).data.url).toStartWith("http://127.0.0.1:");
     await checked("run_script", { sessionId: id, steps: [{ type: "send_text", text: "echo s\r", waitFor: { pattern: "s\n$" } }, { type: "assert_text", pattern: "s" }] });
     await checked("run_script", { sessionId: id, steps: [{ type: "assert_text", pattern: "NOT-THERE" }] });
     await checked("list_sessions");
