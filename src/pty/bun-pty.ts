@@ -86,6 +86,10 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
     if (!this.exited) this.pty.resize(cols, rows);
   }
 
+  get backlog(): number {
+    return this.gate.pending;
+  }
+
   consumed(bytes: number): void {
     this.gate.release(bytes);
     if (this.paused && !this.gate.over && !this.closed) {
@@ -128,10 +132,13 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.exitWatch);
-    if (!this.exited) this.signal("SIGKILL");
-    // kill() only frees the native handle and stops the read loop; its fake exit is ignored above.
+    const live = !this.exited;
+    if (live) this.signal("SIGKILL");
+    // kill() only frees the native handle and stops the read loop; its fake exit must not be reported,
+    // so the exit is reported here: the read loop that would have seen the real one is gone.
     this.exited = true;
     this.pty.kill();
+    if (live) this.emitExit({ exitCode: null, signal: this.lastSignal });
   }
 }
 

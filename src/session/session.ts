@@ -194,6 +194,21 @@ export class Session {
     return run;
   }
 
+  /** Output read from the PTY and not parsed yet (bounded by the flow control's high-water mark). */
+  get outputBacklog(): number {
+    return this.pty.backlog;
+  }
+
+  /**
+   * Close the PTY as a closed terminal window does: the line hangs up, nothing more is read, and
+   * output still queued for the parser is discarded (counted in droppedBytes). For stopping a flood
+   * without parsing its backlog first. The exit is still reported.
+   */
+  hangUp(): void {
+    this.pty.close();
+    this.live?.discardQueued();
+  }
+
   /** Release the PTY and every terminal. The process must have exited or been killed first. */
   dispose(): void {
     this.pty.close();
