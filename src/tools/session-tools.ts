@@ -65,7 +65,7 @@ export const startSession = defineTool({
 
 export const stopSession = defineTool({
   name: "stop_session",
-  description: "Stop a session: send signal (default SIGTERM) to its process group, SIGKILL after graceMs if it is still alive. Returns the exit info.",
+  description: "Stop a session as closing its terminal would: send signal (default SIGTERM) and SIGHUP to its process group and to descendants that left it, SIGKILL after graceMs if anything is still alive. Returns the exit info.",
   input: v.strictObject({
     sessionId,
     signal: v.optional(v.pipe(signalName, v.description("First signal to send.")), "SIGTERM"),
