@@ -20,12 +20,12 @@ export const DEFAULT_SCROLLBACK = 10_000;
 /** How long settledSnapshot waits by default for an open synchronized update to finish. */
 export const DEFAULT_MAX_HOLD_MS = 1000;
 /**
- * Bytes queued in xterm.js but not parsed, beyond which a write is dropped (and counted) rather than
- * queued. xterm.js throws writes away itself past 50 MB pending ("write data discarded"); the PTY
- * flow control (src/pty/flow.ts) keeps the backlog near 1 MiB, so this only catches a caller that
- * writes without waiting.
+ * Bytes queued and not parsed, beyond which a write is dropped (and counted) rather than queued.
+ * With bun-terminal the PTY flow control (src/pty/flow.ts) keeps the backlog near 1 MiB, so this only
+ * catches a caller that writes without waiting, and bun-pty, which cannot hold its child back
+ * (src/pty/bun-pty.ts): 32 MiB lets a finite burst such as `seq 1 2000000` (17 MB) through whole.
  */
-export const MAX_PENDING_BYTES = 8 << 20;
+export const MAX_PENDING_BYTES = 32 << 20;
 
 /**
  * One parser turn for all sessions. xterm.js's own write queue parses each terminal for 12 ms per
