@@ -32,7 +32,7 @@ import { PtyEvents, type PtyBackend, type PtyExit, type PtyProcess, type PtySpaw
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const EXIT_GRACE_MS = 1000;
-const YIELD_BYTES = 1 << 20;
+const YIELD_BYTES = 8 << 20;
 const encoder = new TextEncoder();
 
 /** The private read-loop members of bun-pty's Terminal that pausing relies on (see the header). */
