@@ -39,10 +39,17 @@ const TURN_MS = 6;
 const busy = new Set<Emulator>();
 let turnScheduled = false;
 
-function scheduleTurn(): void {
+/**
+ * While parsing is under way, turns follow each other with setImmediate. A turn that starts parsing
+ * from idle waits one timer tick instead (as xterm.js's own queue did), so the pieces of one burst of
+ * output (an echo, then its prompt, in separate reads) are parsed together: a wait that matches the
+ * first piece then sees the screen the program drew, not half of it.
+ */
+function scheduleTurn(fromIdle: boolean): void {
   if (turnScheduled) return;
   turnScheduled = true;
-  setImmediate(parseTurn);
+  if (fromIdle) setTimeout(parseTurn, 0);
+  else setImmediate(parseTurn);
 }
 
 function parseTurn(): void {
@@ -57,7 +64,7 @@ function parseTurn(): void {
       log("emulator parse failed:", String(error));
     }
   }
-  if (busy.size > 0) scheduleTurn();
+  if (busy.size > 0) scheduleTurn(false);
 }
 
 interface QueuedChunk {
@@ -158,7 +165,7 @@ export class Emulator {
     this.queue.push({ data, offset: 0, seq, done });
     this.queuedBytes += size;
     busy.add(this);
-    scheduleTurn();
+    scheduleTurn(true);
   }
 
   /** Parse up to `budget` queued bytes now (the scheduler's turn). True while more is queued. */
