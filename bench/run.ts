@@ -378,11 +378,12 @@ async function benchThroughput(backend?: string): Promise<void> {
         const emu = stats(emuMbps).p50;
         const bare = stats(bareMbps).p50;
         const ratio = server / emu;
-        addRow({ section, metric: `tui-tester: start_session → wait_for_text sees END (${(bytes / 1e6).toFixed(1)} MB)`, unit: "MB/s", n: runs, p50: round(server, 1), target: "≥ 80% of emulator alone", pass: ratio >= 0.8 && lost === 0, reference: w.name.startsWith("seq") ? "8.1 MB/s, END lost" : null, note: `${lost} runs lost END; ${(ratio * 100).toFixed(0)}% of emulator alone` });
+        const ratioBare = server / bare;
+        addRow({ section, metric: `tui-tester: start_session → wait_for_text sees END (${(bytes / 1e6).toFixed(1)} MB)`, unit: "MB/s", n: runs, p50: round(server, 1), target: "≥ 0.8 of bare PTY", pass: ratioBare >= 0.8 && lost === 0, reference: w.name.startsWith("seq") ? "8.1 MB/s, END lost (ratio 0.59)" : "ratio 0.38", note: `${lost} runs lost END; ${ratioBare.toFixed(2)} of bare PTY, ${ratio.toFixed(2)} of emulator alone` });
         addRow({ section, metric: "  bare PTY, no emulator", unit: "MB/s", n: runs, p50: round(bare, 1) });
         addRow({ section, metric: "  @xterm/headless alone, 64 KiB writes", unit: "MB/s", n: runs, p50: round(emu, 1) });
         addRow({ section, metric: "  tui-tester elapsed", unit: "ms", n: runs, p50: round(stats(serverMs).p50, 0) });
-        raw[section] = { bytes, serverBytes, serverMs, bareMs, emuMs, lost, ratio };
+        raw[section] = { bytes, serverBytes, serverMs, bareMs, emuMs, lost, ratio, ratioBare };
       }
     } finally {
       await c.close();
@@ -466,6 +467,84 @@ async function benchConcurrent(backend?: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 7. Under pressure (issue 10): latency, stop and memory while other sessions flood output
+
+/** Nearest-rank percentile. */
+function percentile(samples: number[], p: number): number {
+  const s = [...samples].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!;
+}
+
+async function startFloods(c: BenchClient, n: number): Promise<string[]> {
+  const started = await Promise.all(Array.from({ length: n }, () => c.ok("start_session", { command: "yes", args: ["flood flood flood flood"] })));
+  const ids = started.map((s) => s.sessionId as string);
+  await Bun.sleep(500); // let every flood fill its backlog
+  return ids;
+}
+
+async function timedStop(c: BenchClient, id: string, signal = "SIGTERM"): Promise<number> {
+  const t0 = performance.now();
+  await c.ok("stop_session", { sessionId: id, signal });
+  return performance.now() - t0;
+}
+
+async function benchPressure(backend?: string): Promise<void> {
+  const section = `pressure${suffix(backend)}`;
+  const echoes = QUICK ? 20 : 60;
+  const c = await connect(envFor(backend));
+  try {
+    // Echo round trip and MCP ping in a fifth session while N others flood `yes`.
+    for (const n of [0, 4]) {
+      const floods = await startFloods(c, n);
+      const shell = await startBash(c);
+      const echo: number[] = [];
+      const ping: number[] = [];
+      let misses = 0;
+      for (let i = 0; i < echoes; i++) {
+        const r = await echoRoundTrip(c, shell, 5000 + n * 1000 + i);
+        echo.push(r.ms);
+        if (!r.matched) misses++;
+        const t0 = performance.now();
+        await c.client.ping();
+        ping.push(performance.now() - t0);
+      }
+      const stops: number[] = [];
+      for (const id of floods) stops.push(await timedStop(c, id));
+      await timedStop(c, shell, "SIGHUP");
+      addDist(section, `send_text + waitFor echo, ${n} sessions flooding`, "ms", echo, { target: n > 0 ? "p99 < 100 ms" : undefined, pass: n > 0 ? percentile(echo, 0.99) < 100 && misses === 0 : undefined, note: `p99 ${round(percentile(echo, 0.99))} ms${misses ? `; ${misses} waits missed` : ""}` });
+      addDist(section, `  MCP ping, ${n} sessions flooding`, "ms", ping, { target: n > 0 ? "p99 < 50 ms" : undefined, pass: n > 0 ? percentile(ping, 0.99) < 50 : undefined, note: `p99 ${round(percentile(ping, 0.99))} ms` });
+      if (n > 0) addDist(section, `  stop_session of a flooding session (${n} flooding)`, "ms", stops, { target: "< 500 ms", pass: Math.max(...stops) < 500, note: `max ${round(Math.max(...stops))} ms` });
+      raw[`${section} floods=${n}`] = { echo, ping, stops, misses };
+    }
+
+    // Server RSS while 8 sessions flood.
+    const rssIdle = rssKiB(c.pid);
+    const floods = await startFloods(c, 8);
+    let rssMax = 0;
+    for (let i = 0; i < (QUICK ? 10 : 30); i++) {
+      rssMax = Math.max(rssMax, rssKiB(c.pid));
+      await Bun.sleep(100);
+    }
+    const stops: number[] = [];
+    for (const id of floods) stops.push(await timedStop(c, id));
+    addRow({ section, metric: "server RSS, max while 8 sessions flood", unit: "MiB", n: 1, p50: round(rssMax / 1024, 1), target: "< 300 MiB", pass: rssMax / 1024 < 300, note: `idle before: ${round(rssIdle / 1024, 1)} MiB` });
+    addDist(section, "  stop_session of a flooding session (8 flooding)", "ms", stops, { target: "< 500 ms", pass: Math.max(...stops) < 500, note: `max ${round(Math.max(...stops))} ms` });
+
+    // stop_session of an idle interactive bash (it ignores SIGTERM; the hang-up ends it).
+    const bashStops: number[] = [];
+    for (let i = 0; i < (QUICK ? 3 : 10); i++) {
+      const started = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-i"], env: BASH_ENV });
+      await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "bench$", timeoutMs: 10_000 });
+      bashStops.push(await timedStop(c, started.sessionId as string));
+    }
+    addDist(section, "stop_session of an interactive bash (default SIGTERM)", "ms", bashStops, { target: "< 200 ms", pass: Math.max(...bashStops) < 200, reference: "2,004 ms before", note: `max ${round(Math.max(...bashStops))} ms` });
+    raw[section] = { rssIdleKiB: rssIdle, rssMaxKiB: rssMax, stops8: stops, bashStops };
+  } finally {
+    await c.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // 6. run_script of 10 steps
 
 async function benchRunScript(): Promise<void> {
@@ -509,10 +588,12 @@ const sections: { name: string; run: () => Promise<void> }[] = [
   { name: "throughput", run: () => benchThroughput() },
   { name: "concurrent", run: () => benchConcurrent() },
   { name: "run_script", run: benchRunScript },
+  { name: "pressure", run: () => benchPressure() },
   { name: "send_text@bun-pty", run: () => benchSendText("bun-pty") },
   { name: "send_keys@bun-pty", run: () => benchSendKeys("bun-pty") },
   { name: "concurrent@bun-pty", run: () => benchConcurrent("bun-pty") },
   { name: "throughput@bun-pty", run: () => benchThroughput("bun-pty") },
+  { name: "pressure@bun-pty", run: () => benchPressure("bun-pty") },
 ];
 
 if (argv.includes("--list")) {

@@ -11,16 +11,18 @@
  *   A signal from elsewhere (a crash's SIGSEGV, the OOM killer's SIGKILL) cannot be known: the
  *   package reaps the child on its own thread and passes on only portable-pty's code, 1.
  * - output arrives as decoded strings: re-encoded to UTF-8 bytes for the raw buffer.
- * - reading cannot be paused through the API. The package's own read thread fills an unbounded
- *   channel; its JavaScript loop (`_startReadLoop`) drains that channel without yielding while data
- *   is there. For flow control the loop is stopped by clearing its `_readLoop` flag from inside the
- *   data callback (the loop checks it right after the callback returns) and started again through
- *   `_startReadLoop()` once the backlog is parsed. Paused, the JS side stops taking chunks, though the
- *   native thread still reads ahead into its channel (a limit of the package), and the package
- *   serves that channel 4 KiB at a time from the front of one big buffer, so a deep backlog drains
- *   slowly. A stopped child's exit is only seen once the loop reaches the end of that backlog; so
- *   once we have signalled the child and its pid is gone for EXIT_GRACE_MS, the exit is reported
- *   without waiting for the rest (output of a flood being stopped is lost, as when a terminal closes).
+ * - reading cannot be paused usefully: the package's own native thread reads the PTY into an
+ *   unbounded channel regardless, and serves it 4 KiB at a time from the front of one buffer, so a
+ *   deep channel drains quadratically. Measured: pausing the JS reads until the parser caught up grew
+ *   the server to 2.9 GB with 8 `yes` floods and stalled it; pausing at most 20 ms still let the
+ *   channel run away. So this backend reads as fast as the child writes and keeps the channel short;
+ *   the bound is the Emulator's (MAX_PENDING_BYTES, beyond which output is dropped and counted in
+ *   droppedBytes). Only bun-terminal gives true backpressure to the child.
+ *   The package's JavaScript loop (`_startReadLoop`) reads without yielding while data is there, so
+ *   after every YIELD_BYTES it is stopped (clearing its `_readLoop` flag from inside the data
+ *   callback; it checks the flag right after) and started again (`_startReadLoop()`) next turn.
+ * - a stopped child's exit is only seen when the loop reaches the end of the channel; once we have
+ *   signalled the child and its pid has been gone for EXIT_GRACE_MS, the exit is reported anyway.
  */
 import type { IPty } from "bun-pty";
 import { TuiError } from "../errors.ts";
@@ -30,6 +32,7 @@ import { PtyEvents, type PtyBackend, type PtyExit, type PtyProcess, type PtySpaw
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const EXIT_GRACE_MS = 1000;
+const YIELD_BYTES = 8 << 20;
 const encoder = new TextEncoder();
 
 /** The private read-loop members of bun-pty's Terminal that pausing relies on (see the header). */
@@ -45,6 +48,8 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
   private paused = false;
   private readonly gate = new FlowGate();
   private exitWatch: ReturnType<typeof setInterval> | undefined;
+  private burst = 0;
+  private resumeNextTurn: ReturnType<typeof setImmediate> | undefined;
 
   constructor(private readonly pty: IPty) {
     super();
@@ -52,9 +57,13 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
     if (typeof loop._startReadLoop !== "function" || typeof loop._readLoop !== "boolean") throw new Error("bun-pty's read loop changed; flow control needs _readLoop/_startReadLoop");
     pty.onData((text) => {
       const chunk = encoder.encode(text);
-      if (this.gate.add(chunk.length) && !this.exited) {
+      this.burst += chunk.length;
+      this.gate.add(chunk.length); // counted for `backlog` only: see the header
+      if (this.burst >= YIELD_BYTES && !this.exited && !this.paused) {
         this.paused = true;
+        this.burst = 0;
         loop._readLoop = false; // the loop ends as soon as this callback returns
+        this.resumeNextTurn = setImmediate(() => this.resume());
       }
       this.emitData(chunk);
     });
@@ -86,12 +95,18 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
     if (!this.exited) this.pty.resize(cols, rows);
   }
 
+  get backlog(): number {
+    return this.gate.pending;
+  }
+
   consumed(bytes: number): void {
     this.gate.release(bytes);
-    if (this.paused && !this.gate.over && !this.closed) {
-      this.paused = false;
-      (this.pty as unknown as ReadLoop)._startReadLoop();
-    }
+  }
+
+  private resume(): void {
+    if (!this.paused || this.closed) return;
+    this.paused = false;
+    (this.pty as unknown as ReadLoop)._startReadLoop();
   }
 
   signal(signal: NodeJS.Signals): boolean {
@@ -128,10 +143,13 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.exitWatch);
-    if (!this.exited) this.signal("SIGKILL");
-    // kill() only frees the native handle and stops the read loop; its fake exit is ignored above.
+    const live = !this.exited;
+    if (live) this.signal("SIGKILL");
+    // kill() only frees the native handle and stops the read loop; its fake exit must not be reported,
+    // so the exit is reported here: the read loop that would have seen the real one is gone.
     this.exited = true;
     this.pty.kill();
+    if (live) this.emitExit({ exitCode: null, signal: this.lastSignal });
   }
 }
 

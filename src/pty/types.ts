@@ -32,6 +32,8 @@ export interface PtyProcess {
    */
   onData(listener: (chunk: Uint8Array) => void): void;
   consumed(bytes: number): void;
+  /** Bytes delivered to onData listeners and not yet reported consumed. */
+  readonly backlog: number;
   /** Fires once, after the last output chunk has been delivered. */
   onExit(listener: (exit: PtyExit) => void): void;
   /** Release the PTY. Safe to call more than once. */

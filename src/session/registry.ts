@@ -59,6 +59,11 @@ function themeFromEnv(value: string | undefined): Partial<TerminalTheme> | undef
 }
 
 
+/** How long stop lets a session's output drain before hanging up on it when it is flooding. */
+const FLOOD_DRAIN_MS = 150;
+/** Unparsed output at which a session counts as flooding (a quarter of the flow-control mark). */
+const FLOODING_BACKLOG_BYTES = 256 * 1024;
+
 export interface StopResult {
   sessionId: string;
   alreadyExited: boolean;
@@ -148,7 +153,12 @@ export class SessionRegistry {
     send(signal);
     if (signal !== "SIGKILL" && signal !== "SIGHUP") send("SIGHUP");
     const deadline = performance.now() + graceMs;
-    const exitedInGrace = await Promise.race([session.whenExited().then(() => true), Bun.sleep(graceMs).then(() => false)]);
+    const exited = session.whenExited().then(() => true);
+    // A flood's exit is reported only after its backlog is parsed; past a short drain window, a
+    // session still that far behind is hung up instead (its unparsed output counted as dropped).
+    const drained = await Promise.race([exited, Bun.sleep(Math.min(FLOOD_DRAIN_MS, graceMs)).then(() => false)]);
+    if (!drained && session.outputBacklog >= FLOODING_BACKLOG_BYTES) session.hangUp();
+    const exitedInGrace = drained || (await Promise.race([exited, Bun.sleep(Math.max(0, deadline - performance.now())).then(() => false)]));
     let escalated = false;
     if (!exitedInGrace && signal !== "SIGKILL") {
       escalated = true;

@@ -7,7 +7,12 @@ import { ByteRing } from "../util/ring-buffer.ts";
 
 const utf8 = new TextEncoder();
 
-/** Input sent since the program was last seen reading, beyond which input tools refuse more (INPUT_BLOCKED). */
+/**
+ * Input sent since the program was last seen reading, beyond which input tools refuse more
+ * (INPUT_BLOCKED). Neither PTY backend can say how much written input is still waiting (Bun.Terminal
+ * and bun-pty both buffer it without limit), so "reading" is judged by the bytes the session's
+ * processes have read (/proc/<pid>/io on Linux). Where that is unknown (macOS), input is not capped.
+ */
 export const INPUT_CAP_BYTES = 1 << 20;
 /** What an exited session keeps: its raw output tail, and its final screen with at most this much history. */
 const EXITED_RAW_TAIL_BYTES = 64 * 1024;
@@ -206,6 +211,21 @@ export class Session {
     const run = this.queue.then(task, task);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Output read from the PTY and not parsed yet (bounded by the flow control's high-water mark). */
+  get outputBacklog(): number {
+    return this.pty.backlog;
+  }
+
+  /**
+   * Close the PTY as a closed terminal window does: the line hangs up, nothing more is read, and
+   * output still queued for the parser is discarded (counted in droppedBytes). For stopping a flood
+   * without parsing its backlog first. The exit is still reported.
+   */
+  hangUp(): void {
+    this.pty.close();
+    this.live?.discardQueued();
   }
 
   /** Release the PTY and every terminal. The process must have exited or been killed first. */

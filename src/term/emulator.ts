@@ -20,12 +20,59 @@ export const DEFAULT_SCROLLBACK = 10_000;
 /** How long settledSnapshot waits by default for an open synchronized update to finish. */
 export const DEFAULT_MAX_HOLD_MS = 1000;
 /**
- * Bytes queued in xterm.js but not parsed, beyond which a write is dropped (and counted) rather than
- * queued. xterm.js throws writes away itself past 50 MB pending ("write data discarded"); the PTY
- * flow control (src/pty/flow.ts) keeps the backlog near 1 MiB, so this only catches a caller that
- * writes without waiting.
+ * Bytes queued and not parsed, beyond which a write is dropped (and counted) rather than queued.
+ * With bun-terminal the PTY flow control (src/pty/flow.ts) keeps the backlog near 1 MiB, so this only
+ * catches a caller that writes without waiting, and bun-pty, which cannot hold its child back
+ * (src/pty/bun-pty.ts): 32 MiB lets a finite burst such as `seq 1 2000000` (17 MB) through whole.
  */
-export const MAX_PENDING_BYTES = 8 << 20;
+export const MAX_PENDING_BYTES = 32 << 20;
+
+/**
+ * One parser turn for all sessions. xterm.js's own write queue parses each terminal for 12 ms per
+ * setTimeout hop (and a setTimeout(0) hop costs about 1.6 ms in Bun): with a few sessions flooding,
+ * a quiet session's echo waited behind every flood's slice. Instead every emulator queues its
+ * chunks here, and each turn (a setImmediate, so I/O such as MCP requests runs between turns)
+ * parses up to SLICE_BYTES per busy emulator in rotation, for at most TURN_MS.
+ */
+const SLICE_BYTES = 32 * 1024;
+const TURN_MS = 6;
+const busy = new Set<Emulator>();
+let turnScheduled = false;
+
+/**
+ * While parsing is under way, turns follow each other with setImmediate. A turn that starts parsing
+ * from idle waits one timer tick instead (as xterm.js's own queue did), so the pieces of one burst of
+ * output (an echo, then its prompt, in separate reads) are parsed together: a wait that matches the
+ * first piece then sees the screen the program drew, not half of it.
+ */
+function scheduleTurn(fromIdle: boolean): void {
+  if (turnScheduled) return;
+  turnScheduled = true;
+  if (fromIdle) setTimeout(parseTurn, 0);
+  else setImmediate(parseTurn);
+}
+
+function parseTurn(): void {
+  turnScheduled = false;
+  const deadline = performance.now() + TURN_MS;
+  while (busy.size > 0 && performance.now() < deadline) {
+    const emulator = busy.values().next().value!;
+    busy.delete(emulator);
+    try {
+      if (emulator.parseSlice(SLICE_BYTES)) busy.add(emulator); // to the back of the rotation
+    } catch (error) {
+      log("emulator parse failed:", String(error));
+    }
+  }
+  if (busy.size > 0) scheduleTurn(false);
+}
+
+interface QueuedChunk {
+  data: string | Uint8Array;
+  offset: number;
+  seq: number;
+  done: (() => void) | undefined;
+}
 
 export interface EmulatorOptions {
   cols: number;
@@ -61,6 +108,9 @@ export class Emulator {
   private parsed = 0;
   private disposed = false;
   private queuedBytes = 0;
+  private readonly queue: QueuedChunk[] = [];
+  /** xterm.js's synchronous parse: the scheduler above decides when parsing happens, not xterm's timers. */
+  private readonly core: { writeSync(data: string | Uint8Array): void };
   /** Bytes never parsed because the parser's backlog was over MAX_PENDING_BYTES, or xterm refused them. */
   droppedBytes = 0;
 
@@ -68,6 +118,7 @@ export class Emulator {
     // logLevel "off": xterm.js logs through console, and nothing may reach stdout (the protocol).
     this.terminal = new (loadXterm().Terminal)({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK, allowProposedApi: true, logLevel: "off" });
     this.terminal.loadAddon(this.serializer);
+    this.core = (this.terminal as unknown as { _core: Emulator["core"] })._core;
     this.colours = new ColourTable(opts.theme);
     const reply = (data: string) => {
       // Replies are produced inside the parser; a failing PTY write must not derail parsing.
@@ -94,9 +145,9 @@ export class Emulator {
    */
   static restore(state: string, opts: EmulatorOptions): Emulator {
     const emulator = new Emulator(opts);
-    // writeSync is xterm.js's synchronous parse (internal API, kept for exactly this use by its own tests):
-    // readers of an exited session ask for text() without awaiting a flush.
-    (emulator.terminal as unknown as { _core: { writeSync(data: string): void } })._core.writeSync(state);
+    // Parsed now, not in a later turn: readers of an exited session ask for text() without awaiting a flush.
+    emulator.write(state);
+    emulator.parseSlice(Number.POSITIVE_INFINITY);
     return emulator;
   }
 
@@ -111,26 +162,55 @@ export class Emulator {
   /**
    * Queue bytes for the parser. Parsing is asynchronous; see flushed() and onParsed(). `done` runs once
    * the chunk has been parsed, or at once if it was dropped, so flow control is always released.
+   * A byte chunk is kept, not copied (a copy per chunk cost a tenth of the parse time), until it is
+   * parsed: the caller hands it over and must not change it.
    */
   write(data: string | Uint8Array, done?: () => void): void {
     const size = data.length;
     if (this.disposed) return done?.();
     if (this.queuedBytes + size > MAX_PENDING_BYTES) return this.drop(size, "parser backlog over the limit", done);
     this.terminators.scan(data);
-    const seq = this.written + 1;
-    try {
-      // xterm.js keeps a reference to byte chunks until it parses them; copy so a reused buffer cannot change them.
-      this.terminal.write(typeof data === "string" ? data : data.slice(), () => {
-        this.queuedBytes -= size;
-        this.chunkParsed(seq);
-        done?.();
-      });
-    } catch (error) {
-      // Not queued, so not counted: flushed() must not wait for a callback that never comes.
-      return this.drop(size, String(error), done);
-    }
-    this.written = seq;
+    const seq = ++this.written;
+    this.queue.push({ data, offset: 0, seq, done });
     this.queuedBytes += size;
+    busy.add(this);
+    scheduleTurn(true);
+  }
+
+  /** Parse up to `budget` queued bytes now (the scheduler's turn). True while more is queued. */
+  parseSlice(budget: number): boolean {
+    while (budget > 0 && this.queue.length > 0 && !this.disposed) {
+      const chunk = this.queue[0]!;
+      const end = Math.min(chunk.data.length, chunk.offset + budget);
+      const piece = chunk.offset === 0 && end === chunk.data.length ? chunk.data : typeof chunk.data === "string" ? chunk.data.slice(chunk.offset, end) : chunk.data.subarray(chunk.offset, end);
+      budget -= end - chunk.offset;
+      this.queuedBytes -= end - chunk.offset;
+      chunk.offset = end;
+      try {
+        this.core.writeSync(piece);
+      } finally {
+        if (chunk.offset === chunk.data.length) {
+          this.queue.shift();
+          this.chunkParsed(chunk.seq);
+          chunk.done?.();
+        }
+      }
+    }
+    return this.queue.length > 0 && !this.disposed;
+  }
+
+  /**
+   * Throw away everything queued and not yet parsed, counted in droppedBytes: what a terminal shows
+   * when it is closed under a flood. Flush waiters and write callbacks run as if parsed.
+   */
+  discardQueued(): void {
+    if (this.queuedBytes === 0) return;
+    this.droppedBytes += this.queuedBytes;
+    this.queuedBytes = 0;
+    busy.delete(this);
+    const chunks = this.queue.splice(0);
+    if (chunks.length > 0) this.chunkParsed(chunks[chunks.length - 1]!.seq);
+    for (const chunk of chunks) chunk.done?.();
   }
 
   /** Bytes written and not yet parsed. */
@@ -247,6 +327,9 @@ export class Emulator {
     this.disposed = true;
     this.tracker.endSync(); // settledSnapshot waiters take their snapshot before the terminal goes
     for (const waiter of this.flushWaiters.splice(0)) waiter.resolve();
+    busy.delete(this);
+    this.queuedBytes = 0;
+    for (const chunk of this.queue.splice(0)) chunk.done?.();
     this.parsedListeners.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
     this.terminal.dispose();

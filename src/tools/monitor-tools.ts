@@ -5,7 +5,7 @@ import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { clampedNumber, optionalBoolean, sessionId } from "./schemas.ts";
 
 export const monitorEntries = {
-  intervalMs: clampedNumber(10, 60_000, 100, "Min gap between frames; a change is caught at the next one."),
+  intervalMs: clampedNumber(10, 60_000, 100, "Min gap between frames."),
   keepIdenticalFrames: optionalBoolean(false, "Also record unchanged frames."),
   maxFrames: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000), v.description("Later frames are dropped, counted in droppedFrames.")), 5000),
   maxBytes: v.optional(

@@ -14,16 +14,16 @@ function dropped(session: object): { droppedBytes?: number } {
   return bytes ? { droppedBytes: bytes } : {};
 }
 
-const cellIndex = (what: string) => v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000), v.description(what)));
+const cellIndex = () => v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000)));
 const region = v.optional(
   v.pipe(
     v.strictObject({
-      row: cellIndex("First row (0-based). Default 0."),
-      col: cellIndex("First column (0-based). Default 0."),
-      rows: cellIndex("Rows to read. Default: to the bottom."),
-      cols: cellIndex("Columns to read. Default: to the right edge."),
+      row: cellIndex(),
+      col: cellIndex(),
+      rows: cellIndex(),
+      cols: cellIndex(),
     }),
-    v.description("Part of the screen that cells covers (clamped to the screen). Default: all of it."),
+    v.description("Part of the screen cells covers: first row and col (0-based, default 0), rows and cols (default: to the edge); clamped."),
   ),
 );
 
@@ -71,7 +71,7 @@ export const getCursor = defineSessionTool({
 
 export const getRawOutput = defineSessionTool({
   name: "get_raw_output",
-  description: "Raw bytes the program wrote (escapes included): the newest maxBytes of the retained buffer (1 MiB by default).",
+  description: "Raw bytes the program wrote (escapes included): the newest maxBytes of the kept buffer.",
   input: v.strictObject({
     sessionId,
     maxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024)), 65_536),

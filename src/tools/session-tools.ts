@@ -74,7 +74,7 @@ export const startSession = defineTool({
 
 export const stopSession = defineTool({
   name: "stop_session",
-  description: "Send signal to the session's process group, SIGKILL after graceMs if still alive. Returns the exit info.",
+  description: "Send signal and SIGHUP (like closing the terminal) to the process group and escaped descendants; SIGKILL after graceMs. Returns the exit info.",
   input: v.strictObject({
     sessionId,
     signal: v.optional(signalName, "SIGTERM"),
