@@ -58,7 +58,7 @@ test("an exited session's final screen, exit info and raw tail stay readable", a
   let info = await c.ok("get_exit_info", { sessionId });
   for (const deadline = performance.now() + 20_000; !info.exited && performance.now() < deadline; ) info = await c.ok("get_exit_info", { sessionId });
   expect(info).toMatchObject({ exited: true, exitCode: 4 });
-  expect(info.screenText).toContain("FINAL-LINE");
+  expect(info.screenTail).toContain("FINAL-LINE");
   expect((await c.ok("get_text", { sessionId })).text).toContain("FINAL-LINE");
   expect(JSON.stringify(await c.ok("snapshot", { sessionId }))).toContain("FINAL-LINE");
   const raw = await c.ok("get_raw_output", { sessionId });
