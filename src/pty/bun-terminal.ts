@@ -21,7 +21,8 @@ const READER_ENTRY = import.meta.url.includes("$bunfs") ? "./pty/bun-terminal-wo
 
 class BunTerminalProcess extends PtyEvents implements PtyProcess {
   private readonly gate = new FlowGate();
-  private readonly worker = new Worker(READER_ENTRY);
+  /** `smol`: a reader thread only copies and posts chunks; a small heap collected often keeps each one near 1 MiB. */
+  private readonly worker = new Worker(READER_ENTRY, { smol: true });
   private readonly started = Promise.withResolvers<number>();
   private exited = false;
   private closed = false;

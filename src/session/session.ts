@@ -276,7 +276,15 @@ export class Session {
     this.raw.append(chunk);
     const bytes = chunk.length;
     // Reporting parsed bytes back is what lets the PTY layer read on (flow control, src/pty/flow.ts).
-    if (this.live !== null) this.live.write(chunk, () => this.pty.consumed(bytes));
+    // A chunk nobody else was handed, owning its whole buffer, is freed as soon as it is parsed rather
+    // than at a later GC (under floods these buffers were a sixth of the server's RSS).
+    const owned = this.outputListeners.size === 0 && chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.buffer instanceof ArrayBuffer;
+    const release = owned ? () => void (chunk.buffer as ArrayBuffer).transfer(0) : undefined;
+    if (this.live !== null)
+      this.live.write(chunk, () => {
+        this.pty.consumed(bytes);
+        release?.();
+      });
     else this.pty.consumed(bytes);
     for (const listener of this.outputListeners) listener(chunk);
   }

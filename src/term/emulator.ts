@@ -67,6 +67,24 @@ function parseTurn(): void {
   if (busy.size > 0) scheduleTurn(false);
 }
 
+/**
+ * A disposed emulator with a long history leaves an abandoned graph of up to ~16 MiB (10,000 lines of
+ * xterm BufferLines), which JSC's heuristics leave in place until the heap has doubled: with a few
+ * floods stopped and others started the server's RSS climbed past 450 MiB (bench: pressure). One full
+ * collection shortly after such disposals (coalesced; ~50 ms with eight full histories live) returns it.
+ */
+const COLLECT_AFTER_LINES = 2000;
+const COLLECT_DELAY_MS = 100;
+let collectTimer: ReturnType<typeof setTimeout> | undefined;
+function collectSoon(): void {
+  if (collectTimer !== undefined) return;
+  collectTimer = setTimeout(() => {
+    collectTimer = undefined;
+    Bun.gc(true);
+  }, COLLECT_DELAY_MS);
+  collectTimer.unref();
+}
+
 interface QueuedChunk {
   data: string | Uint8Array;
   offset: number;
@@ -332,7 +350,9 @@ export class Emulator {
     for (const chunk of this.queue.splice(0)) chunk.done?.();
     this.parsedListeners.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
+    const lines = this.terminal.buffer.normal.length;
     this.terminal.dispose();
+    if (lines >= COLLECT_AFTER_LINES) collectSoon();
   }
 
   private drop(size: number, why: string, done: (() => void) | undefined): void {
