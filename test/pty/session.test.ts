@@ -40,6 +40,19 @@ describe("session", () => {
     expect(new TextDecoder().decode(session.raw.tail(16))).toEndWith("200000\r\n\r\n");
   });
 
+  test("output chunks handed to a listener stay intact after parsing (only unshared chunks are freed)", async () => {
+    await using registry = testRegistry();
+    const session = await registry.start(startOptions("bash", ["-c", "read; seq 1 100000"]));
+    const kept: Uint8Array[] = [];
+    session.onOutput((chunk) => kept.push(chunk));
+    session.write(new TextEncoder().encode("\r"));
+    await session.whenExited();
+    const text = new TextDecoder().decode(Buffer.concat(kept));
+    expect(text).toStartWith("\r\n1\r\n2\r\n");
+    expect(text).toEndWith("99999\r\n100000\r\n");
+    expect(session.emulator.text()).toContain("100000");
+  });
+
   test("stop hangs up an interactive bash (it ignores SIGTERM, not SIGHUP): no escalation needed", async () => {
     await using registry = testRegistry({ killGraceMs: 20_000 });
     const session = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "PROMPT$ " } }));
