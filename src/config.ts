@@ -21,7 +21,7 @@ const positiveInt = (value: string) => (/^[0-9]+$/.test(value) && Number(value) 
 const oneOf = (...choices: string[]) => (value: string) => (choices.includes(value) ? undefined : "not an accepted value");
 const COLOUR = /^#[0-9a-f]{6}$/i;
 
-function themeProblem(value: string): string | undefined {
+export function themeProblem(value: string): string | undefined {
   let theme: unknown;
   try {
     theme = JSON.parse(value);

@@ -5,6 +5,7 @@ import { positiveIntFromEnv } from "../util/env.ts";
 import { descendants, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
 import { DEFAULT_SCROLLBACK } from "../term/emulator.ts";
 import type { TerminalTheme } from "../term/types.ts";
+import { themeProblem } from "../config.ts";
 import { log } from "../util/log.ts";
 import { describeExit, Session, type ExitInfo } from "./session.ts";
 
@@ -44,17 +45,10 @@ export function limitsFromEnv(env: Record<string, string | undefined> = process.
 /** TUI_TESTER_THEME: JSON such as {"background":"#ffffff","foreground":"#000000"}; what OSC 10/11/12/4 queries are told. */
 function themeFromEnv(value: string | undefined): Partial<TerminalTheme> | undefined {
   if (!value) return undefined;
-  try {
-    const theme = JSON.parse(value) as Partial<TerminalTheme>;
-    const colour = /^#[0-9a-f]{6}$/i;
-    const ok = typeof theme === "object" && theme !== null &&
-      (["foreground", "background", "cursor"] as const).every((k) => theme[k] === undefined || colour.test(String(theme[k]))) &&
-      (theme.ansi === undefined || (Array.isArray(theme.ansi) && theme.ansi.every((c) => colour.test(String(c)))));
-    if (ok) return theme;
-  } catch {
-    // reported below
-  }
-  log(`ignoring TUI_TESTER_THEME: expected JSON like {"background":"#000000","foreground":"#e5e5e5","cursor":"#e5e5e5","ansi":["#000000",...]}`);
+  // main.ts refuses to start on a bad value; a registry built elsewhere (tests, the CLI) ignores one.
+  const problem = themeProblem(value);
+  if (problem === undefined) return JSON.parse(value) as Partial<TerminalTheme>;
+  log(`ignoring TUI_TESTER_THEME: ${problem}`);
   return undefined;
 }
 

@@ -4,14 +4,15 @@ import { TuiError } from "../errors.ts";
 import { settledView } from "../session/observe.ts";
 import { MAX_CELLS } from "../term/cells.ts";
 import { diffSnapshots } from "../term/diff.ts";
+import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
 
 /** `droppedBytes` when output never reached the screen (the engine's flow-control limit), else nothing. */
-function dropped(session: object): { droppedBytes?: number } {
-  const bytes = (session as { droppedBytes?: number }).droppedBytes;
-  return bytes ? { droppedBytes: bytes } : {};
+export function dropped(session: Session): { droppedBytes?: number } {
+  const bytes = session.droppedBytes;
+  return bytes > 0 ? { droppedBytes: bytes } : {};
 }
 
 const cellIndex = () => v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000)));
@@ -52,7 +53,6 @@ export const getText = defineSessionTool({
     const snap = await session.emulator.settledSnapshot({ format: "text", highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
     const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor, highlights: snap.highlights, ...dropped(session) };
     if (snap.scrollback) data.scrollback = snap.scrollback;
-    if (session.droppedBytes > 0) data.droppedBytes = session.droppedBytes;
     return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data };
   },
 });

@@ -6,11 +6,11 @@ import type { ViewerStatus } from "../viewer/manager.ts";
 import { artifactInfo, openWebViewer, planSessionArtifacts } from "./artifact-tools.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { positiveInt, sessionId } from "./schemas.ts";
+import { dropped } from "./screen-tools.ts";
 
 const viewerStatus = new WeakMap<Session, ViewerStatus>();
 
 export function sessionInfo(session: Session): Record<string, unknown> {
-  const dropped = (session as { droppedBytes?: number }).droppedBytes ?? 0;
   return {
     id: session.id,
     sessionId: session.id,
@@ -25,12 +25,11 @@ export function sessionInfo(session: Session): Record<string, unknown> {
     term: session.config.term,
     createdAt: new Date(session.createdAt).toISOString(),
     bytesOut: session.bytesOut,
-    ...(session.droppedBytes > 0 ? { droppedBytes: session.droppedBytes } : {}),
+    ...dropped(session),
     exitCode: session.exit?.exitCode ?? null,
     signal: session.exit?.signal ?? null,
     modes: session.modes(),
     viewer: viewerStatus.get(session) ?? { requested: false, open: false },
-    ...(dropped > 0 ? { droppedBytes: dropped } : {}),
     ...artifactInfo(session),
   };
 }
