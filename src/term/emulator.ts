@@ -8,6 +8,7 @@ import type { SerializeAddon } from "@xterm/addon-serialize";
 import pkg from "../../package.json" with { type: "json" };
 import type { KeyboardModes } from "../keys/types.ts";
 import { log } from "../util/log.ts";
+import { collectSoon, leaveParsing, queueForParsing } from "./parse-scheduler.ts";
 import { installKittyHandlers, KittyFlagStacks, type Screen } from "./kitty-flags.ts";
 import { ModeTracker } from "./modes.ts";
 import { OscTerminatorTracker } from "./osc-terminator.ts";
@@ -27,63 +28,8 @@ export const DEFAULT_MAX_HOLD_MS = 1000;
  */
 export const MAX_PENDING_BYTES = 32 << 20;
 
-/**
- * One parser turn for all sessions. xterm.js's own write queue parses each terminal for 12 ms per
- * setTimeout hop (and a setTimeout(0) hop costs about 1.6 ms in Bun): with a few sessions flooding,
- * a quiet session's echo waited behind every flood's slice. Instead every emulator queues its
- * chunks here, and each turn (a setImmediate, so I/O such as MCP requests runs between turns)
- * parses up to SLICE_BYTES per busy emulator in rotation, for at most TURN_MS.
- */
-const SLICE_BYTES = 32 * 1024;
-const TURN_MS = 6;
-const busy = new Set<Emulator>();
-let turnScheduled = false;
-
-/**
- * While parsing is under way, turns follow each other with setImmediate. A turn that starts parsing
- * from idle waits one timer tick instead (as xterm.js's own queue did), so the pieces of one burst of
- * output (an echo, then its prompt, in separate reads) are parsed together: a wait that matches the
- * first piece then sees the screen the program drew, not half of it.
- */
-function scheduleTurn(fromIdle: boolean): void {
-  if (turnScheduled) return;
-  turnScheduled = true;
-  if (fromIdle) setTimeout(parseTurn, 0);
-  else setImmediate(parseTurn);
-}
-
-function parseTurn(): void {
-  turnScheduled = false;
-  const deadline = performance.now() + TURN_MS;
-  while (busy.size > 0 && performance.now() < deadline) {
-    const emulator = busy.values().next().value!;
-    busy.delete(emulator);
-    try {
-      if (emulator.parseSlice(SLICE_BYTES)) busy.add(emulator); // to the back of the rotation
-    } catch (error) {
-      log("emulator parse failed:", String(error));
-    }
-  }
-  if (busy.size > 0) scheduleTurn(false);
-}
-
-/**
- * A disposed emulator with a long history leaves an abandoned graph of up to ~16 MiB (10,000 lines of
- * xterm BufferLines), which JSC's heuristics leave in place until the heap has doubled: with a few
- * floods stopped and others started the server's RSS climbed past 450 MiB (bench: pressure). One full
- * collection shortly after such disposals (coalesced; ~50 ms with eight full histories live) returns it.
- */
+/** A disposed emulator with at least this much history gets a full collection soon (see collectSoon). */
 const COLLECT_AFTER_LINES = 2000;
-const COLLECT_DELAY_MS = 100;
-let collectTimer: ReturnType<typeof setTimeout> | undefined;
-function collectSoon(): void {
-  if (collectTimer !== undefined) return;
-  collectTimer = setTimeout(() => {
-    collectTimer = undefined;
-    Bun.gc(true);
-  }, COLLECT_DELAY_MS);
-  collectTimer.unref();
-}
 
 interface QueuedChunk {
   data: string | Uint8Array;
@@ -191,8 +137,7 @@ export class Emulator {
     const seq = ++this.written;
     this.queue.push({ data, offset: 0, seq, done });
     this.queuedBytes += size;
-    busy.add(this);
-    scheduleTurn(true);
+    queueForParsing(this);
   }
 
   /** Parse up to `budget` queued bytes now (the scheduler's turn). True while more is queued. */
@@ -225,7 +170,7 @@ export class Emulator {
     if (this.queuedBytes === 0) return;
     this.droppedBytes += this.queuedBytes;
     this.queuedBytes = 0;
-    busy.delete(this);
+    leaveParsing(this);
     const chunks = this.queue.splice(0);
     if (chunks.length > 0) this.chunkParsed(chunks[chunks.length - 1]!.seq);
     for (const chunk of chunks) chunk.done?.();
@@ -345,7 +290,7 @@ export class Emulator {
     this.disposed = true;
     this.tracker.endSync(); // settledSnapshot waiters take their snapshot before the terminal goes
     for (const waiter of this.flushWaiters.splice(0)) waiter.resolve();
-    busy.delete(this);
+    leaveParsing(this);
     this.queuedBytes = 0;
     for (const chunk of this.queue.splice(0)) chunk.done?.();
     this.parsedListeners.clear();

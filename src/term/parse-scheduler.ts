@@ -1,0 +1,76 @@
+/** The parse scheduler every emulator shares, and the collection after a long history is dropped. */
+import { log } from "../util/log.ts";
+
+/** What the scheduler drives: parse up to `budget` queued bytes now; true while more is queued. */
+export interface Parseable {
+  parseSlice(budget: number): boolean;
+}
+
+/**
+ * One parser turn for all sessions. xterm.js's own write queue parses each terminal for 12 ms per
+ * setTimeout hop (and a setTimeout(0) hop costs about 1.6 ms in Bun): with a few sessions flooding,
+ * a quiet session's echo waited behind every flood's slice. Instead every emulator queues its
+ * chunks here, and each turn (a setImmediate, so I/O such as MCP requests runs between turns)
+ * parses up to SLICE_BYTES per busy emulator in rotation, for at most TURN_MS.
+ */
+const SLICE_BYTES = 32 * 1024;
+const TURN_MS = 6;
+const busy = new Set<Parseable>();
+let turnScheduled = false;
+
+/**
+ * While parsing is under way, turns follow each other with setImmediate. A turn that starts parsing
+ * from idle waits one timer tick instead (as xterm.js's own queue did), so the pieces of one burst of
+ * output (an echo, then its prompt, in separate reads) are parsed together: a wait that matches the
+ * first piece then sees the screen the program drew, not half of it.
+ */
+function scheduleTurn(fromIdle: boolean): void {
+  if (turnScheduled) return;
+  turnScheduled = true;
+  if (fromIdle) setTimeout(parseTurn, 0);
+  else setImmediate(parseTurn);
+}
+
+function parseTurn(): void {
+  turnScheduled = false;
+  const deadline = performance.now() + TURN_MS;
+  while (busy.size > 0 && performance.now() < deadline) {
+    const emulator = busy.values().next().value!;
+    busy.delete(emulator);
+    try {
+      if (emulator.parseSlice(SLICE_BYTES)) busy.add(emulator); // to the back of the rotation
+    } catch (error) {
+      log("emulator parse failed:", String(error));
+    }
+  }
+  if (busy.size > 0) scheduleTurn(false);
+}
+
+/**
+ * A disposed emulator with a long history leaves an abandoned graph of up to ~16 MiB (10,000 lines of
+ * xterm BufferLines), which JSC's heuristics leave in place until the heap has doubled: with a few
+ * floods stopped and others started the server's RSS climbed past 450 MiB (bench: pressure). One full
+ * collection shortly after such disposals (coalesced; ~50 ms with eight full histories live) returns it.
+ */
+const COLLECT_DELAY_MS = 100;
+let collectTimer: ReturnType<typeof setTimeout> | undefined;
+export function collectSoon(): void {
+  if (collectTimer !== undefined) return;
+  collectTimer = setTimeout(() => {
+    collectTimer = undefined;
+    Bun.gc(true);
+  }, COLLECT_DELAY_MS);
+  collectTimer.unref();
+}
+
+
+/** Queue an emulator that has bytes to parse; a turn follows. */
+export function queueForParsing(emulator: Parseable): void {
+  busy.add(emulator);
+  scheduleTurn(true);
+}
+
+/** Drop an emulator from the rotation (its queue was discarded or it was disposed). */
+export function leaveParsing(emulator: Parseable): void {
+  busy.delete(emulator);
+}
