@@ -15,6 +15,7 @@ import { OscTerminatorTracker } from "./osc-terminator.ts";
 import { ANSWERED_OSC, installQueryHandlers } from "./queries.ts";
 import { buildSnapshot, cursorState, viewportLines } from "./snapshot.ts";
 import { ColourTable } from "./theme.ts";
+import { installLineRecycling } from "./xterm-recycle.ts";
 import type { CursorState, Snapshot, SnapshotOptions, TerminalModes, TerminalTheme } from "./types.ts";
 
 export const DEFAULT_SCROLLBACK = 10_000;
@@ -81,6 +82,7 @@ export class Emulator {
   constructor(opts: EmulatorOptions) {
     // logLevel "off": xterm.js logs through console, and nothing may reach stdout (the protocol).
     this.terminal = new (loadXterm().Terminal)({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK, allowProposedApi: true, logLevel: "off" });
+    installLineRecycling(this.terminal);
     this.terminal.loadAddon(this.serializer);
     this.core = (this.terminal as unknown as { _core: Emulator["core"] })._core;
     this.colours = new ColourTable(opts.theme);
