@@ -2,12 +2,13 @@
  * Bounded replies: no tool result is larger than TUI_TESTER_MAX_REPLY_BYTES (default 1 MiB).
  * A larger result is written in full to TUI_TESTER_OUTPUT_DIR (default a private temp dir) and the
  * reply keeps the summary, the head of the text, the small fields, and resource links to the files.
+ * The newest MAX_SPILLS_KEPT spills are kept.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { outputDir } from "../util/artifact-path.ts";
 import { positiveIntFromEnv } from "../util/env.ts";
 
 export const DEFAULT_MAX_REPLY_BYTES = 1024 * 1024;
@@ -20,20 +21,20 @@ export function maxReplyBytes(): number {
   return positiveIntFromEnv(process.env.TUI_TESTER_MAX_REPLY_BYTES, DEFAULT_MAX_REPLY_BYTES);
 }
 
-let outputDir: string | undefined;
+/**
+ * Spilled replies this server keeps on disk: each is read once, soon after its reply, and a long run
+ * (a monitor stopped in a loop, cells read part by part) must not fill the disk. Older spills are
+ * deleted as new ones are written; nothing else in the directory is touched.
+ */
+export const MAX_SPILLS_KEPT = 32;
+const spills: string[] = [];
 let spillCount = 0;
 
-/** TUI_TESTER_OUTPUT_DIR, created on first use; else one private (0700) temp dir per server. */
-export function outputDirectory(): string {
-  if (outputDir) return outputDir;
-  const wanted = process.env.TUI_TESTER_OUTPUT_DIR;
-  if (wanted) {
-    mkdirSync(wanted, { recursive: true });
-    outputDir = wanted;
-  } else {
-    outputDir = mkdtempSync(join(tmpdir(), "tui-tester-output-"));
+function forgetOldSpills(): void {
+  while (spills.length > MAX_SPILLS_KEPT) {
+    const base = spills.shift()!;
+    for (const path of [`${base}.json`, `${base}.txt`]) rmSync(path, { force: true });
   }
-  return outputDir;
 }
 
 const bytesOf = (s: string) => Buffer.byteLength(s, "utf8");
@@ -48,9 +49,13 @@ export function cutBytes(text: string, max: number): string {
 /** Write the full text and JSON next to each other; undefined paths (and the reason) when that fails. */
 function save(tool: string, text: string, json: string): { base?: string; failure?: string } {
   try {
-    const base = join(outputDirectory(), `${tool}-${Date.now()}-${++spillCount}`);
+    const dir = outputDir();
+    mkdirSync(dir, { recursive: true });
+    const base = join(dir, `${tool}-${Date.now()}-${++spillCount}`);
+    spills.push(base);
     writeFileSync(`${base}.json`, json, { mode: 0o600 });
     writeFileSync(`${base}.txt`, text, { mode: 0o600 });
+    forgetOldSpills();
     return { base };
   } catch (error) {
     return { failure: error instanceof Error ? error.message : String(error) };

@@ -1,0 +1,47 @@
+/** capReply's files: written whole, private, and only the newest MAX_SPILLS_KEPT kept on disk. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { capReply, MAX_SPILLS_KEPT } from "../../src/tools/reply-cap.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "reply-cap-test-"));
+const previous = process.env.TUI_TESTER_OUTPUT_DIR;
+beforeAll(() => {
+  process.env.TUI_TESTER_OUTPUT_DIR = dir;
+});
+afterAll(() => {
+  if (previous === undefined) delete process.env.TUI_TESTER_OUTPUT_DIR;
+  else process.env.TUI_TESTER_OUTPUT_DIR = previous;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function bigResult(n: number) {
+  const text = `result ${n}\n${"x".repeat(20_000)}`;
+  return { content: [{ type: "text" as const, text }], structuredContent: { n, text } };
+}
+
+test("a reply over the cap is spilled to private files that hold all of it", () => {
+  const reply = capReply(bigResult(0), "get_text", 4096);
+  expect(JSON.stringify(reply).length).toBeLessThan(4096);
+  const spilled = (reply.structuredContent as { spilled: { jsonPath: string; textPath: string } }).spilled;
+  expect(JSON.parse(readFileSync(spilled.jsonPath, "utf8")).text).toBe(bigResult(0).structuredContent.text);
+  expect(readFileSync(spilled.textPath, "utf8")).toBe(bigResult(0).content[0]!.text);
+  expect(statSync(spilled.jsonPath).mode & 0o077).toBe(0);
+});
+
+test(`only the newest ${MAX_SPILLS_KEPT} spills stay on disk, and other files in the directory are left alone`, () => {
+  const mine = join(dir, "users-own-file.txt");
+  writeFileSync(mine, "keep me");
+  const paths: string[] = [];
+  for (let n = 1; n <= MAX_SPILLS_KEPT + 10; n++) {
+    const reply = capReply(bigResult(n), "get_text", 4096);
+    paths.push((reply.structuredContent as { spilled: { jsonPath: string } }).spilled.jsonPath);
+  }
+  const files = readdirSync(dir);
+  expect(files.filter((f) => f.endsWith(".json")).length).toBe(MAX_SPILLS_KEPT);
+  expect(files.filter((f) => f.startsWith("get_text-") && f.endsWith(".txt")).length).toBe(MAX_SPILLS_KEPT);
+  for (const path of paths.slice(-MAX_SPILLS_KEPT)) expect(existsSync(path)).toBe(true);
+  for (const path of paths.slice(0, 10)) expect(existsSync(path)).toBe(false);
+  expect(readFileSync(mine, "utf8")).toBe("keep me");
+});
