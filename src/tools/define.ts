@@ -67,6 +67,8 @@ export interface SessionToolDef<S extends ObjectSchema = ObjectSchema> extends T
   /** Validation beyond the schema (key names, regexes), run before anything is sent; run_script runs it for every step first. */
   check?(args: v.InferOutput<S>): void;
   act(session: Session, args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  /** Runs in the session's input queue; default: every tool that is not read-only. */
+  queued?: boolean;
 }
 
 export function defineTool<S extends ObjectSchema>(def: ToolDef<S>): ToolDef<S> {
@@ -87,9 +89,10 @@ export function defineSessionTool<S extends ObjectSchema>(
         if (!allowExited) session.assertRunning();
         return def.act(session, args, ctx);
       };
-      // Inputs run one at a time in call order (one user at one keyboard); reads and waits run at
-      // once, so a wait sent with the input that satisfies it never queues that input behind itself.
-      return def.annotations.readOnlyHint ? act() : session.serialize(act);
+      // Inputs run one at a time in call order (one user at one keyboard); reads, waits and observers
+      // run at once, so a wait sent with the input that satisfies it never queues that input behind
+      // itself, and a monitor started during a long type_text records it instead of following it.
+      return (def.queued ?? !def.annotations.readOnlyHint) ? session.serialize(act) : act();
     },
   };
 }

@@ -148,13 +148,16 @@ export const typeText = defineSessionTool({
     return runObserved(session, args, ctx, async () => {
       const started = performance.now();
       const chars = [...args.text];
+      let typed = 0;
       let bytesSent = 0;
       for (const [i, ch] of chars.entries()) {
         if (i > 0) await pause(Math.max(0, started + (i * 1000) / args.cps - performance.now()), ctx.signal);
         if (!session.running) break;
         bytesSent += send(session, utf8.encode(ch));
+        typed++;
       }
-      return { chars: chars.length, bytesSent, cps: args.cps, durationMs: Math.round(performance.now() - started) };
-    }, (r) => `Typed ${r.chars} characters in ${r.durationMs} ms`);
+      // `chars` counts what was typed: a session that exits (or is stopped) mid-way ends the typing.
+      return { chars: typed, bytesSent, cps: args.cps, durationMs: Math.round(performance.now() - started), ...(typed < chars.length ? { untyped: chars.length - typed } : {}) };
+    }, (r) => `Typed ${r.chars} characters in ${r.durationMs} ms${r.untyped ? `; the session exited with ${r.untyped} left untyped` : ""}`);
   },
 });

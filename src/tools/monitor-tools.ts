@@ -20,6 +20,7 @@ export const startMonitor = defineSessionTool({
   input: v.strictObject({ sessionId, ...monitorEntries }),
   annotations: annotations("Start monitor", "write", false),
   allowExited: true,
+  queued: false,
   async act(session, args, ctx) {
     const monitor = ctx.monitors.start(session, args);
     return { summary: `Recording ${session.id} as ${monitor.id}`, data: { ...args, monitorId: monitor.id } };

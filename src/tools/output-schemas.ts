@@ -31,7 +31,7 @@ export const outputSchemas: Record<string, v.GenericSchema> = {
   send_text: shape(observed),
   send_raw: shape(observed),
   hold_key: shape({ ...observed, events: N }),
-  type_text: shape({ ...observed, chars: N }),
+  type_text: shape({ ...observed, chars: N, untyped: N }),
   paste: shape({ ...observed, bracketed: B }),
   mouse: shape({ ...observed, action: S }),
   snapshot: shape({ ...view, lines: A, ansi: S }),

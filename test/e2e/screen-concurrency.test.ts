@@ -40,3 +40,21 @@ test("inputs sent at once arrive in call order; a pending wait and reads do not 
   const ended = await never;
   expect(ended.data.matched).toBe(false);
 });
+
+test("start_monitor and stop_session do not wait behind a long type_text; the typing ends with the session", async () => {
+  const { sessionId } = await c.ok("start_session", { command: BUN, args: [fixture("echo-keys.ts")] });
+  await c.ok("wait_for_text", { sessionId, pattern: "READY" });
+  // 600 characters at 10 per second: a minute of typing
+  const typing = c.call("type_text", { sessionId, text: "x".repeat(600), cps: 10 });
+  await c.ok("wait_for_text", { sessionId, pattern: "KEY 78" });
+  const { monitorId } = await c.ok("start_monitor", { sessionId, intervalMs: 20 });
+  await c.ok("wait_for_text", { sessionId, pattern: "KEY 78\\s+KEY 78\\s+KEY 78", regex: true });
+  const report = await c.ok("stop_monitor", { monitorId });
+  expect(report.frameCount).toBeGreaterThan(0);
+  await c.ok("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
+  const typed = await typing;
+  expect(typed.isError).toBe(false);
+  expect(typed.data.chars).toBeLessThan(600);
+  expect(typed.data.chars + typed.data.untyped).toBe(600);
+  expect(typed.data.bytesSent).toBe(typed.data.chars);
+});
