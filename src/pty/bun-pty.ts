@@ -19,7 +19,7 @@
  *   the bound is the Emulator's (MAX_PENDING_BYTES, beyond which output is dropped and counted in
  *   droppedBytes). Only bun-terminal gives true backpressure to the child.
  *   The package's JavaScript loop (`_startReadLoop`) reads without yielding while data is there, so
- *   after every YIELD_BYTES it is stopped (clearing its `_readLoop` flag from inside the data
+ *   after every YIELD_BYTES or YIELD_MS it is stopped (clearing its `_readLoop` flag from inside the data
  *   callback; it checks the flag right after) and started again (`_startReadLoop()`) next turn.
  * - a stopped child's exit is only seen when the loop reaches the end of the channel; once we have
  *   signalled the child and its pid has been gone for EXIT_GRACE_MS, the exit is reported anyway.
@@ -33,6 +33,12 @@ import { PtyEvents, type PtyBackend, type PtyExit, type PtyProcess, type PtySpaw
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const EXIT_GRACE_MS = 1000;
 const YIELD_BYTES = 8 << 20;
+/**
+ * Also yield after this long in one burst: once the native channel is deep, each 4 KiB read moves the
+ * whole channel, so 8 MiB could take minutes and the server answered nothing meanwhile (bench:
+ * pressure@bun-pty timed out). Time-bounded turns keep requests, stop_session included, answered.
+ */
+const YIELD_MS = 10;
 const encoder = new TextEncoder();
 
 /** The private read-loop members of bun-pty's Terminal that pausing relies on (see the header). */
@@ -49,6 +55,7 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
   private readonly gate = new FlowGate();
   private exitWatch: ReturnType<typeof setInterval> | undefined;
   private burst = 0;
+  private burstStarted = 0;
   private resumeNextTurn: ReturnType<typeof setImmediate> | undefined;
 
   constructor(private readonly pty: IPty) {
@@ -57,9 +64,10 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
     if (typeof loop._startReadLoop !== "function" || typeof loop._readLoop !== "boolean") throw new Error("bun-pty's read loop changed; flow control needs _readLoop/_startReadLoop");
     pty.onData((text) => {
       const chunk = encoder.encode(text);
+      if (this.burst === 0) this.burstStarted = performance.now();
       this.burst += chunk.length;
       this.gate.add(chunk.length); // counted for `backlog` only: see the header
-      if (this.burst >= YIELD_BYTES && !this.exited && !this.paused) {
+      if ((this.burst >= YIELD_BYTES || performance.now() - this.burstStarted >= YIELD_MS) && !this.exited && !this.paused) {
         this.paused = true;
         this.burst = 0;
         loop._readLoop = false; // the loop ends as soon as this callback returns
