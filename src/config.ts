@@ -54,7 +54,7 @@ export const ENVIRONMENT: Setting[] = [
   { name: "TUI_TESTER_MAX_MONITORS", default: "16", meaning: "Maximum concurrent monitors.", accepted: INT, problem: positiveInt },
   { name: "TUI_TESTER_SCREEN_DETAIL", default: "full", meaning: "Default screenDetail of input tools: full or diff.", accepted: "full, diff", problem: oneOf("full", "diff") },
   { name: "TUI_TESTER_RAW_BUFFER_BYTES", default: "1048576", meaning: "Raw output kept per session, in bytes.", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_SCROLLBACK", default: "10000", meaning: "Emulator scrollback lines per session.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_SCROLLBACK", default: "10000", meaning: "Emulator scrollback lines per session (fewer past 279 columns: history is capped at 32 MiB).", accepted: INT, problem: positiveInt },
   { name: "TUI_TESTER_KILL_GRACE_MS", default: "2000", meaning: "stop_session wait before SIGKILL.", accepted: INT, problem: positiveInt },
   { name: "TUI_TESTER_MAX_EXITED_KEPT", default: "64", meaning: "Exited sessions kept readable before pruning.", accepted: INT, problem: positiveInt },
   {

@@ -29,6 +29,19 @@ export const DEFAULT_MAX_HOLD_MS = 1000;
  */
 export const MAX_PENDING_BYTES = 32 << 20;
 
+/**
+ * History is bounded in bytes as well as lines: xterm.js keeps 12 bytes for every cell of every line
+ * (BufferLine: 3 × Uint32 per cell), so 10,000 lines at 1000 columns would hold 120 MB per session.
+ * The configured scrollback applies up to this budget; a terminal wider than 279 columns keeps fewer lines.
+ */
+export const MAX_HISTORY_BYTES = 32 << 20;
+const BYTES_PER_CELL = 12;
+
+/** The scrollback an emulator `cols` wide keeps when `requested` lines were asked for. */
+export function scrollbackFor(requested: number, cols: number): number {
+  return Math.min(requested, Math.floor(MAX_HISTORY_BYTES / (Math.max(1, cols) * BYTES_PER_CELL)));
+}
+
 /** A disposed emulator with at least this much history gets a full collection soon (see collectSoon). */
 const COLLECT_AFTER_LINES = 2000;
 
@@ -78,10 +91,12 @@ export class Emulator {
   private readonly core: { writeSync(data: string | Uint8Array): void };
   /** Bytes never parsed because the parser's backlog was over MAX_PENDING_BYTES, or xterm refused them. */
   droppedBytes = 0;
+  private readonly requestedScrollback: number;
 
   constructor(opts: EmulatorOptions) {
     // logLevel "off": xterm.js logs through console, and nothing may reach stdout (the protocol).
-    this.terminal = new (loadXterm().Terminal)({ cols: opts.cols, rows: opts.rows, scrollback: opts.scrollback ?? DEFAULT_SCROLLBACK, allowProposedApi: true, logLevel: "off" });
+    this.requestedScrollback = opts.scrollback ?? DEFAULT_SCROLLBACK;
+    this.terminal = new (loadXterm().Terminal)({ cols: opts.cols, rows: opts.rows, scrollback: scrollbackFor(this.requestedScrollback, opts.cols), allowProposedApi: true, logLevel: "off" });
     installLineRecycling(this.terminal);
     this.terminal.loadAddon(this.serializer);
     this.core = (this.terminal as unknown as { _core: Emulator["core"] })._core;
@@ -198,7 +213,15 @@ export class Emulator {
   }
 
   resize(cols: number, rows: number): void {
-    if (!this.disposed) this.terminal.resize(cols, rows);
+    if (this.disposed) return;
+    // The history limit first: widening trims old lines before every line is widened.
+    this.terminal.options.scrollback = scrollbackFor(this.requestedScrollback, cols);
+    this.terminal.resize(cols, rows);
+  }
+
+  /** Lines of history kept at the current width (the configured scrollback, or less on a wide terminal). */
+  get scrollbackLimit(): number {
+    return this.terminal.options.scrollback ?? this.requestedScrollback;
   }
 
   /** Whether the app has a synchronized update (DEC mode 2026) open right now. */
