@@ -15,7 +15,7 @@
  */
 import { log } from "../util/log.ts";
 
-interface BufferLineShape {
+export interface BufferLineShape {
   _data: Uint32Array;
   _combined: Record<number, string>;
   _extendedAttrs: Record<number, unknown>;

@@ -1,20 +1,12 @@
 /** The copyFrom fix in src/term/xterm-recycle.ts: installed, same result as xterm.js's own, no garbage. */
 import { describe, expect, test } from "bun:test";
 import { Terminal } from "@xterm/headless";
-import { installLineRecycling, originalCopyFrom } from "../../src/term/xterm-recycle.ts";
+import { installLineRecycling, originalCopyFrom, type BufferLineShape } from "../../src/term/xterm-recycle.ts";
 import { useEmulators } from "./emulator-harness.ts";
 
 const makeEmulator = useEmulators();
 
-interface Line {
-  _data: Uint32Array;
-  _combined: Record<number, string>;
-  _extendedAttrs: Record<number, unknown>;
-  length: number;
-  isWrapped: boolean;
-  copyFrom(line: Line): void;
-  clone(): Line;
-}
+type Line = BufferLineShape & { clone(): Line };
 
 function linesOf(terminal: Terminal): { lines: { get(i: number): Line; length: number } } {
   return (terminal as unknown as { _core: { _bufferService: { buffer: { lines: { get(i: number): Line; length: number } } } } })._core._bufferService.buffer;
