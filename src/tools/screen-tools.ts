@@ -86,7 +86,7 @@ export const getRawOutput = defineSessionTool({
     const truncated = bytes.length < session.raw.total;
     return {
       summary: `${bytes.length} of ${session.raw.total} bytes${truncated ? " (older output not returned)" : ""}`,
-      data: { sessionId: session.id, bytes: session.raw.total, returnedBytes: bytes.length, retainedBytes: session.raw.size, droppedBytes: session.raw.dropped, truncated, encoding: args.encoding, output },
+      data: { sessionId: session.id, bytes: session.raw.total, returnedBytes: bytes.length, retainedBytes: session.raw.size, evictedBytes: session.raw.dropped, truncated, encoding: args.encoding, output },
     };
   },
 });
