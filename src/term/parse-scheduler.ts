@@ -33,30 +33,17 @@ function scheduleTurn(fromIdle: boolean): void {
 
 function parseTurn(): void {
   turnScheduled = false;
-  const started = performance.now();
-  const deadline = started + TURN_MS;
+  const deadline = performance.now() + TURN_MS;
   while (busy.size > 0 && performance.now() < deadline) {
     const emulator = busy.values().next().value!;
     busy.delete(emulator);
-    parseGuarded(emulator);
+    try {
+      if (emulator.parseSlice(SLICE_BYTES)) busy.add(emulator); // to the back of the rotation
+    } catch (error) {
+      log("emulator parse failed:", String(error));
+    }
   }
-  if (busy.size > 1) {
-    // Several sessions pouring output: the next turn waits as long as this one took, so parsing takes
-    // at most about half of this thread. Otherwise floods, which the shared reader refills as fast as
-    // they are parsed, kept the thread and both cores busy, and a quiet session's echo under 4 floods
-    // took up to 469 ms (bench/README.md). One busy session (a single big output) parses flat out.
-    turnScheduled = true;
-    setTimeout(parseTurn, performance.now() - started);
-  } else if (busy.size > 0) scheduleTurn(false);
-}
-
-/** One slice; an emulator with more queued goes to the back of the rotation. */
-function parseGuarded(emulator: Parseable): void {
-  try {
-    if (emulator.parseSlice(SLICE_BYTES)) busy.add(emulator);
-  } catch (error) {
-    log("emulator parse failed:", String(error));
-  }
+  if (busy.size > 0) scheduleTurn(false);
 }
 
 /**
