@@ -154,7 +154,7 @@ export class Emulator {
     const seq = ++this.written;
     this.queue.push({ data, offset: 0, seq, done });
     this.queuedBytes += size;
-    queueForParsing(this);
+    queueForParsing(this, this.queuedBytes);
   }
 
   /** Parse up to `budget` queued bytes now (the scheduler's turn). True while more is queued. */

@@ -33,17 +33,30 @@ function scheduleTurn(fromIdle: boolean): void {
 
 function parseTurn(): void {
   turnScheduled = false;
-  const deadline = performance.now() + TURN_MS;
+  const started = performance.now();
+  const deadline = started + TURN_MS;
   while (busy.size > 0 && performance.now() < deadline) {
     const emulator = busy.values().next().value!;
     busy.delete(emulator);
-    try {
-      if (emulator.parseSlice(SLICE_BYTES)) busy.add(emulator); // to the back of the rotation
-    } catch (error) {
-      log("emulator parse failed:", String(error));
-    }
+    parseGuarded(emulator);
   }
-  if (busy.size > 0) scheduleTurn(false);
+  throttled = busy.size > 1;
+  if (throttled) {
+    // Several sessions pouring output: the next turn waits as long as this one took, so parsing takes
+    // about half of this thread and the rest stays free for requests, quiet sessions (queueForParsing)
+    // and the collector. One busy session (a single big output) parses flat out.
+    turnScheduled = true;
+    setTimeout(parseTurn, performance.now() - started);
+  } else if (busy.size > 0) scheduleTurn(false);
+}
+
+/** One slice; an emulator with more queued goes to the back of the rotation. */
+function parseGuarded(emulator: Parseable): void {
+  try {
+    if (emulator.parseSlice(SLICE_BYTES)) busy.add(emulator);
+  } catch (error) {
+    log("emulator parse failed:", String(error));
+  }
 }
 
 /**
@@ -64,13 +77,38 @@ export function collectSoon(): void {
 }
 
 
-/** Queue an emulator that has bytes to parse; a turn follows. */
-export function queueForParsing(emulator: Parseable): void {
+/** True while turns are spaced out because several sessions are busy. */
+let throttled = false;
+/** Quiet sessions' output that arrived while throttled, parsed in the next setImmediate. */
+const express = new Set<Parseable>();
+let expressScheduled = false;
+
+/**
+ * Queue an emulator that has bytes to parse (`queuedBytes` in all); a turn follows. While floods are
+ * being parsed, a short queue (an echo, a redraw) is parsed at once instead of waiting for the gap
+ * and for its place behind the floods' slices. With 4 `yes` floods, an echo round trip (bench:
+ * pressure) went from p50 22–23 / p99 32–42 ms to p50 9 / p99 23–25 ms with the spaced turns and
+ * this express lane together.
+ */
+export function queueForParsing(emulator: Parseable, queuedBytes: number): void {
   busy.add(emulator);
-  scheduleTurn(true);
+  if (!throttled || queuedBytes > SLICE_BYTES) return scheduleTurn(true);
+  express.add(emulator);
+  if (expressScheduled) return;
+  expressScheduled = true;
+  setImmediate(expressTurn);
+}
+
+function expressTurn(): void {
+  expressScheduled = false;
+  for (const emulator of express) {
+    express.delete(emulator);
+    if (busy.delete(emulator)) parseGuarded(emulator); // else a turn parsed it already
+  }
 }
 
 /** Drop an emulator from the rotation (its queue was discarded or it was disposed). */
 export function leaveParsing(emulator: Parseable): void {
   busy.delete(emulator);
+  express.delete(emulator);
 }
