@@ -8,6 +8,7 @@
  * a thread of its own can. Writes and resizes are posted to it; signals go from here by pid.
  */
 import { FlowGate } from "./flow.ts";
+import { log } from "../util/log.ts";
 import { deliverSignal } from "./signal.ts";
 import type { FromReader, ToReader } from "./bun-terminal-worker.ts";
 import { PtyEvents, type PtyBackend, type PtyProcess, type PtySpawnOptions } from "./types.ts";
@@ -32,7 +33,7 @@ class BunTerminalProcess extends PtyEvents implements PtyProcess {
     super();
     this.worker.unref(); // a reader thread never keeps the server alive on its own
     this.worker.onmessage = (event: MessageEvent<FromReader>) => this.receive(event.data);
-    this.worker.onerror = (event) => this.started.reject(new Error(event.message));
+    this.worker.onerror = (event) => this.readerFailed(event.message);
     this.send({ type: "spawn", options, gate: this.gate.shared });
   }
 
@@ -69,6 +70,20 @@ class BunTerminalProcess extends PtyEvents implements PtyProcess {
     this.gate.close(); // unblock the reader first, or it cannot take the message
     if (this.exited) this.worker.terminate();
     else this.send({ type: "close" });
+  }
+
+  /**
+   * The reader thread died: a session not yet started fails to start; a running one can no longer be
+   * read or written, so its child is killed and the session ends instead of hanging.
+   */
+  private readerFailed(message: string): void {
+    log(`reader thread of pid ${this.pid} failed: ${message}`);
+    this.started.reject(new Error(message));
+    if (this.pid > 0 && !this.exited) {
+      this.signal("SIGKILL");
+      this.receive({ type: "exit", exitCode: null, signal: "SIGKILL" });
+    }
+    this.close();
   }
 
   private send(message: ToReader): void {
