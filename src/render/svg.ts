@@ -24,11 +24,12 @@ export interface ScreenImage {
   cursor: CursorState;
 }
 
-interface Colours {
+/** The colours a picture is drawn with: the session's live colour table (Emulator.liveColours), or a theme's. */
+export interface Colours {
   fg: string;
   bg: string;
   cursor: string;
-  palette: string[];
+  palette: readonly string[];
 }
 
 export function themeColours(theme: Partial<TerminalTheme> = {}): Colours {
@@ -63,8 +64,7 @@ function textStyle(cell: CellInfo, fg: string): string {
   return `fill="${fg}"${cell.bold ? ' font-weight="bold"' : ""}${cell.italic ? ' font-style="italic"' : ""}${cell.dim ? ' fill-opacity="0.5"' : ""}`;
 }
 
-export function renderSvg(screen: ScreenImage, theme?: Partial<TerminalTheme>): { svg: string; width: number; height: number } {
-  const colours = themeColours(theme);
+export function renderSvg(screen: ScreenImage, colours: Colours = themeColours()): { svg: string; width: number; height: number } {
   const width = screen.cols * CELL_WIDTH;
   const height = screen.rows * CELL_HEIGHT;
   const backgrounds: string[] = [];

@@ -219,6 +219,11 @@ export class Emulator {
     this.terminal.resize(cols, rows);
   }
 
+  /** The default colours and palette as the app has left them (OSC 4/10/11/12 sets and resets, RIS). */
+  liveColours(): ReturnType<ColourTable["live"]> {
+    return this.colours.live();
+  }
+
   /** Lines of history kept at the current width (the configured scrollback, or less on a wide terminal). */
   get scrollbackLimit(): number {
     return this.terminal.options.scrollback ?? this.requestedScrollback;

@@ -117,6 +117,12 @@ export class ColourTable {
     else if (index >= 0 && index < 256) this.current.palette[index] = this.initial.palette[index]!;
   }
 
+  /** The colours in force now, for pictures of the screen (src/render). */
+  live(): { fg: string; bg: string; cursor: string; palette: readonly string[] } {
+    const { foreground, background, cursor, palette } = this.current;
+    return { fg: foreground, bg: background, cursor, palette: [...palette] };
+  }
+
   /** RIS restores every colour. */
   reset(): void {
     this.current = { ...this.initial, palette: [...this.initial.palette] };

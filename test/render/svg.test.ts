@@ -11,8 +11,9 @@ async function render(input: string, options: { cols?: number; rows?: number; th
   emulator.write(input);
   await emulator.flushed();
   const snap = emulator.snapshot({ grid: true });
+  const colours = emulator.liveColours();
   emulator.dispose();
-  const { svg, width, height } = renderSvg({ cols: snap.cols, rows: snap.rows, cells: snap.grid!, cursor: snap.cursor }, options.theme);
+  const { svg, width, height } = renderSvg({ cols: snap.cols, rows: snap.rows, cells: snap.grid!, cursor: snap.cursor }, colours);
   const { png } = await svgToPng(svg, options.scale ?? 1);
   return { svg, width, height, png: decodePng(png) };
 }
@@ -90,6 +91,17 @@ describe("screenshot rendering", () => {
     expect(cellBackground(png, 0, 0)).toBe("#fdf6e3");
     expect(inked(cellColours(png, 0, 0), "#657b83")).toBeGreaterThan(5);
     expect(cellBackground(png, 0, 1)).toBe("#dc322f");
+  });
+
+  test("colours the app set at runtime (OSC 11 background, OSC 10 foreground, OSC 4 palette) are the picture's", async () => {
+    const { png } = await render("\x1b]11;#fdf6e3\x07\x1b]10;rgb:65/7b/83\x07\x1b]4;1;#dc322f\x07W\x1b[41m \x1b[0m\x1b[?25l");
+    expect(cellBackground(png, 0, 0)).toBe("#fdf6e3");
+    expect(inked(cellColours(png, 0, 0), "#657b83")).toBeGreaterThan(5);
+    expect(cellBackground(png, 0, 1)).toBe("#dc322f");
+    // OSC 104 / 110 / 111 put them back
+    const reset = await render("\x1b]11;#fdf6e3\x07\x1b]4;1;#dc322f\x07\x1b]111\x07\x1b]104\x07W\x1b[41m \x1b[0m\x1b[?25l");
+    expect(cellBackground(reset.png, 0, 0)).toBe("#000000");
+    expect(cellBackground(reset.png, 0, 1)).toBe("#cd0000");
   });
 
   test("wide characters take two cells and combining marks stay with their base", async () => {
