@@ -16,7 +16,7 @@ import { ANSWERED_OSC, installQueryHandlers } from "./queries.ts";
 import { buildSnapshot, cursorState, viewportLines } from "./snapshot.ts";
 import { ColourTable } from "./theme.ts";
 import { installLineRecycling } from "./xterm-recycle.ts";
-import type { CursorState, Snapshot, SnapshotOptions, TerminalModes, TerminalTheme } from "./types.ts";
+import type { CursorState, MouseEncoding, Snapshot, SnapshotOptions, TerminalModes, TerminalTheme } from "./types.ts";
 
 export const DEFAULT_SCROLLBACK = 10_000;
 /** How long settledSnapshot waits by default for an open synchronized update to finish. */
@@ -41,6 +41,12 @@ const BYTES_PER_CELL = 12;
 export function scrollbackFor(requested: number, cols: number): number {
   return Math.min(requested, Math.floor(MAX_HISTORY_BYTES / (Math.max(1, cols) * BYTES_PER_CELL)));
 }
+
+/**
+ * SerializeAddon restores the mouse tracking mode but not its encoding; without this a viewer's terminal
+ * would report clicks in X10 form to an app that asked for SGR (xterm ctlseqs, "Mouse Tracking").
+ */
+const MOUSE_ENCODING_MODE: Record<MouseEncoding, string> = { default: "", utf8: "\x1b[?1005h", sgr: "\x1b[?1006h", "sgr-pixels": "\x1b[?1016h", urxvt: "\x1b[?1015h" };
 
 /** A disposed emulator with at least this much history gets a full collection soon (see collectSoon). */
 const COLLECT_AFTER_LINES = 2000;
@@ -306,13 +312,13 @@ export class Emulator {
 
   /**
    * The whole terminal state as one ANSI stream (scrollback, normal and alternate screen, cursor,
-   * modes) for repainting a viewer; write it into a cleared terminal of the same size.
-   * SerializeAddon leaves out cursor visibility, so DECTCEM is appended when the cursor is hidden.
+   * modes) for repainting a viewer or restoring an exited session; write it into a cleared terminal of
+   * the same size. `scrollbackLines` caps the history sent with it. SerializeAddon leaves out cursor
+   * visibility and the mouse encoding, so those are appended.
    */
-  /** ANSI that repaints the current state in a fresh terminal; `scrollbackLines` caps the history sent with it. */
   serializeScreen(scrollbackLines?: number): string {
     const options = scrollbackLines === undefined ? undefined : { scrollback: scrollbackLines };
-    return this.serializer.serialize(options) + (this.tracker.cursorVisible ? "" : "\x1b[?25l");
+    return this.serializer.serialize(options) + (this.tracker.cursorVisible ? "" : "\x1b[?25l") + MOUSE_ENCODING_MODE[this.tracker.mouseEncoding];
   }
 
   dispose(): void {

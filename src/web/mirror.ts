@@ -6,7 +6,6 @@
  * sent once the socket drains.
  */
 import type { Session } from "../session/session.ts";
-import type { MouseEncoding } from "../term/types.ts";
 
 /** History sent with a repaint, so the human can scroll back a little. */
 const REPAINT_SCROLLBACK = 1000;
@@ -14,11 +13,6 @@ const MAX_SYNC_TRIES = 10;
 const RESIZE_SETTLE_MS = 50;
 export const MAX_BACKLOG = 1024 * 1024;
 
-/**
- * SerializeAddon restores the mouse tracking mode but not its encoding; without this the page's
- * terminal would report clicks in X10 form to an app that asked for SGR (xterm ctlseqs, "Mouse Tracking").
- */
-const ENCODING_MODE: Record<MouseEncoding, string> = { default: "", utf8: "\x1b[?1005h", sgr: "\x1b[?1006h", "sgr-pixels": "\x1b[?1016h", urxvt: "\x1b[?1015h" };
 
 export type ServerMessage =
   | { type: "repaint"; id: string; cols: number; rows: number; data: string }
@@ -89,7 +83,7 @@ export class SessionMirror {
     }
     if (this.phase !== "syncing" || generation !== this.generation) return;
     const { session } = this;
-    this.sink.send({ type: "repaint", id: session.id, cols: session.cols, rows: session.rows, data: session.emulator.serializeScreen(REPAINT_SCROLLBACK) + ENCODING_MODE[session.modes().mouseEncoding] });
+    this.sink.send({ type: "repaint", id: session.id, cols: session.cols, rows: session.rows, data: session.emulator.serializeScreen(REPAINT_SCROLLBACK) });
     // Only when the loop gave up: these may repeat what the repaint shows, which beats losing them.
     for (const data of this.pending.splice(0)) this.sink.send({ type: "output", id: session.id, data });
     this.phase = "live";

@@ -1,6 +1,7 @@
 /** Emulator basics without a PTY: the terminal is fed strings and read back. */
 import { describe, expect, test } from "bun:test";
 import { useEmulators } from "./emulator-harness.ts";
+import { Emulator } from "../../src/term/emulator.ts";
 
 
 const newEmulator = useEmulators();
@@ -154,6 +155,18 @@ describe("modes", () => {
       expect(emulator.modes()).toMatchObject({ mouseTracking: "vt200", mouseEncoding: encoding });
       await feed(`\x1b[?${n}l`);
       expect(emulator.modes().mouseEncoding).toBe("default");
+    }
+  });
+
+  test("a repaint from serializeScreen keeps the mouse tracking mode, its encoding and a hidden cursor", async () => {
+    const { emulator, feed } = makeEmulator();
+    for (const [n, encoding] of [[1006, "sgr"], [1016, "sgr-pixels"], [1005, "utf8"], [1015, "urxvt"]] as const) {
+      await feed(`\x1b[?1002;${n}h\x1b[?25l`);
+      const copy = Emulator.restore(emulator.serializeScreen(), { cols: 20, rows: 5, reply: () => undefined });
+      expect(copy.modes()).toMatchObject({ mouseTracking: "drag", mouseEncoding: encoding });
+      expect(copy.cursor().visible).toBe(false);
+      copy.dispose();
+      await feed(`\x1b[?${n}l\x1b[?25h`);
     }
   });
 
