@@ -105,6 +105,7 @@ function expressTurn(): void {
     express.delete(emulator);
     if (busy.delete(emulator)) parseGuarded(emulator); // else a turn parsed it already
   }
+  if (busy.size > 0) scheduleTurn(false); // a spaced turn is normally pending already; never strand a queue
 }
 
 /** Drop an emulator from the rotation (its queue was discarded or it was disposed). */
