@@ -1,12 +1,12 @@
 /**
  * The screen as SVG, cell by cell from the emulator: colours (default, 256-palette, true colour)
- * resolved through the session's theme, bold/italic/underline/inverse/dim/strikethrough/invisible,
+ * resolved through the session's live colours (Emulator.liveColours), bold/italic/underline/inverse/dim/strikethrough/invisible,
  * wide and combining characters, box drawing, and the cursor as a block.
  * Geometry: DejaVu Sans Mono advances 1233/2048 em, so a 9 px cell takes a 14.95 px font, and
  * runs of plain characters line up with the grid; anything else gets its own positioned element.
  */
-import { DEFAULT_THEME, palette256 } from "../term/theme.ts";
-import type { CellInfo, CursorState, TerminalTheme } from "../term/types.ts";
+import type { Colours } from "../term/theme.ts";
+import type { CellInfo, CursorState } from "../term/types.ts";
 import { drawGlyph, fmt, isDrawnGlyph } from "./box-drawing.ts";
 
 export const CELL_WIDTH = 9;
@@ -22,19 +22,6 @@ export interface ScreenImage {
   rows: number;
   cells: CellInfo[][];
   cursor: CursorState;
-}
-
-/** The colours a picture is drawn with: the session's live colour table (Emulator.liveColours), or a theme's. */
-export interface Colours {
-  fg: string;
-  bg: string;
-  cursor: string;
-  palette: readonly string[];
-}
-
-export function themeColours(theme: Partial<TerminalTheme> = {}): Colours {
-  const fg = theme.foreground ?? DEFAULT_THEME.foreground;
-  return { fg, bg: theme.background ?? DEFAULT_THEME.background, cursor: theme.cursor ?? fg, palette: palette256(theme.ansi) };
 }
 
 const escapeXml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
@@ -64,7 +51,7 @@ function textStyle(cell: CellInfo, fg: string): string {
   return `fill="${fg}"${cell.bold ? ' font-weight="bold"' : ""}${cell.italic ? ' font-style="italic"' : ""}${cell.dim ? ' fill-opacity="0.5"' : ""}`;
 }
 
-export function renderSvg(screen: ScreenImage, colours: Colours = themeColours()): { svg: string; width: number; height: number } {
+export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string; width: number; height: number } {
   const width = screen.cols * CELL_WIDTH;
   const height = screen.rows * CELL_HEIGHT;
   const backgrounds: string[] = [];

@@ -14,7 +14,7 @@ import { ModeTracker } from "./modes.ts";
 import { OscTerminatorTracker } from "./osc-terminator.ts";
 import { ANSWERED_OSC, installQueryHandlers } from "./queries.ts";
 import { buildSnapshot, cursorState, viewportLines } from "./snapshot.ts";
-import { ColourTable } from "./theme.ts";
+import { ColourTable, type Colours } from "./theme.ts";
 import { installLineRecycling } from "./xterm-recycle.ts";
 import type { CursorState, MouseEncoding, Snapshot, SnapshotOptions, TerminalModes, TerminalTheme } from "./types.ts";
 
@@ -226,7 +226,7 @@ export class Emulator {
   }
 
   /** The default colours and palette as the app has left them (OSC 4/10/11/12 sets and resets, RIS). */
-  liveColours(): ReturnType<ColourTable["live"]> {
+  liveColours(): Colours {
     return this.colours.live();
   }
 

@@ -74,6 +74,14 @@ export function toXColor(colour: string): string {
 
 export type DynamicColour = "foreground" | "background" | "cursor";
 
+/** The colours a picture of the screen is drawn with (src/render). */
+export interface Colours {
+  fg: string;
+  bg: string;
+  cursor: string;
+  palette: readonly string[];
+}
+
 /** The live colour table: the configured theme, as modified by the app's OSC sets and resets. */
 export class ColourTable {
   private readonly initial: { foreground: string; background: string; cursor: string; palette: string[] };
@@ -118,7 +126,7 @@ export class ColourTable {
   }
 
   /** The colours in force now, for pictures of the screen (src/render). */
-  live(): { fg: string; bg: string; cursor: string; palette: readonly string[] } {
+  live(): Colours {
     const { foreground, background, cursor, palette } = this.current;
     return { fg: foreground, bg: background, cursor, palette: [...palette] };
   }
