@@ -18,6 +18,12 @@ const TURN_MS = 6;
 const busy = new Set<Parseable>();
 let turnScheduled = false;
 
+/** True while turns are spaced out because several sessions are busy. */
+let throttled = false;
+/** Quiet sessions' output that arrived while throttled, parsed in the next setImmediate. */
+const express = new Set<Parseable>();
+let expressScheduled = false;
+
 /**
  * While parsing is under way, turns follow each other with setImmediate. A turn that starts parsing
  * from idle waits one timer tick instead (as xterm.js's own queue did), so the pieces of one burst of
@@ -60,30 +66,6 @@ function parseGuarded(emulator: Parseable): void {
 }
 
 /**
- * A disposed emulator with a long history leaves an abandoned graph of up to ~16 MiB (10,000 lines of
- * xterm BufferLines), which JSC's heuristics leave in place until the heap has doubled: with a few
- * floods stopped and others started the server's RSS climbed past 450 MiB (bench: pressure). One full
- * collection shortly after such disposals (coalesced; ~50 ms with eight full histories live) returns it.
- */
-const COLLECT_DELAY_MS = 100;
-let collectTimer: ReturnType<typeof setTimeout> | undefined;
-export function collectSoon(): void {
-  if (collectTimer !== undefined) return;
-  collectTimer = setTimeout(() => {
-    collectTimer = undefined;
-    Bun.gc(true);
-  }, COLLECT_DELAY_MS);
-  collectTimer.unref();
-}
-
-
-/** True while turns are spaced out because several sessions are busy. */
-let throttled = false;
-/** Quiet sessions' output that arrived while throttled, parsed in the next setImmediate. */
-const express = new Set<Parseable>();
-let expressScheduled = false;
-
-/**
  * Queue an emulator that has bytes to parse (`queuedBytes` in all); a turn follows. While floods are
  * being parsed, a short queue (an echo, a redraw) is parsed at once instead of waiting for the gap
  * and for its place behind the floods' slices. With 4 `yes` floods, an echo round trip (bench:
@@ -112,4 +94,21 @@ function expressTurn(): void {
 export function leaveParsing(emulator: Parseable): void {
   busy.delete(emulator);
   express.delete(emulator);
+}
+
+/**
+ * A disposed emulator with a long history leaves an abandoned graph of up to ~16 MiB (10,000 lines of
+ * xterm BufferLines), which JSC's heuristics leave in place until the heap has doubled: with a few
+ * floods stopped and others started the server's RSS climbed past 450 MiB (bench: pressure). One full
+ * collection shortly after such disposals (coalesced; ~50 ms with eight full histories live) returns it.
+ */
+const COLLECT_DELAY_MS = 100;
+let collectTimer: ReturnType<typeof setTimeout> | undefined;
+export function collectSoon(): void {
+  if (collectTimer !== undefined) return;
+  collectTimer = setTimeout(() => {
+    collectTimer = undefined;
+    Bun.gc(true);
+  }, COLLECT_DELAY_MS);
+  collectTimer.unref();
 }
