@@ -5,7 +5,7 @@ import { helpText, screenDetailFromEnv, settingProblems, VERSION } from "./confi
 import { MonitorRegistry } from "./monitor/registry.ts";
 import { createServer, serveStdio } from "./server.ts";
 import { SessionRegistry } from "./session/registry.ts";
-import { tools } from "./tools/index.ts";
+import { tools } from "./catalog.ts";
 import { log } from "./util/log.ts";
 import { ViewerManager } from "./viewer/manager.ts";
 

@@ -7,7 +7,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import type { ScriptDefaults } from "../script/steps.ts";
-import { runScript } from "../tools/index.ts";
+import { runScript } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
 
 export type SessionArgs = v.InferOutput<typeof startSession.input>;

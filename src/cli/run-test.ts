@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import { settledView, type ScreenView } from "../session/observe.ts";
 import type { ToolContext } from "../tools/define.ts";
-import { runScript } from "../tools/index.ts";
+import { runScript } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
 import { withSnapshotTarget, type SnapshotUpdate, type TestCase } from "./load.ts";
 import type { TestRecorder } from "./recording.ts";

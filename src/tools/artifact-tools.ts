@@ -11,11 +11,13 @@ import { webViewer } from "../web/server.ts";
 import { takeovers } from "../web/takeover.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext, type ToolDef } from "./define.ts";
 import { optionalBoolean, sessionId } from "./schemas.ts";
+import { B, N, S, shape } from "./output-shape.ts";
 
 const path = (where: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description(`Default: a new file in ${where}. Relative to the server's cwd; the directory must exist.`)));
 
 export const startRecordingTool = defineSessionTool({
   name: "start_recording",
+  output: shape({ path: S }),
   description: "Record the session to an asciicast v2 file (asciinema play), written as output arrives; closed by stop_recording, stop_session or exit.",
   input: v.strictObject({
     sessionId,
@@ -31,6 +33,7 @@ export const startRecordingTool = defineSessionTool({
 
 export const stopRecordingTool = defineSessionTool({
   name: "stop_recording",
+  output: shape({ path: S, events: N, bytes: N, durationMs: N, truncated: B }),
   description: "Stop recording; returns the file and its figures. Works after exit too.",
   input: v.strictObject({ sessionId }),
   annotations: annotations("Stop recording", "write"),
@@ -49,6 +52,8 @@ export const stopRecordingTool = defineSessionTool({
 
 export const markRecordingTool = defineSessionTool({
   name: "mark_recording",
+  scriptable: true,
+  output: shape({ path: S, atMs: N }),
   description: "Add a marker (asciicast \"m\" event) labelled text to the recording, e.g. between run_script steps; players can jump to it.",
   // "text", not "label": run_script steps already have a label of their own.
   input: v.strictObject({ sessionId, text: v.optional(v.pipe(v.string(), v.maxLength(200)), "") }),
@@ -69,6 +74,8 @@ const MAX_INLINE_PNG_BYTES = 512 * 1024;
 
 export const screenshotTool = defineSessionTool({
   name: "screenshot",
+  scriptable: true,
+  output: shape({ path: S, format: S, width: N, height: N, bytes: N, inlined: B }),
   description: "Picture of the screen (colours, attributes, cursor, theme): PNG returned as an image or SVG as text, and saved to a file.",
   input: v.strictObject({
     sessionId,
@@ -121,6 +128,7 @@ export function artifactInfo(session: Session): Record<string, unknown> {
 
 export const webViewerTool = defineTool({
   name: "web_viewer",
+  output: shape({ url: S }),
   description: "URL of a local page (127.0.0.1, secret token) to watch all sessions live and take control; input tools then fail with HUMAN_IN_CONTROL.",
   input: v.strictObject({ sessionId: v.optional(v.pipe(sessionId, v.description("Shown first. Default: the first running one."))) }),
   annotations: annotations("Web viewer", "read", true),

@@ -54,7 +54,11 @@ export interface ToolDef<S extends ObjectSchema = ObjectSchema> {
   name: string;
   description: string;
   input: S;
+  /** The structuredContent's top-level fields (tools/list outputSchema); built with output-shape.ts. */
+  output?: v.GenericSchema;
   annotations: ToolAnnotations;
+  /** Also a run_script step type (same schema minus sessionId, same code); session tools only. */
+  scriptable?: boolean;
   /** Argument names of the original version, renamed (or dropped) before validation. */
   compat?: CompatMap;
   run(args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;

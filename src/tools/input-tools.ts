@@ -7,6 +7,7 @@ import { clip } from "../util/clip.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
 import { clampedNumber, KEY_DESCRIPTION, keySpec, observeEntries, sessionId } from "./schemas.ts";
+import { N, observedOutput, shape } from "./output-shape.ts";
 
 const utf8 = new TextEncoder();
 
@@ -30,6 +31,8 @@ const FLUSH_COMPAT = { flushAfter: null };
 
 export const sendKeys = defineSessionTool({
   name: "send_keys",
+  scriptable: true,
+  output: shape({ ...observedOutput, keyCount: N }),
   description: "Send key chords as xterm encodes them. Returns the changed rows and the screen after. Its observe options (captureScreen, waitAfterMs, waitFor, screenDetail) apply to every input tool.",
   input: v.strictObject({
     sessionId,
@@ -52,6 +55,8 @@ export const sendKeys = defineSessionTool({
 
 export const sendText = defineSessionTool({
   name: "send_text",
+  scriptable: true,
+  output: shape(observedOutput),
   description: "Write literal text at once, no key parsing (\"\\n\" stays LF; Enter is \"\\r\"). At most 1 MiB; empty text only observes.",
   input: v.strictObject({ sessionId, text: v.string(), ...observeEntries }),
   annotations: annotations("Send text", "write"),
@@ -82,6 +87,8 @@ function decodeRaw(args: { hex?: string; base64?: string; utf8?: string }): Uint
 
 export const sendRaw = defineSessionTool({
   name: "send_raw",
+  scriptable: true,
+  output: shape(observedOutput),
   description: "Send bytes (at most 1 MiB) given as exactly one of hex (\"1b5b41\"), base64 or utf8, for sequences send_keys cannot name.",
   input: v.strictObject({
     sessionId,
@@ -106,6 +113,8 @@ async function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 export const holdKey = defineSessionTool({
   name: "hold_key",
+  scriptable: true,
+  output: shape({ ...observedOutput, events: N }),
   description: "Hold a key: repeat it every intervalMs for durationMs (key repeat, auto-scroll). The screen block spans the hold.",
   input: v.strictObject({
     sessionId,
@@ -135,6 +144,8 @@ export const holdKey = defineSessionTool({
 
 export const typeText = defineSessionTool({
   name: "type_text",
+  scriptable: true,
+  output: shape({ ...observedOutput, chars: N, untyped: N }),
   description: "Type text a character at a time, cps per second (at most 1 MiB), for apps that treat typing unlike a paste.",
   input: v.strictObject({
     sessionId,

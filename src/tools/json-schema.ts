@@ -10,7 +10,7 @@
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { ToolDef } from "./define.ts";
-import { anyObject, outputSchemas } from "./output-schemas.ts";
+import { anyObject } from "./output-shape.ts";
 import { keySpec } from "./schemas.ts";
 
 type Json = Record<string, any>;
@@ -94,9 +94,9 @@ export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"
   return { ...rest, type: "object" };
 }
 
-/** The tool's outputSchema: top-level fields and types (see output-schemas.ts). */
+/** The tool's outputSchema: top-level fields and types (see output-shape.ts). */
 export function outputJsonSchema(tool: ToolDef): { type: "object"; [key: string]: unknown } {
-  return { ...tidy(toJson(outputSchemas[tool.name] ?? anyObject)), type: "object" };
+  return { ...tidy(toJson(tool.output ?? anyObject)), type: "object" };
 }
 
 /** { type: "number" } and nothing else: an anyOf of these is the same as a type list. */

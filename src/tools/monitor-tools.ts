@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { DEFAULT_MONITOR_BYTES } from "../monitor/monitor.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { clampedNumber, optionalBoolean, sessionId } from "./schemas.ts";
+import { A, B, N, S, shape } from "./output-shape.ts";
 
 export const monitorEntries = {
   intervalMs: clampedNumber(10, 60_000, 100, "Min gap between frames."),
@@ -16,6 +17,7 @@ export const monitorEntries = {
 
 export const startMonitor = defineSessionTool({
   name: "start_monitor",
+  output: shape({ monitorId: S }),
   description: "Record screen frames (text, cursor, row diff) for animations, spinners, streaming output. Returns monitorId for stop_monitor.",
   input: v.strictObject({ sessionId, ...monitorEntries }),
   annotations: annotations("Start monitor", "write", false),
@@ -29,6 +31,7 @@ export const startMonitor = defineSessionTool({
 
 export const stopMonitor = defineTool({
   name: "stop_monitor",
+  output: shape({ monitorId: S, frameCount: N, droppedFrames: N, truncated: B, frames: A, finalText: S }),
   description: "Stop a monitor; returns frames (the first with the whole text, later ones row diffs), droppedFrames, truncated, finalText.",
   input: v.strictObject({ monitorId: v.pipe(v.string(), v.minLength(1)) }),
   annotations: annotations("Stop monitor", "write", false),

@@ -8,12 +8,15 @@ import { annotations, defineSessionTool } from "./define.ts";
 import { checkPayload } from "./input-tools.ts";
 import { runObserved } from "./observed.ts";
 import { observeEntries, optionalBoolean, sessionId } from "./schemas.ts";
+import { B, S, observedOutput, shape } from "./output-shape.ts";
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 
 export const paste = defineSessionTool({
   name: "paste",
+  scriptable: true,
+  output: shape({ ...observedOutput, bracketed: B }),
   description: "Paste text (at most 1 MiB): in ESC[200~ ... ESC[201~ if the app enabled bracketed paste (mode 2004), else plain; the result says which.",
   input: v.strictObject({ sessionId, text: v.pipe(v.string(), v.minLength(1)), ...observeEntries }),
   annotations: annotations("Paste", "write"),
@@ -41,6 +44,8 @@ const actions = ["click", "double_click", "press", "release", "drag", "move", "w
 
 export const mouse = defineSessionTool({
   name: "mouse",
+  scriptable: true,
+  output: shape({ ...observedOutput, action: S }),
   description: "Mouse event at a cell (row, col; 0-based) or the middle of text's first on-screen match (RegExp if regex); drags end at toRow/toCol or toText. Uses the app's mouse tracking mode; error if none.",
   input: v.strictObject({
     sessionId,

@@ -8,6 +8,7 @@ import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
+import { A, B, N, S, observedOutput, shape, viewOutput } from "./output-shape.ts";
 
 /** `droppedBytes` when output never reached the screen (the engine's flow-control limit), else nothing. */
 export function dropped(session: Session): { droppedBytes?: number } {
@@ -30,6 +31,8 @@ const region = v.optional(
 
 export const snapshot = defineSessionTool({
   name: "snapshot",
+  scriptable: true,
+  output: shape({ ...viewOutput, lines: A, ansi: S }),
   description: `Rendered screen: text, lines, cursor, highlights; format ansi adds SGR colours, cells runs of equal attributes per row (at most ${MAX_CELLS} cells a call; region picks a part). includeScrollback adds the whole buffer.`,
   input: v.strictObject({ sessionId, format: snapshotFormat, region, ...scrollbackEntries }),
   annotations: annotations("Snapshot", "read"),
@@ -44,6 +47,8 @@ export const snapshot = defineSessionTool({
 
 export const getText = defineSessionTool({
   name: "get_text",
+  scriptable: true,
+  output: shape(viewOutput),
   description: "Visible screen text only (smaller than snapshot). includeScrollback adds the whole buffer.",
   input: v.strictObject({ sessionId, ...scrollbackEntries }),
   annotations: annotations("Get text", "read"),
@@ -59,6 +64,7 @@ export const getText = defineSessionTool({
 
 export const getCursor = defineSessionTool({
   name: "get_cursor",
+  output: shape({ row: N, col: N, visible: B }),
   description: "Cursor position (0-based row, col) and visibility.",
   input: v.strictObject({ sessionId }),
   annotations: annotations("Get cursor", "read"),
@@ -71,6 +77,7 @@ export const getCursor = defineSessionTool({
 
 export const getRawOutput = defineSessionTool({
   name: "get_raw_output",
+  output: shape({ output: S, bytes: N, returnedBytes: N, truncated: B }),
   description: "Raw bytes the program wrote (escapes included): the newest maxBytes of the kept buffer.",
   input: v.strictObject({
     sessionId,
@@ -95,6 +102,7 @@ const snapshotLike = v.looseObject({ text: v.optional(v.string()), lines: v.opti
 
 export const diffSnapshotsTool = defineTool({
   name: "diff_snapshots",
+  output: shape({ identical: B, changedLines: A, addedRows: A, removedRows: A }),
   description: "Row-level diff of two snapshots you already have (from snapshot, get_text or a screen block: text or lines, optional cursor/cols/rows). Stateless.",
   input: v.strictObject({ before: snapshotLike, after: snapshotLike }),
   annotations: annotations("Diff snapshots", "read"),
@@ -112,6 +120,8 @@ export const diffSnapshotsTool = defineTool({
 
 export const resize = defineSessionTool({
   name: "resize",
+  scriptable: true,
+  output: shape({ ...observedOutput, cols: N, rows: N }),
   description: "Resize PTY and emulator (the app gets SIGWINCH). Returns the screen before/after re-layout.",
   input: v.strictObject({ sessionId, cols: positiveInt(1000), rows: positiveInt(500), ...observeEntries }),
   annotations: annotations("Resize", "write", true),

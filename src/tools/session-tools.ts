@@ -7,6 +7,7 @@ import { artifactInfo, openWebViewer, planSessionArtifacts } from "./artifact-to
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { positiveInt, sessionId } from "./schemas.ts";
 import { dropped } from "./screen-tools.ts";
+import { A, B, N, NN, NS, O, S, shape } from "./output-shape.ts";
 
 const viewerStatus = new WeakMap<Session, ViewerStatus>();
 
@@ -38,6 +39,7 @@ const signalName = v.picklist(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUI
 
 export const startSession = defineTool({
   name: "start_session",
+  output: shape({ sessionId: S, info: O }),
   description: "Run a program in a new PTY and headless xterm; returns the sessionId. Pass visible: true so the human can watch (not in headless/CI runs).",
   input: v.strictObject({
     command: v.pipe(v.string(), v.minLength(1), v.description("On PATH or a path (\"bash\", \"./app\").")),
@@ -73,6 +75,7 @@ export const startSession = defineTool({
 
 export const stopSession = defineTool({
   name: "stop_session",
+  output: shape({ alreadyExited: B, escalated: B, signalsSent: A, exit: O }),
   description: "Send signal and SIGHUP (like closing the terminal) to the process group and escaped descendants; SIGKILL after graceMs. Returns the exit info.",
   input: v.strictObject({
     sessionId,
@@ -89,6 +92,7 @@ export const stopSession = defineTool({
 
 export const listSessions = defineTool({
   name: "list_sessions",
+  output: shape({ count: N, running: N, maxSessions: N, sessions: A }),
   description: "Every session, running or recently exited: state, pid, size, exit code, bytes out, terminal modes.",
   input: v.strictObject({}),
   annotations: annotations("List sessions", "read"),
@@ -107,6 +111,7 @@ const EXIT_SCREEN_ROWS = 5;
 
 export const getExitInfo = defineSessionTool({
   name: "get_exit_info",
+  output: shape({ exited: B, exitCode: NN, signal: NS, screenTail: S, tail: S }),
   description: "Exit status (exit code or killing signal), the last non-blank screen rows and outputTailBytes of raw output. Works while running too (exited: false).",
   input: v.strictObject({
     sessionId,

@@ -5,9 +5,12 @@ import { compileMatcher } from "../session/matcher.ts";
 import { waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
+import { B, N, O, shape } from "./output-shape.ts";
 
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
+  scriptable: true,
+  output: shape({ matched: B, match: v.unknown(), elapsedMs: N, screen: O }),
   description: "Block until pattern appears on the screen (or in raw output). Returns the match and the screen at that instant.",
   input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(false, "Error result on timeout, not matched: false.") }),
   annotations: annotations("Wait for text", "read"),
@@ -26,6 +29,8 @@ export const waitForText = defineSessionTool({
 
 export const waitForIdle = defineSessionTool({
   name: "wait_for_idle",
+  scriptable: true,
+  output: shape({ idle: B, idleFor: N, elapsedMs: N, screen: O }),
   description: "Block until no output for idleMs (counted from the later of the last output and the call). Returns the screen.",
   input: v.strictObject({
     sessionId,

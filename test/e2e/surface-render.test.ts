@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { outputSchemas } from "../../src/tools/output-schemas.ts";
+import { tools } from "../../src/catalog.ts";
+
+const outputOf = (name: string) => tools.find((tool) => tool.name === name)!.output!;
 import { BUN, fixture } from "../helpers.ts";
 import { connect, type TestClient } from "./client.ts";
 
@@ -26,7 +28,7 @@ afterAll(async () => {
 /** Call through the SDK (which validates against the declared outputSchema) and check with valibot too. */
 async function checked(name: string, args: Record<string, unknown> = {}) {
   const result = await c.call(name, args);
-  const parsed = v.safeParse(outputSchemas[name]!, result.data);
+  const parsed = v.safeParse(outputOf(name), result.data);
   if (!parsed.success) throw new Error(`${name} output does not match its schema: ${JSON.stringify(parsed.issues.map((i) => [v.getDotPath(i), i.message]))}`);
   seen.set(name, (seen.get(name) ?? 0) + 1);
   return result;

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { renderReadme } from "../../scripts/tool-reference.ts";
 import { ENVIRONMENT } from "../../src/config.ts";
-import { tools } from "../../src/tools/index.ts";
+import { tools } from "../../src/catalog.ts";
 
 test("README.md is current: regenerate with `bun run docs` (bun scripts/tool-reference.ts)", async () => {
   const { current, wanted } = await renderReadme();

@@ -1,0 +1,60 @@
+/**
+ * The tool catalog, in the order tools/list shows them. It stands above tools/ and script/ so that
+ * run_script (built on the tools) and the tools are both assembled here, and no import runs upward.
+ * A new tool: define it in its category file under tools/, then list it below.
+ */
+import { expectSnapshotStep } from "./script/expect-snapshot.ts";
+import { makeRunScript } from "./script/run-script.ts";
+import { assertTextStep, sleepStep } from "./script/steps.ts";
+import { markRecordingTool, screenshotTool, startRecordingTool, stopRecordingTool, webViewerTool, withHumanInputNotice } from "./tools/artifact-tools.ts";
+import type { SessionToolDef, ToolDef } from "./tools/define.ts";
+import { holdKey, sendKeys, sendRaw, sendText, typeText } from "./tools/input-tools.ts";
+import { startMonitor, stopMonitor } from "./tools/monitor-tools.ts";
+import { mouse, paste } from "./tools/pointer-tools.ts";
+import { diffSnapshotsTool, getCursor, getRawOutput, getText, resize, snapshot } from "./tools/screen-tools.ts";
+import { getExitInfo, listSessions, startSession, stopSession } from "./tools/session-tools.ts";
+import { waitForIdle, waitForText } from "./tools/wait-tools.ts";
+
+const sessionTools = [
+  sendKeys,
+  sendText,
+  sendRaw,
+  holdKey,
+  typeText,
+  paste,
+  mouse,
+  snapshot,
+  getText,
+  getCursor,
+  waitForText,
+  waitForIdle,
+  resize,
+] as unknown as SessionToolDef[];
+
+/** Every run_script step type: the tools marked scriptable plus the script-only sleep, assert_text and expect_snapshot. */
+export const scriptSteps: SessionToolDef[] = [
+  ...([...sessionTools, markRecordingTool, screenshotTool] as unknown as SessionToolDef[]).filter((tool) => tool.scriptable),
+  sleepStep,
+  assertTextStep,
+  expectSnapshotStep,
+];
+
+export const runScript = makeRunScript(scriptSteps);
+
+export const tools: ToolDef[] = [
+  startSession,
+  stopSession,
+  listSessions,
+  runScript,
+  ...sessionTools,
+  startMonitor,
+  stopMonitor,
+  diffSnapshotsTool,
+  getExitInfo,
+  getRawOutput,
+  startRecordingTool,
+  stopRecordingTool,
+  markRecordingTool,
+  screenshotTool,
+  webViewerTool,
+].map((tool) => withHumanInputNotice(tool as unknown as ToolDef));
