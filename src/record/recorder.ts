@@ -116,3 +116,24 @@ export function markRecording(session: Session, label: string): RecordingStats {
 export function recordingStats(session: Session): RecordingStats | undefined {
   return recordings.get(session)?.stats();
 }
+
+/**
+ * start_session's and launch()'s `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
+ * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
+ * before any output has been read, and returns what to add to the session info.
+ */
+export function planRecording(args: { record?: boolean | string }): { apply(session: Session): Record<string, unknown> } {
+  const envDir = recordDirFromEnv();
+  const explicit = typeof args.record === "string" ? artifactPath(args.record, outputDir(), "unused.cast") : undefined;
+  const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
+  return {
+    apply(session) {
+      if (!wanted) return {};
+      try {
+        return { recording: { path: startRecording(session, { path: explicit }).path } };
+      } catch (error) {
+        return { recording: { error: error instanceof Error ? error.message : String(error) } };
+      }
+    },
+  };
+}

@@ -2,10 +2,9 @@
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
-import { markRecording, recordDirFromEnv, recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
+import { markRecording, recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
 import { screenshot as takeScreenshot } from "../render/screenshot.ts";
 import type { Session } from "../session/session.ts";
-import { artifactPath, outputDir } from "../util/artifact-path.ts";
 import { openBrowser } from "../web/open-browser.ts";
 import { webViewer } from "../web/server.ts";
 import { takeovers } from "../web/takeover.ts";
@@ -95,27 +94,6 @@ export const screenshotTool = defineSessionTool({
     return { summary, data, extraContent: [{ type: "image", data: Buffer.from(shot.content).toString("base64"), mimeType: "image/png" }, link] };
   },
 });
-
-/**
- * start_session's `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
- * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
- * before any output has been read, and returns what to add to the session info.
- */
-export function planSessionArtifacts(args: { record?: boolean | string }): { apply(session: Session): Record<string, unknown> } {
-  const envDir = recordDirFromEnv();
-  const explicit = typeof args.record === "string" ? artifactPath(args.record, outputDir(), "unused.cast") : undefined;
-  const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
-  return {
-    apply(session) {
-      if (!wanted) return {};
-      try {
-        return { recording: { path: startRecording(session, { path: explicit }).path } };
-      } catch (error) {
-        return { recording: { error: error instanceof Error ? error.message : String(error) } };
-      }
-    },
-  };
-}
 
 /** Session info additions: the running recording's figures, and whether a human holds control. */
 export function artifactInfo(session: Session): Record<string, unknown> {
