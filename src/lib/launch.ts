@@ -1,7 +1,9 @@
 /** launch(): start a program in a PTY and return its Terminal. One session registry per process. */
 import { TuiError } from "../errors.ts";
+import { parseConfig, type Config } from "../config.ts";
 import { planRecording } from "../record/recorder.ts";
 import { SessionRegistry } from "../session/registry.ts";
+import { OutputDir } from "../util/artifact-path.ts";
 import { track } from "./cleanup.ts";
 import { Terminal } from "./terminal.ts";
 
@@ -29,12 +31,22 @@ export interface LaunchOptions {
   autoClose?: boolean;
 }
 
-let registry: SessionRegistry | undefined;
+/** What every Terminal of this process shares: the settings, the sessions and the output directory. */
+export interface Engine {
+  config: Config;
+  sessions: SessionRegistry;
+  output: OutputDir;
+}
 
-/** The process's sessions: limits and theme from the TUI_TESTER_* variables, as the server reads them. */
-function sessions(): SessionRegistry {
-  registry ??= new SessionRegistry();
-  return registry;
+let shared: Engine | undefined;
+
+/** Built on the first launch, from the TUI_TESTER_* variables as the server parses them (limits, theme, PTY, directories). */
+function engine(): Engine {
+  if (shared === undefined) {
+    const config = parseConfig(process.env);
+    shared = { config, sessions: new SessionRegistry(config), output: new OutputDir(config.outputDir) };
+  }
+  return shared;
 }
 
 export async function launch(command: string, options: LaunchOptions = {}): Promise<Terminal> {
@@ -48,11 +60,13 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     throw new TuiError("INVALID_ARGUMENT", "args must be an array of strings.", 'Example: launch("less", { args: ["-N", "file.txt"] }).');
   }
   // A bad recording path fails before anything is spawned.
-  const recording = planRecording({ record: options.record });
+  const { config, sessions, output } = engine();
+  // The output directory is made only when a recording needs it.
+  const recording = planRecording({ record: options.record }, { recordDir: config.recordDir, outputDir: options.record ? output.path : "" });
   const start = { command, args, cwd: options.cwd, env: options.env, cols, rows, term: options.term ?? "xterm-256color", name: options.name };
-  const session = await sessions().start(start);
+  const session = await sessions.start(start);
   const started = recording.apply(session).recording as { error?: string } | undefined;
-  const terminal = new Terminal(session, sessions());
+  const terminal = new Terminal(session, engine());
   track(terminal, options.autoClose ?? true);
   if (started?.error) {
     await terminal.close({ graceMs: 0 });

@@ -8,11 +8,12 @@ import { parseKeys, type KeySpecInput } from "../keys/index.ts";
 import { startRecording, stopRecording, type RecordingStats } from "../record/recorder.ts";
 import { screenshot, type Screenshot } from "../render/screenshot.ts";
 import { settledView, type ScreenBlock, type ScreenView } from "../session/observe.ts";
-import type { SessionRegistry, StopResult } from "../session/registry.ts";
+import type { StopResult } from "../session/registry.ts";
 import { describeExit, type ExitInfo, type Session } from "../session/session.ts";
 import { waitForIdle, waitForText, type WaitIdleResult } from "../session/wait.ts";
 import type { CellsResult, CellRegion, ScrollbackInfo } from "../term/types.ts";
 import { checkPayload, describeKeys, describeText, describeTyping, sendKeys, sendText, typeChars } from "./keyboard.ts";
+import type { Engine } from "./launch.ts";
 import { observeInput } from "./observed.ts";
 import { describePaste, pasteText, planMouse, type MouseArgs } from "./pointer.ts";
 import { toWaitOptions, waitFailure, type TextPattern, type WaitForOptions } from "./wait-options.ts";
@@ -58,7 +59,7 @@ export class Terminal implements AsyncDisposable {
   constructor(
     /** The engine's session: an escape hatch, not a stable API. */
     readonly session: Session,
-    private readonly registry: SessionRegistry,
+    private readonly engine: Engine,
   ) {}
 
   get id(): string {
@@ -173,12 +174,13 @@ export class Terminal implements AsyncDisposable {
 
   /** A PNG (default) or SVG picture of the screen, written to path (default: a new file in the output directory). */
   screenshot(options: { path?: string; format?: "png" | "svg"; scale?: number } = {}): Promise<Screenshot> {
-    return screenshot(this.session, { format: options.format ?? "png", path: options.path, scale: options.scale ?? 1 });
+    return screenshot(this.session, { format: options.format ?? "png", path: options.path, dir: this.engine.output.path, scale: options.scale ?? 1 });
   }
 
   /** Record to an asciicast v2 file, written as output arrives. */
   startRecording(path?: string, options: { includeInput?: boolean } = {}): RecordingStats {
-    return startRecording(this.session, { path, includeInput: options.includeInput });
+    const dir = this.engine.config.recordDir ?? this.engine.output.path;
+    return startRecording(this.session, { path, dir, includeInput: options.includeInput });
   }
 
   stopRecording(): RecordingStats {
@@ -195,7 +197,7 @@ export class Terminal implements AsyncDisposable {
    * SIGKILL after graceMs) and release the PTY. Safe to call more than once.
    */
   close(options: { signal?: NodeJS.Signals; graceMs?: number } = {}): Promise<StopResult> {
-    this.#closed ??= this.registry.stop(this.id, options.signal, options.graceMs).finally(() => this.session.dispose());
+    this.#closed ??= this.engine.sessions.stop(this.id, options.signal, options.graceMs).finally(() => this.session.dispose());
     return this.#closed;
   }
 
