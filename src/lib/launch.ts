@@ -4,6 +4,7 @@ import { parseConfig, type Config } from "../config.ts";
 import { planRecording } from "../record/recorder.ts";
 import { SessionRegistry } from "../session/registry.ts";
 import { OutputDir } from "../util/artifact-path.ts";
+import { setLogLevel } from "../util/log.ts";
 import { track } from "./cleanup.ts";
 import { Terminal } from "./terminal.ts";
 
@@ -44,6 +45,8 @@ let shared: Engine | undefined;
 function engine(): Engine {
   if (shared === undefined) {
     const config = parseConfig(process.env);
+    // The server's stderr log ("started tui-1 pid ...") is noise in a user's test output: on only when asked.
+    setLogLevel(process.env.TUI_TESTER_LOG === "on" ? "on" : "silent");
     shared = { config, sessions: new SessionRegistry(config), output: new OutputDir(config.outputDir) };
   }
   return shared;
