@@ -13,6 +13,7 @@ import type { Session } from "../session/session.ts";
 import type { CellInfo } from "../term/types.ts";
 import { annotations, defineSessionTool, type ToolOutcome } from "../tools/define.ts";
 import { clampedNumber, sessionId } from "../tools/schemas.ts";
+import { ReplyError } from "../tools/reply.ts";
 
 /** Rows of a diff shown in a message; the full list is in details.changedRows. */
 const MAX_DIFF_ROWS_SHOWN = 40;
@@ -54,7 +55,10 @@ export const expectSnapshotStep = defineSessionTool({
     const data = { name: args.name, file, format: args.format, ...(args.region ? { region: args.region } : {}) };
 
     if (expected === null && args.update === "none") {
-      throw new TuiError("ASSERTION_FAILED", `No golden snapshot "${args.name}" at ${file}.`, 'Pass update: "missing" to write it from the current screen (the CLI does so unless --ci).', { ...data, status: "missing", actual: await capture() });
+      const actual = await capture();
+      const hint = 'Pass update: "missing" to write it from the current screen (the CLI does so unless --ci).';
+      const parts = { fields: { status: "missing" }, blocks: ["Screen now:", actual.join("\n")] };
+      throw new ReplyError("ASSERTION_FAILED", `No golden snapshot "${args.name}" at ${file}.`, hint, { ...data, status: "missing", actual }, parts);
     }
     if (expected === null || args.update === "all") {
       await quietPeriod(session, SETTLE_QUIET_MS, SETTLE_MAX_MS, performance.now(), ctx.signal);
@@ -68,11 +72,13 @@ export const expectSnapshotStep = defineSessionTool({
     const { matched, actual, elapsedMs } = await matchWithin(session, expected, capture, args.timeoutMs, ctx.signal);
     if (matched) return { summary: `Snapshot "${args.name}" matches (${actual.length} rows)`, data: { ...data, status: "matched", elapsedMs } };
     const diff = rowDiff(expected, actual, args.region?.row ?? 0, args.format === "ansi");
-    throw new TuiError(
+    throw new ReplyError(
       "ASSERTION_FAILED",
       `Screen differs from snapshot "${args.name}" in ${plural(diff.changedRows.length, "row")} (${rowList(diff.changedRows)}), after waiting ${elapsedMs} ms.\n  golden: ${file}\n${diff.text}`,
       args.update === "none" ? 'If the new screen is right, rerun the CLI with --update-snapshots (or pass update: "all").' : "If the new screen is right, rerun with --update-snapshots.",
       { ...data, status: "mismatch", changedRows: diff.changedRows, diff: diff.text },
+      // The message carries the row diff already.
+      { fields: { status: "mismatch" } },
     );
   },
 });

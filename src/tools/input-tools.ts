@@ -49,7 +49,7 @@ export const sendKeys = defineSessionTool({
       const modes = session.emulator.keyboardModes();
       const bytes = utf8.encode(specs.map((spec) => encodeKey(spec, modes)).join(""));
       return { keyCount: specs.length, bytesSent: send(session, bytes), specs };
-    }, (r) => `Sent ${r.keyCount} key(s), ${r.bytesSent} bytes`);
+    }, (r) => `Sent ${r.keyCount} key(s), ${r.bytesSent} bytes`, ["keyCount", "specs", "bytesSent"]);
   },
 });
 
@@ -63,7 +63,7 @@ export const sendText = defineSessionTool({
   compat: FLUSH_COMPAT,
   check: (args) => checkPayload("send_text", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
-    return runObserved(session, args, ctx, () => ({ bytesSent: send(session, utf8.encode(args.text)) }), (r) => `Sent ${r.bytesSent} bytes of text`);
+    return runObserved(session, args, ctx, () => ({ bytesSent: send(session, utf8.encode(args.text)) }), (r) => `Sent ${r.bytesSent} bytes of text`, ["bytesSent"]);
   },
 });
 
@@ -101,7 +101,7 @@ export const sendRaw = defineSessionTool({
   act(session, args, ctx) {
     const bytes = decodeRaw(args);
     checkPayload("send_raw", "bytes", bytes.length);
-    return runObserved(session, args, ctx, () => ({ bytesSent: send(session, bytes), hex: Buffer.from(bytes.subarray(0, 64)).toString("hex") }), (r) => `Sent ${r.bytesSent} raw bytes`);
+    return runObserved(session, args, ctx, () => ({ bytesSent: send(session, bytes), hex: Buffer.from(bytes.subarray(0, 64)).toString("hex") }), (r) => `Sent ${r.bytesSent} raw bytes`, ["hex", "bytesSent"]);
   },
 });
 
@@ -138,7 +138,7 @@ export const holdKey = defineSessionTool({
         if (!session.running) break;
       }
       return { events, bytesSent, spec, durationMs: Math.round(performance.now() - started) };
-    }, (r) => `Held ${JSON.stringify(args.key)} for ${r.durationMs} ms (${r.events} repeats)`);
+    }, (r) => `Held ${JSON.stringify(args.key)} for ${r.durationMs} ms (${r.events} repeats)`, ["spec"]);
   },
 });
 

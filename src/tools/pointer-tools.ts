@@ -29,7 +29,7 @@ export const paste = defineSessionTool({
       const bytes = new TextEncoder().encode(bracketed ? PASTE_START + body + PASTE_END : body);
       session.write(bytes);
       return { bytesSent: bytes.length, bracketed, sanitized: body.length !== args.text.length };
-    }, (r) => `Pasted ${r.bytesSent} bytes${r.bracketed ? " (bracketed)" : " (plain: the app has not enabled bracketed paste)"}`);
+    }, (r) => `Pasted ${r.bytesSent} bytes${r.bracketed ? " (bracketed)" : " (plain: the app has not enabled bracketed paste)"}`, ["bytesSent", "bracketed"]);
   },
 });
 
