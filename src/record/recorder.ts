@@ -5,7 +5,7 @@
  */
 import { TuiError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
-import { artifactPath, assertDirectory, outputDir, stamp } from "../util/artifact-path.ts";
+import { artifactPath, stamp } from "../util/artifact-path.ts";
 import { log } from "../util/log.ts";
 import { AsciicastWriter } from "./asciicast.ts";
 
@@ -21,8 +21,10 @@ export interface RecordingStats {
 }
 
 export interface RecordOptions {
-  /** File path (relative to the server's cwd); default: a new file in TUI_TESTER_RECORD_DIR or the output directory. */
+  /** File path (relative to the server's cwd); default: a new file in `dir`. */
   path?: string;
+  /** Where a recording without a path goes: TUI_TESTER_RECORD_DIR, else the output directory. */
+  dir: string;
   /** Also record what is typed into the program as `i` events. */
   includeInput?: boolean;
 }
@@ -71,22 +73,14 @@ class Recording {
 
 const recordings = new WeakMap<Session, Recording>();
 
-/** TUI_TESTER_RECORD_DIR (must exist) when set: every session is recorded there. */
-export function recordDirFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
-  const dir = env.TUI_TESTER_RECORD_DIR;
-  if (!dir) return undefined;
-  assertDirectory(dir, "TUI_TESTER_RECORD_DIR");
-  return dir;
-}
-
-export function startRecording(session: Session, options: RecordOptions = {}): RecordingStats {
+export function startRecording(session: Session, options: RecordOptions): RecordingStats {
   const current = recordings.get(session);
   if (current?.open) {
     throw new TuiError("INVALID_ARGUMENT", `Session ${session.id} is already recording to ${current.stats().path}.`, "Call stop_recording first to start a new file.");
   }
   session.assertRunning();
   const name = `${session.id}-${stamp()}.cast`;
-  const path = artifactPath(options.path, recordDirFromEnv() ?? outputDir(), name);
+  const path = artifactPath(options.path, options.dir, name);
   const recording = new Recording(session, path, options.includeInput ?? false);
   recordings.set(session, recording);
   return recording.stats();
