@@ -94,30 +94,6 @@ export const screenshotTool = defineSessionTool({
   },
 });
 
-/**
- * start_session's `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
- * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
- * before any output has been read, and returns what to add to the session info.
- */
-export function planSessionArtifacts(args: { record?: boolean | string }, ctx: ToolContext): { apply(session: Session): Record<string, unknown> } {
-  const envDir = ctx.config.recordDir;
-  // Checked at start-up too; this catches a directory removed since.
-  if (envDir !== undefined && args.record !== false) assertDirectory(envDir, "TUI_TESTER_RECORD_DIR");
-  const dir = recordDir(ctx);
-  const explicit = typeof args.record === "string" ? artifactPath(args.record, dir, "unused.cast") : undefined;
-  const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
-  return {
-    apply(session) {
-      if (!wanted) return {};
-      try {
-        return { recording: { path: startRecording(session, { path: explicit, dir }).path } };
-      } catch (error) {
-        return { recording: { error: error instanceof Error ? error.message : String(error) } };
-      }
-    },
-  };
-}
-
 /** Where recordings without a path go: TUI_TESTER_RECORD_DIR, else the output directory. */
 const recordDir = (ctx: ToolContext) => ctx.config.recordDir ?? ctx.output.path;
 

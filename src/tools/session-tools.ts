@@ -3,7 +3,8 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { describeExit } from "../session/session.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
-import { artifactInfo, openWebViewer, planSessionArtifacts } from "./artifact-tools.ts";
+import { planRecording } from "../record/recorder.ts";
+import { artifactInfo, openWebViewer } from "./artifact-tools.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
 import { positiveInt, sessionId } from "./schemas.ts";
 import { dropped } from "./screen-tools.ts";
@@ -62,7 +63,7 @@ export const startSession = defineTool({
   }),
   annotations: annotations("Start session", "write", false),
   async run(args, ctx) {
-    const artifacts = planSessionArtifacts(args, ctx);
+    const artifacts = planRecording(args, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path });
     const session = await ctx.sessions.start(args);
     const recordingStart = artifacts.apply(session);
     if (args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
