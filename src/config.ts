@@ -65,6 +65,7 @@ export const ENVIRONMENT: Setting[] = [
     problem: themeProblem,
   },
   { name: "TUI_TESTER_PTY", default: "bun-terminal (POSIX), bun-pty (Windows)", meaning: "PTY backend: bun-terminal (Bun.Terminal, POSIX) or bun-pty.", accepted: "bun-terminal, bun-pty", problem: oneOf("bun-terminal", "bun-pty") },
+  { name: "TUI_TESTER_READY", default: "auto", meaning: "How inputs settle: auto (the ready oracle where /proc allows, docs/ready-oracle.md) or quiet (100 ms of quiet output).", accepted: "auto, quiet", problem: oneOf("auto", "quiet") },
   { name: "TUI_TESTER_LOG", default: "on", meaning: "Set to silent to drop the stderr log.", accepted: "on, silent", problem: oneOf("on", "silent") },
   { name: "TUI_TESTER_MAX_REPLY_BYTES", default: "1048576", meaning: "Largest tool reply; a larger one goes to a file in the output directory.", accepted: INT, problem: positiveInt },
   { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where oversized replies and other artifacts are written (created if missing).", accepted: "a directory path (created if missing)", problem: directoryProblem(false) },

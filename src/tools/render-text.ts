@@ -92,10 +92,43 @@ function ranges(rows: number[]): string {
   return parts.join(",");
 }
 
+/** What a busy program was doing, as the end of a sentence ("is running"). */
+function busyText(busy: Data): string {
+  const who = `${busy.command} (pid ${busy.pid})`;
+  if (busy.state === "timer") return `${who} is in a ${busy.timerDueMs !== undefined ? `${busy.timerDueMs} ms ` : ""}timed wait`;
+  return `${who} is ${busy.state === "running" ? "running" : "waiting on something other than input"}`;
+}
+
+/** One line saying how the settle ended (the ready oracle's verdict, docs/ready-oracle.md). */
+function settleLine(block: Data): string {
+  const ms = block.waitedMs;
+  const program = block.program ?? "the program";
+  const busy = isObject(block.busy) ? block.busy : undefined;
+  switch (block.settledBy) {
+    case "idle":
+      return `Settled in ${ms} ms: ${program} is waiting for input.`;
+    case "periodic":
+      return `Settled in ${ms} ms: ${program} is waiting for input and redraws on a timer.`;
+    case "exit":
+      return `Settled in ${ms} ms: the program exited.`;
+    case "quiet":
+      return `Settled after ${ms} ms: output quiet for 100 ms (${block.fallback ?? "no view of the program"}; it may still be working).`;
+    case "timeout":
+      if (busy) return `Still busy after ${ms} ms: ${busyText(busy)}. Use waitFor or wait_for_idle to catch the rest.`;
+      return `Output still arriving after ${ms} ms: use waitFor or wait_for_idle to catch later output.`;
+    case "waitFor":
+      return `Text seen after ${ms} ms${busy ? `; ${busyText(busy)}` : ""}.`;
+    default:
+      return `Waited ${block.waitAfterMs} ms${busy ? `; ${busyText(busy)}` : ""}.`;
+  }
+}
+
 /** The before/after block of an input: settle line, changed rows, after-screen (never the before-screen). */
 function screenBlockLines(block: Data): string[] {
   const out: string[] = [];
-  if (block.waitedMs !== undefined) {
+  if (typeof block.settledBy === "string") {
+    out.push(settleLine(block));
+  } else if (block.waitedMs !== undefined) {
     const quiet = block.quiet === false ? ", output still arriving: use waitFor or wait_for_idle to catch later output" : block.quiet === true ? ", quiet" : "";
     out.push(`Settled after ${block.waitedMs} ms${quiet}.`);
   } else if (block.settle === "fixed") {
