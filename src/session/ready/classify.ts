@@ -31,6 +31,8 @@ export interface RestWait {
   nr: number;
   timed: boolean;
   timeoutMs?: number;
+  /** Learnt at start-up (see docs/ready-oracle.md): a longer timed wait than this still counts as rest. */
+  provisional?: boolean;
 }
 
 export type BusyState = "running" | "sleeping" | "timer";
@@ -84,9 +86,15 @@ export function classify(
   }
 }
 
-/** A timed wait this far from the rest's is a different wait: a 400 ms answer after a 50 ms tick, a 60 ms timer under a 1 s tick. */
-function unlikeRest(now: number | undefined, rest: number | undefined): boolean {
-  return now !== undefined && rest !== undefined && (now > rest * 2 + 20 || now < rest / 2 - 20);
+/**
+ * A timed wait this far from the rest's is a different wait: a 60 ms timer under a 1 s tick, a 400 ms
+ * answer after a 50 ms tick. A rest learnt at start-up may be a start-up transient (bun waits 100 ms
+ * at a time for its first 150 ms, then 1000), so there only the shorter wait counts.
+ */
+function unlikeRest(now: number | undefined, rest: RestWait): boolean {
+  const restMs = rest.timeoutMs;
+  if (now === undefined || restMs === undefined) return false;
+  return now < restMs / 2 - 20 || (!rest.provisional && now > restMs * 2 + 20);
 }
 
 export function judge(activity: ThreadActivity, rest: RestWait | undefined, mainThread: boolean): Verdict {
@@ -102,7 +110,7 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
   if (!timed && waitKind === "input") return { rest: true, waitsForInput: true, timed: false };
   if (!timed && waitKind === "other-thread") return { rest: true, waitsForInput: false, timed: false };
   if (call === "futex" && !mainThread) return { rest: true, waitsForInput: false, timed: false };
-  const sameAsRest = rest !== undefined && rest.nr === nr && rest.timed === timed && !unlikeRest(timeoutMs, rest.timeoutMs);
+  const sameAsRest = rest !== undefined && rest.nr === nr && rest.timed === timed && !unlikeRest(timeoutMs, rest);
   if (sameAsRest) return { rest: true, waitsForInput: waitKind === "input", timed };
   if (!timed) return { rest: false, state: "sleeping", call };
   return { rest: false, state: "timer", timerDueMs: timeoutMs, call };
@@ -113,9 +121,9 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
  * not waiting. The same timed wait keeps the longest timeout seen: a look can catch a periodic wait
  * with only part of its period left, and a rest must not shrink to that.
  */
-export function restOf(activity: ThreadActivity, known: RestWait | undefined): RestWait | undefined {
+export function restOf(activity: ThreadActivity, known: RestWait | undefined, provisional: boolean): RestWait | undefined {
   if (activity.kind !== "wait") return undefined;
-  const rest = { nr: activity.nr, timed: activity.timed, timeoutMs: activity.timeoutMs };
+  const rest = { nr: activity.nr, timed: activity.timed, timeoutMs: activity.timeoutMs, ...(provisional ? { provisional } : {}) };
   if (known === undefined || known.nr !== rest.nr || known.timed !== rest.timed) return rest;
   if (known.timeoutMs === undefined || rest.timeoutMs === undefined) return rest;
   return { ...rest, timeoutMs: Math.max(known.timeoutMs, rest.timeoutMs) };

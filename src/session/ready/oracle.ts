@@ -6,6 +6,7 @@
  * last known to be waiting for its user) and the foreground group at rest, and judges every look
  * against them.
  */
+import { appendFileSync } from "node:fs";
 import type { Session } from "../session.ts";
 import { judge, restOf, type BusyState, type RestWait, type Verdict } from "./classify.ts";
 import { procCost } from "./proc.ts";
@@ -144,7 +145,7 @@ export class ReadyOracle {
     if (startup && !allWaiting(seen)) return;
     this.restGroup = seen.tpgid;
     for (const thread of seen.threads) {
-      const wait = restOf(thread.activity, this.rest.get(thread.tid));
+      const wait = restOf(thread.activity, this.rest.get(thread.tid), startup);
       if (wait !== undefined) this.rest.set(thread.tid, wait);
     }
     if (this.rest.size > 4096) this.rest.clear(); // threads come and go; never grow without bound
@@ -204,7 +205,7 @@ export class ReadyOracle {
       }
       known = seen;
       const busy = this.busyIn(seen);
-      if (DEBUG) console.error(Math.round(performance.now() - since), seen.tpgid, JSON.stringify(busy), describeLook(seen));
+      if (DEBUG) appendFileSync("/tmp/ready-debug.log", `${Math.round(performance.now() - since)} ${seen.tpgid} ${JSON.stringify(busy)} ${describeLook(seen)}\n`);
       const responded = base === undefined || this.responded(base, seen, bytesAtStart, now - since);
       if (busy === undefined && responded) {
         if (restSince === undefined) restSince = { at: now, bytes: this.session.bytesOut, scanned: false };
