@@ -89,12 +89,15 @@ export function classify(
 /**
  * A timed wait this far from the rest's is a different wait: a 60 ms timer under a 1 s tick, a 400 ms
  * answer after a 50 ms tick. A rest learnt at start-up may be a start-up transient (bun waits 100 ms
- * at a time for its first 150 ms, then 1000), so there only the shorter wait counts.
+ * at a time for its first 150 ms, then 1000), so there a longer wait is rest and a shorter one busy.
  */
 function unlikeRest(now: number | undefined, rest: RestWait): boolean {
   const restMs = rest.timeoutMs;
   if (now === undefined || restMs === undefined) return false;
-  return now < restMs / 2 - 20 || (!rest.provisional && now > restMs * 2 + 20);
+  // A provisional rest was seen once, at an unknown point of the program's cycle: any clearly shorter
+  // wait is busy (at worst, one period of a redraw loop is waited out).
+  if (rest.provisional) return now < restMs * 0.9 - 5;
+  return now < restMs / 2 - 20 || now > restMs * 2 + 20;
 }
 
 export function judge(activity: ThreadActivity, rest: RestWait | undefined, mainThread: boolean): Verdict {

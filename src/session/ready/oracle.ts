@@ -17,8 +17,8 @@ import { hostArch, type Arch } from "./syscalls.ts";
 export const NO_RESPONSE_MS = 50;
 /** Back at rest, output the program wrote may still be on its way to the emulator; wait for it at most this long. */
 const DRAIN_GRACE_MS = 15;
-/** Start-up rule: the first input looks this long for a moment when no thread runs (see the docs). */
-const STARTUP_LOOK_MS = 50;
+/** Start-up rule: the first input waits at most this long for a moment when no thread runs (see the docs). */
+const STARTUP_LOOK_MS = 300;
 /** Looks are 1 ms apart at first, then an eighth of the time waited so far, at most this far apart. */
 const MAX_LOOK_GAP_MS = 25;
 /** Output in this window before an input, from a program that rests on a timer, makes the settle `periodic`. */
