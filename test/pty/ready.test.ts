@@ -3,7 +3,7 @@
  * after-screen must hold the answer, settled by the program's state (idle/periodic), not a guess.
  * No timing assertions. Linux only (the oracle reads /proc); elsewhere the fallback test runs.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { observe } from "../../src/session/observe.ts";
 import type { Session } from "../../src/session/session.ts";
 import { waitForIdle, waitForText } from "../../src/session/wait.ts";
@@ -25,10 +25,6 @@ async function started(registry: ReturnType<typeof testRegistry>, command: strin
 
 const press = (session: Session, keys: string) =>
   observe(session, () => session.write(utf8.encode(keys)), { captureScreen: true, screenDetail: "full" }).then((o) => o.screen!);
-
-afterEach(() => {
-  delete process.env.TUI_TESTER_READY;
-});
 
 describe.skipIf(!linux || !hasPython)("delayed answers settle with the answer on screen", () => {
   for (const [mode, ms] of [["sleep", 150], ["select", 150], ["poll", 150], ["cpu", 200], ["now", 0]] as const) {
@@ -114,8 +110,7 @@ describe.skipIf(!linux)("shells, threads, spinners", () => {
 });
 
 test("TUI_TESTER_READY=quiet forces the quiet window, and the reply says so", async () => {
-  process.env.TUI_TESTER_READY = "quiet";
-  await using registry = testRegistry();
+  await using registry = testRegistry({ ready: "quiet" });
   const session = await started(registry, BUN, [fixture("two-phase-app.ts"), "20"], "READY");
   const screen = await press(session, "x");
   expect(screen.settledBy).toBe("quiet");

@@ -6,7 +6,6 @@
  * last known to be waiting for its user) and the foreground group at rest, and judges every look
  * against them.
  */
-import { appendFileSync } from "node:fs";
 import type { Session } from "../session.ts";
 import { judge, restOf, type BusyState, type RestWait, type Verdict } from "./classify.ts";
 import { procCost } from "./proc.ts";
@@ -51,12 +50,6 @@ export interface Baseline {
   lastOutputAt: number;
 }
 
-const DEBUG = process.env.TUI_TESTER_READY_DEBUG === "1";
-const describeLook = (seen: Look) =>
-  seen.threads.map((t) => `${t.tid}:${t.activity.kind === "wait" ? `${t.activity.call}${t.activity.timed ? `(${t.activity.timeoutMs})` : ""}` : t.activity.kind}`).join(" ");
-
-const FORCE_QUIET = () => process.env.TUI_TESTER_READY === "quiet";
-
 export class ReadyOracle {
   /** Why the oracle cannot run for this session, or undefined when it can. */
   unavailable: string | undefined;
@@ -80,7 +73,7 @@ export class ReadyOracle {
   }
 
   private check(): string | undefined {
-    if (FORCE_QUIET()) return "TUI_TESTER_READY=quiet";
+    if (this.session.config.ready === "quiet") return "TUI_TESTER_READY=quiet";
     if (process.platform !== "linux") return `no /proc on ${process.platform}`;
     if (this.arch === null) return `no syscall table for ${process.arch}`;
     try {
@@ -94,7 +87,7 @@ export class ReadyOracle {
   }
 
   get available(): boolean {
-    return this.unavailable === undefined && !FORCE_QUIET();
+    return this.unavailable === undefined;
   }
 
   /** A full look at the foreground group (one /proc scan for its members). */
@@ -205,7 +198,6 @@ export class ReadyOracle {
       }
       known = seen;
       const busy = this.busyIn(seen);
-      if (DEBUG) appendFileSync("/tmp/ready-debug.log", `${Math.round(performance.now() - since)} ${seen.tpgid} ${JSON.stringify(busy)} ${describeLook(seen)}\n`);
       const responded = base === undefined || this.responded(base, seen, bytesAtStart, now - since);
       if (busy === undefined && responded) {
         if (restSince === undefined) restSince = { at: now, bytes: this.session.bytesOut, scanned: false };
