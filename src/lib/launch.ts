@@ -44,9 +44,9 @@ let shared: Engine | undefined;
 /** Built on the first launch, from the TUI_TESTER_* variables as the server parses them (limits, theme, PTY, directories). */
 function engine(): Engine {
   if (shared === undefined) {
-    const config = parseConfig(process.env);
     // The server's stderr log ("started tui-1 pid ...") is noise in a user's test output: on only when asked.
-    setLogLevel(process.env.TUI_TESTER_LOG === "on" ? "on" : "silent");
+    const config = parseConfig(process.env, { log: "silent" });
+    setLogLevel(config.log);
     shared = { config, sessions: new SessionRegistry(config), output: new OutputDir(config.outputDir) };
   }
   return shared;

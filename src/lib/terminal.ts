@@ -133,9 +133,13 @@ export class Terminal implements AsyncDisposable {
     return { match: result.match!, elapsedMs: result.elapsedMs, screen };
   }
 
-  /** Wait until the app has written nothing for idleMs (default 500); `idle: false` when timeoutMs (5000) passed first. */
-  waitForIdle(options: { idleMs?: number; timeoutMs?: number } = {}): Promise<WaitIdleResult> {
-    return waitForIdle(this.session, { idleMs: options.idleMs ?? 500, timeoutMs: options.timeoutMs ?? 5000 });
+  /**
+   * Wait until the program waits for input again (mode "idle", the default, judged from what its
+   * processes are doing) or has written nothing for idleMs (mode "quiet"; default 500 ms).
+   * Resolves with `idle: false` when timeoutMs (default 5000) passes first.
+   */
+  waitForIdle(options: { idleMs?: number; timeoutMs?: number; mode?: "idle" | "quiet" } = {}): Promise<WaitIdleResult> {
+    return waitForIdle(this.session, { idleMs: options.idleMs ?? 500, timeoutMs: options.timeoutMs ?? 5000, mode: options.mode ?? "idle" });
   }
 
   /** Wait for the program to exit; throws WAIT_TIMEOUT (with the screen) if it is still running after timeoutMs. */

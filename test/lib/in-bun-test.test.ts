@@ -23,7 +23,7 @@ function project(files: Record<string, string>): string {
 }
 
 function run(dir: string, args: string[], env: Record<string, string> = {}) {
-  const { CI: _ci, TUI_TESTER_UPDATE_SNAPSHOTS: _update, ...base } = process.env;
+  const { CI: _ci, ...base } = process.env;
   const result = Bun.spawnSync([process.execPath, ...args], { cwd: dir, env: { ...base, TUI_TESTER_LOG: "silent", ...env }, stdout: "pipe", stderr: "pipe" });
   return { code: result.exitCode, output: result.stdout.toString() + result.stderr.toString() };
 }
