@@ -48,7 +48,11 @@ export function defaultName(site: CallSite): string | undefined {
       if (i < lines.length - 1) earlier += lines[i]!.split("toMatchScreenSnapshot(").length - 1;
       continue;
     }
-    const slug = title.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "").slice(0, 80) || "snapshot";
+    const slug =
+      title
+        .replace(/[^A-Za-z0-9._-]+/g, "-")
+        .replace(/^[-.]+|-+$/g, "")
+        .slice(0, 80) || "snapshot";
     return earlier === 0 ? slug : `${slug}-${earlier + 1}`;
   }
   return undefined;

@@ -22,7 +22,10 @@ import { toWaitOptions, waitFailure, type TextPattern, type WaitForOptions } fro
 export type Key = string | KeySpecInput;
 
 export interface InputOptions {
-  /** Wait for this text after the input; the after-screen is the frame where it matched. Throws WAIT_TIMEOUT on a miss. */
+  /**
+   * Wait for this text after the input; the after-screen is the frame where it matched. Throws
+   * WAIT_TIMEOUT on a miss.
+   */
   waitFor?: TextPattern | ({ pattern: TextPattern } & WaitForOptions);
   /** Fixed settle in ms before the after-screen; omitted: adaptive (until 100 ms quiet, at most 500 ms). */
   waitAfterMs?: number;
@@ -93,7 +96,12 @@ export class Terminal implements AsyncDisposable {
     checkPayload("type", "text", Buffer.byteLength(text));
     const { cps } = options;
     if (cps === undefined) return this.input(options, () => sendText(this.session, text), describeText);
-    if (!(cps > 0)) throw new TuiError("INVALID_ARGUMENT", `cps ${cps} is not a positive number.`, "Pass characters per second, e.g. { cps: 40 }, or leave it out to send at once.");
+    if (!(cps > 0))
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `cps ${cps} is not a positive number.`,
+        "Pass characters per second, e.g. { cps: 40 }, or leave it out to send at once.",
+      );
     return this.input(options, () => typeChars(this.session, text, cps), describeTyping);
   }
 
@@ -113,8 +121,16 @@ export class Terminal implements AsyncDisposable {
 
   /** Resize the PTY and the emulator (the app gets SIGWINCH); the screen block spans the re-layout. */
   resize(cols: number, rows: number, options: InputOptions = {}): Promise<InputResult> {
-    for (const [name, value, max] of [["cols", cols, 1000], ["rows", rows, 500]] as const) {
-      if (!Number.isInteger(value) || value < 1 || value > max) throw new TuiError("INVALID_ARGUMENT", `${name} ${value} is not an integer from 1 to ${max}.`, "Pass the new size in cells.");
+    for (const [name, value, max] of [
+      ["cols", cols, 1000],
+      ["rows", rows, 500],
+    ] as const) {
+      if (!Number.isInteger(value) || value < 1 || value > max)
+        throw new TuiError(
+          "INVALID_ARGUMENT",
+          `${name} ${value} is not an integer from 1 to ${max}.`,
+          "Pass the new size in cells.",
+        );
     }
     const from = { cols: this.cols, rows: this.rows };
     const resized = () => {
@@ -128,7 +144,14 @@ export class Terminal implements AsyncDisposable {
   async waitForText(pattern: TextPattern, options: WaitForOptions = {}): Promise<TextMatch> {
     const wait = toWaitOptions(pattern, options);
     const { snapshot, ...result } = await waitForText(this.session, wait);
-    const screen = { text: snapshot.text, lines: snapshot.lines, cursor: snapshot.cursor, highlights: snapshot.highlights ?? [], cols: snapshot.cols, rows: snapshot.rows };
+    const screen = {
+      text: snapshot.text,
+      lines: snapshot.lines,
+      cursor: snapshot.cursor,
+      highlights: snapshot.highlights ?? [],
+      cols: snapshot.cols,
+      rows: snapshot.rows,
+    };
     if (!result.matched) throw waitFailure(wait, result, screen.text);
     return { match: result.match!, elapsedMs: result.elapsedMs, screen };
   }
@@ -139,7 +162,11 @@ export class Terminal implements AsyncDisposable {
    * Resolves with `idle: false` when timeoutMs (default 5000) passes first.
    */
   waitForIdle(options: { idleMs?: number; timeoutMs?: number; mode?: "idle" | "quiet" } = {}): Promise<WaitIdleResult> {
-    return waitForIdle(this.session, { idleMs: options.idleMs ?? 500, timeoutMs: options.timeoutMs ?? 5000, mode: options.mode ?? "idle" });
+    return waitForIdle(this.session, {
+      idleMs: options.idleMs ?? 500,
+      timeoutMs: options.timeoutMs ?? 5000,
+      mode: options.mode ?? "idle",
+    });
   }
 
   /** Wait for the program to exit; throws WAIT_TIMEOUT (with the screen) if it is still running after timeoutMs. */
@@ -149,7 +176,11 @@ export class Terminal implements AsyncDisposable {
     const exit = await Promise.race([this.session.whenExited(), timeout]);
     if (exit !== null) return exit;
     const { text } = await this.screen();
-    throw new TuiError("WAIT_TIMEOUT", `The program did not exit within ${timeoutMs} ms.\n--- screen ---\n${text}`, "Send the key that quits it, raise timeoutMs, or close() it.");
+    throw new TuiError(
+      "WAIT_TIMEOUT",
+      `The program did not exit within ${timeoutMs} ms.\n--- screen ---\n${text}`,
+      "Send the key that quits it, raise timeoutMs, or close() it.",
+    );
   }
 
   /** The screen now (after the parser caught up and any synchronized update finished). */
@@ -167,7 +198,11 @@ export class Terminal implements AsyncDisposable {
   /** The whole buffer: history above the screen and the screen (newest maxLines kept). */
   async scrollback(options: { maxLines?: number } = {}): Promise<ScrollbackInfo> {
     await this.session.emulator.flushed();
-    const snap = await this.session.emulator.settledSnapshot({ format: "text", includeScrollback: true, maxScrollbackLines: options.maxLines });
+    const snap = await this.session.emulator.settledSnapshot({
+      format: "text",
+      includeScrollback: true,
+      maxScrollbackLines: options.maxLines,
+    });
     return snap.scrollback!;
   }
 
@@ -178,7 +213,12 @@ export class Terminal implements AsyncDisposable {
 
   /** A PNG (default) or SVG picture of the screen, written to path (default: a new file in the output directory). */
   screenshot(options: { path?: string; format?: "png" | "svg"; scale?: number } = {}): Promise<Screenshot> {
-    return screenshot(this.session, { format: options.format ?? "png", path: options.path, dir: this.engine.output.path, scale: options.scale ?? 1 });
+    return screenshot(this.session, {
+      format: options.format ?? "png",
+      path: options.path,
+      dir: this.engine.output.path,
+      scale: options.scale ?? 1,
+    });
   }
 
   /** Record to an asciicast v2 file, written as output arrives. */
@@ -191,7 +231,7 @@ export class Terminal implements AsyncDisposable {
     return stopRecording(this.session);
   }
 
-  /** The modes the app has switched on: cursor keys, keypad, bracketed paste, mouse tracking and encoding, alternate screen... */
+  /** The modes the app switched on: cursor keys, keypad, bracketed paste, mouse tracking, alternate screen... */
   modes(): TerminalModes {
     return this.session.modes();
   }
@@ -206,7 +246,9 @@ export class Terminal implements AsyncDisposable {
    * SIGKILL after graceMs) and release the PTY. Safe to call more than once.
    */
   close(options: { signal?: NodeJS.Signals; graceMs?: number } = {}): Promise<StopResult> {
-    this.#closed ??= this.engine.sessions.stop(this.id, options.signal, options.graceMs).finally(() => this.session.dispose());
+    this.#closed ??= this.engine.sessions
+      .stop(this.id, options.signal, options.graceMs)
+      .finally(() => this.session.dispose());
     return this.#closed;
   }
 
@@ -218,29 +260,44 @@ export class Terminal implements AsyncDisposable {
     return `Terminal ${this.id} (${this.session.config.command}, ${describeExit(this.session.exit)})`;
   }
 
-  private input<R extends { bytesSent: number }>(options: InputOptions, action: () => R | Promise<R>, describe: (r: R) => string): Promise<InputResult> {
+  private input<R extends { bytesSent: number }>(
+    options: InputOptions,
+    action: () => R | Promise<R>,
+    describe: (r: R) => string,
+  ): Promise<InputResult> {
     return this.serialized(() => this.observed(options, action, describe));
   }
 
   /** One input at a time, in call order, only while the program runs (as the tools' input queue). */
   private serialized<T>(task: () => Promise<T>): Promise<T> {
     return this.session.serialize(async () => {
-      if (this.closedBecause && !this.session.running) throw new TuiError("SESSION_EXITED", this.closedBecause, "Launch it inside the test that uses it.");
+      if (this.closedBecause && !this.session.running)
+        throw new TuiError("SESSION_EXITED", this.closedBecause, "Launch it inside the test that uses it.");
       this.session.assertRunning();
       return task();
     });
   }
 
-  private async observed<R extends { bytesSent: number }>(options: InputOptions, action: () => R | Promise<R>, describe: (r: R) => string): Promise<InputResult> {
+  private async observed<R extends { bytesSent: number }>(
+    options: InputOptions,
+    action: () => R | Promise<R>,
+    describe: (r: R) => string,
+  ): Promise<InputResult> {
     const waitFor = options.waitFor === undefined ? undefined : toInlineWait(options.waitFor);
-    const observeOptions = { captureScreen: options.captureScreen ?? true, waitAfterMs: options.waitAfterMs, waitFor, screenDetail: options.screenDetail ?? "full" };
+    const observeOptions = {
+      captureScreen: options.captureScreen ?? true,
+      waitAfterMs: options.waitAfterMs,
+      waitFor,
+      screenDetail: options.screenDetail ?? "full",
+    };
     try {
       const { summary, data } = await observeInput(this.session, observeOptions, action, describe);
       return { summary, ...data } as InputResult;
     } catch (error) {
       // A test failure should show the screen it failed on, not only say where to find it.
       const after = (error as TuiError).details?.screen as ScreenBlock | undefined;
-      if (error instanceof TuiError && error.code === "WAIT_TIMEOUT" && after?.after) error.message += `\n--- screen ---\n${after.after.text}`;
+      if (error instanceof TuiError && error.code === "WAIT_TIMEOUT" && after?.after)
+        error.message += `\n--- screen ---\n${after.after.text}`;
       throw error;
     }
   }
