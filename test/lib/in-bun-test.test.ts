@@ -118,6 +118,17 @@ test("the thrower's terminal was killed after its test", async () => {
   expect(await gone(Number(readFileSync("thrower.pid", "utf8")))).toBe(true);
 });
 
+test("times out with a terminal running", async () => {
+  const t = await launch("sh", { args: stubborn });
+  await t.waitForText("started");
+  writeFileSync("hung.pid", String(t.pid));
+  await new Promise(() => {});
+}, 1000);
+
+test("the hung test's terminal was killed after its timeout", async () => {
+  expect(await gone(Number(readFileSync("hung.pid", "utf8")))).toBe(true);
+});
+
 test("a terminal from a test that passes is closed too; autoClose: false is left to the owner", async () => {
   const closed = await launch("sh", { args: stubborn });
   const kept = await launch("sh", { args: stubborn }, );
@@ -127,16 +138,19 @@ test("a terminal from a test that passes is closed too; autoClose: false is left
 `;
 
 describe("cleanup", () => {
-  test("every terminal launched in a test is killed after it, also when the test throws", async () => {
+  test("every terminal launched in a test is killed after it, also when the test throws or times out", async () => {
     const dir = project({
       "cleanup.test.ts": CLEANUP_TEST.replace("{ args: stubborn }, )", "{ args: stubborn, autoClose: false })"),
     });
     const result = run(dir, ["test"]);
     expect(result.output).toContain("(fail) throws with a terminal running");
     expect(result.output).toContain("(pass) the thrower's terminal was killed after its test");
-    expect(result.output).toContain("2 pass");
+    expect(result.output).toContain("(fail) times out with a terminal running");
+    expect(result.output).toContain("(pass) the hung test's terminal was killed after its timeout");
+    expect(result.output).toContain("3 pass");
     const pid = (name: string) => Number(readFileSync(join(dir, name), "utf8"));
     expect(await groupGone(pid("thrower.pid"))).toBe(true);
+    expect(await groupGone(pid("hung.pid"))).toBe(true);
     expect(await groupGone(pid("closed.pid"))).toBe(true);
     // autoClose: false outlived its test; bun test does not emit "exit", and the child ignores the
     // PTY's hang-up, so it is still there: the owner has to close it (kill it here)
