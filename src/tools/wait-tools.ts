@@ -6,12 +6,15 @@ import { annotations, defineSessionTool } from "./define.ts";
 import { matchLines } from "./observed.ts";
 import { mergeParts, viewParts } from "./reply.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
-import { B, N, O, shape } from "./output-shape.ts";
+import { B, cursorShape, errorShape, highlightShape, list, N, nested, S, shape, waitShape } from "./output-shape.ts";
+
+/** The screen a wait returns: text, cursor and highlights. */
+const waitScreen = nested({ text: S, cursor: cursorShape }, { highlights: list(highlightShape) });
 
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
   scriptable: true,
-  output: shape({ matched: B, match: v.unknown(), elapsedMs: N, screen: O, error: O }),
+  output: shape({ ...waitShape.entries, screen: waitScreen, error: errorShape }),
   description: "Block until pattern appears on the screen (or in raw output). Returns the match and the screen at that instant; a timeout is an error result with that screen.",
   input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(true, "false: a timeout is a success with matched: false.") }),
   annotations: annotations("Wait for text", "read"),
@@ -36,7 +39,7 @@ export const waitForText = defineSessionTool({
 export const waitForIdle = defineSessionTool({
   name: "wait_for_idle",
   scriptable: true,
-  output: shape({ idle: B, idleFor: N, elapsedMs: N, screen: O }),
+  output: shape({ idle: B, idleFor: N, elapsedMs: N, screen: waitScreen }),
   description: "Block until no output for idleMs (counted from the later of the last output and the call). Returns the screen.",
   input: v.strictObject({
     sessionId,
