@@ -39,6 +39,8 @@ export interface SessionConfig {
   rawBufferBytes: number;
   scrollback: number;
   theme?: Partial<TerminalTheme>;
+  /** quiet: never use the ready oracle (TUI_TESTER_READY); default auto. */
+  ready?: "auto" | "quiet";
 }
 
 export interface ExitInfo {

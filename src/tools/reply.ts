@@ -6,6 +6,7 @@
  */
 import { TuiError, type ErrorCode } from "../errors.ts";
 import type { ScreenBlock, ScreenView } from "../session/observe.ts";
+import type { Busy } from "../session/ready/oracle.ts";
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 
 export type Cursor = Snapshot["cursor"];
@@ -60,11 +61,37 @@ export function viewParts(view: Pick<ScreenView, "text" | "cursor"> & Partial<Sc
   return { screen, highlights: view.highlights ?? [] };
 }
 
-/** The settle statement of an input's screen block. */
-export function settleStatement(block: Pick<ScreenBlock, "settle" | "waitedMs" | "waitAfterMs" | "quiet">): string {
-  if (block.settle === "fixed") return `Waited ${block.waitAfterMs} ms.`;
-  const quiet = block.quiet ? ", quiet" : ", output still arriving: use waitFor or wait_for_idle to catch later output";
-  return `Settled after ${block.waitedMs} ms${quiet}.`;
+/** What a busy program was doing, as the end of a sentence ("is running"). */
+function busyText(busy: Busy): string {
+  const who = `${busy.command} (pid ${busy.pid})`;
+  if (busy.state === "timer") return `${who} is in a ${busy.timerDueMs !== undefined ? `${busy.timerDueMs} ms ` : ""}timed wait`;
+  return `${who} is ${busy.state === "running" ? "running" : "waiting on something other than input"}`;
+}
+
+/** The settle statement of an input's screen block: the ready oracle's verdict (docs/ready-oracle.md). */
+export function settleStatement(
+  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback">,
+): string {
+  const ms = block.waitedMs;
+  const program = block.program ?? "the program";
+  const busy = block.busy;
+  switch (block.settledBy) {
+    case "idle":
+      return `Settled in ${ms} ms: ${program} is waiting for input.`;
+    case "periodic":
+      return `Settled in ${ms} ms: ${program} is waiting for input and redraws on a timer.`;
+    case "exit":
+      return `Settled in ${ms} ms: the program exited.`;
+    case "quiet":
+      return `Settled after ${ms} ms: output quiet for 100 ms (${block.fallback ?? "no view of the program"}; it may still be working).`;
+    case "timeout":
+      if (busy) return `Still busy after ${ms} ms: ${busyText(busy)}. Use waitFor or wait_for_idle to catch the rest.`;
+      return `Output still arriving after ${ms} ms: use waitFor or wait_for_idle to catch later output.`;
+    case "waitFor":
+      return `Text seen after ${ms} ms${busy ? `; ${busyText(busy)}` : ""}.`;
+    default:
+      return `Waited ${block.waitAfterMs} ms${busy ? `; ${busyText(busy)}` : ""}.`;
+  }
 }
 
 /**
