@@ -77,7 +77,7 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
   const started = performance.now();
   const before = options.captureScreen ? await settledView(session) : undefined;
   const actionStart = performance.now();
-  const result = await action();
+  const result = await session.asOneInput(action);
 
   if (options.waitFor) {
     const { snapshot, ...waitFor } = await waitForText(session, options.waitFor, options.signal);
