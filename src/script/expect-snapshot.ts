@@ -13,6 +13,7 @@ import type { Session } from "../session/session.ts";
 import type { CellInfo } from "../term/types.ts";
 import { annotations, defineSessionTool, type ToolOutcome } from "../tools/define.ts";
 import { clampedNumber, sessionId } from "../tools/schemas.ts";
+import { checkMasks, collapseMasked, maskedCells, maskLines, maskSchema, shiftMasks, type Mask } from "./mask.ts";
 
 /** Rows of a diff shown in a message; the full list is in details.changedRows. */
 const MAX_DIFF_ROWS_SHOWN = 40;
@@ -42,15 +43,21 @@ export const expectSnapshotStep = defineSessionTool({
     dir: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("Directory of golden files, relative to the session's cwd. Default __snapshots__."))),
     update: v.optional(v.pipe(v.picklist(["none", "missing", "all"]), v.description("none: compare only. missing: write the file when absent. all: rewrite it.")), "none"),
     timeoutMs: clampedNumber(0, 600_000, 5000, "How long the screen may take to match before the step fails."),
+    mask: v.optional(maskSchema),
   }),
   annotations: annotations("Expect snapshot", "read"),
+  check: (args) => checkMasks(args.mask),
   allowExited: true,
   async act(session, args, ctx): Promise<ToolOutcome> {
     const base = args.dir === undefined ? join(session.config.cwd, "__snapshots__") : isAbsolute(args.dir) ? args.dir : resolve(session.config.cwd, args.dir);
     const file = join(base, `${args.name}.${args.format === "ansi" ? "ansi" : "txt"}`);
-    const capture = async () => screenRows(session, args.format, args.region);
+    const capture = async () => screenRows(session, args.format, args.region, args.mask);
     const golden = Bun.file(file);
-    const expected = (await golden.exists()) ? parseGolden(await golden.text()) : null;
+    // a golden written without the masks (by hand, or before they were added) is masked the same way
+    const stored = (await golden.exists()) ? parseGolden(await golden.text()) : null;
+    const area = args.region;
+    const goldenMasks = args.mask && area ? shiftMasks(args.mask, area.row, area.col) : args.mask;
+    const expected = stored && args.format === "text" && goldenMasks ? await maskLines(stored, goldenMasks, area?.cols ?? session.cols) : stored;
     const data = { name: args.name, file, format: args.format, ...(args.region ? { region: args.region } : {}) };
 
     if (expected === null && args.update === "none") {
@@ -107,9 +114,10 @@ function nextChange(session: Session, timeoutMs: number, signal: AbortSignal): P
 }
 
 /** The rows to compare: plain text (trailing spaces trimmed), or SGR-coded rows for ansi. */
-async function screenRows(session: Session, format: "text" | "ansi", area?: v.InferOutput<typeof region>): Promise<string[]> {
+export async function screenRows(session: Session, format: "text" | "ansi", area?: v.InferOutput<typeof region>, masks?: Mask[]): Promise<string[]> {
   const snap = await session.emulator.settledSnapshot({ grid: true });
   const cells = snap.grid ?? [];
+  const masked = await maskedCells(cells, masks);
   if (area && area.row >= snap.rows) {
     throw new TuiError("INVALID_ARGUMENT", `region.row ${area.row} is outside the ${snap.cols}x${snap.rows} screen.`, `Use a row below ${snap.rows}.`);
   }
@@ -117,8 +125,8 @@ async function screenRows(session: Session, format: "text" | "ansi", area?: v.In
   const left = area?.col ?? 0;
   const bottom = Math.min(snap.rows, top + (area?.rows ?? snap.rows));
   const right = Math.min(snap.cols, left + (area?.cols ?? snap.cols));
-  return cells.slice(top, bottom).map((row) => {
-    const cut = row.slice(left, right);
+  return cells.slice(top, bottom).map((row, i) => {
+    const cut = collapseMasked(row.slice(left, right), masked?.[top + i]?.slice(left, right));
     return format === "ansi" ? ansiRow(cut) : cut.map((c) => c.char).join("").trimEnd();
   });
 }
