@@ -7,6 +7,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import type { ScriptDefaults } from "../script/steps.ts";
+import { testGoldenDir } from "../script/expect-snapshot.ts";
 import { runScript } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
 
@@ -42,9 +43,7 @@ const testSchema = v.strictObject({
 });
 
 /** Where a test file's goldens live: __snapshots__/<file name>/ beside it. */
-export function snapshotDir(file: string): string {
-  return join(dirname(file), "__snapshots__", basename(file));
-}
+export const snapshotDir = testGoldenDir;
 
 /** The steps as run: expect_snapshot steps get the file's golden directory and the run's update mode. */
 export function withSnapshotTarget(test: TestCase, update: SnapshotUpdate): Record<string, unknown>[] {

@@ -5,7 +5,7 @@
  * asked: update "missing" (the CLI's default) writes absent goldens, "all" rewrites them.
  */
 import { mkdir, rename } from "node:fs/promises";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import { cancelled, TuiError } from "../errors.ts";
 import { quietPeriod } from "../session/wait.ts";
@@ -31,6 +31,11 @@ const region = v.strictObject({
 });
 
 export type SnapshotUpdate = "none" | "missing" | "all";
+
+/** Where a test file's goldens live: __snapshots__/<file name>/ beside it (the CLI and save_test agree). */
+export function testGoldenDir(testFile: string): string {
+  return join(dirname(testFile), "__snapshots__", basename(testFile));
+}
 
 export const expectSnapshotStep = defineSessionTool({
   name: "expect_snapshot",

@@ -88,12 +88,20 @@ export class InputHistory {
   /** The input settled last, so a human's next key can reopen it and extend its text. */
   private settled: Pending | null = null;
   private agentCalls = 0;
+  private started = false;
+  /** Stable text on the screen when the first input began. */
+  readyText: string | undefined;
 
   constructor(
     private readonly session: Session,
     readonly launch: LaunchArgs,
   ) {
-    session.onInputStart((baseline) => this.settlePending(baseline));
+    session.onInputStart((baseline) => {
+      // what a rerun waits for before its first input: the app's first screen, as the agent saw it
+      if (!this.started) this.readyText = chooseWaitText({ ...baseline, lines: [] }, [baseline], "", "top");
+      this.started = true;
+      this.settlePending(baseline);
+    });
     session.onInput((bytes, from) => {
       if (from === "human") this.human(bytes);
     });

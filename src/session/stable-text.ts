@@ -40,9 +40,10 @@ interface Candidate {
 
 /**
  * Text new since `before` in the first read, unchanged at the same place in every later read, and not
- * volatile. Preferred: no digits, not an echo of the typed text, on the cursor's row, longer, lower.
+ * volatile. Preferred: no digits, not an echo of the typed text, on the cursor's row, lower (or higher:
+ * on a first screen, titles and menus hold still better than lists), longer.
  */
-export function chooseWaitText(before: Viewport, reads: Viewport[], typed: string): string | undefined {
+export function chooseWaitText(before: Viewport, reads: Viewport[], typed: string, prefer: "top" | "bottom" = "bottom"): string | undefined {
   const first = reads[0];
   if (first === undefined) return undefined;
   const last = reads.at(-1)!;
@@ -61,7 +62,7 @@ export function chooseWaitText(before: Viewport, reads: Viewport[], typed: strin
       if (!stable || !lastNew[lastRow]?.slice(col, col + text.length).includes(text)) continue;
       const onCursor = last.cursorRow !== undefined && lastRow === last.cursorRow;
       const letters = (text.match(/\p{L}/gu) ?? []).length;
-      candidates.push({ text, row: span.row, score: [/\d/.test(text) ? 0 : 1, typed.includes(text) ? 0 : 1, onCursor ? 1 : 0, letters >= 3 ? 1 : 0, span.row, text.length] });
+      candidates.push({ text, row: span.row, score: [/\d/.test(text) ? 0 : 1, typed.includes(text) ? 0 : 1, onCursor ? 1 : 0, letters >= 3 ? 1 : 0, prefer === "bottom" ? span.row : -span.row, text.length] });
     }
   }
   candidates.sort((a, b) => compareScores(b.score, a.score));
