@@ -10,6 +10,7 @@ import type { ScriptDefaults } from "../script/steps.ts";
 import { testGoldenDir } from "../script/expect-snapshot.ts";
 import { runScript } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
+import { testSchema } from "./test-schema.ts";
 
 export type SessionArgs = v.InferOutput<typeof startSession.input>;
 export type SnapshotUpdate = "missing" | "all" | "none";
@@ -32,15 +33,6 @@ export interface TestCase {
 
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-const testSchema = v.strictObject({
-  name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
-  session: v.record(v.string(), v.unknown()),
-  steps: v.pipe(v.array(v.record(v.string(), v.unknown())), v.minLength(1), v.maxLength(1000)),
-  defaults: runScript.input.entries.defaults,
-  timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(3_600_000))),
-  retries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))),
-  skip: v.optional(v.boolean(), false),
-});
 
 /** Where a test file's goldens live: __snapshots__/<file name>/ beside it. */
 export const snapshotDir = testGoldenDir;

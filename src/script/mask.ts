@@ -59,6 +59,8 @@ export async function maskedCells(grid: CellInfo[][], masks: Mask[] | undefined)
       const shown = [...row.keys()].filter((x) => row[x]!.width > 0);
       for (const [start, end] of await matches(matcher, shown.map((x) => row[x]!.char))) {
         // a match starts a run of its own: two matches side by side stay two placeholders
+        // inside an earlier regex mask's match, a later one adds nothing (no extra placeholders)
+        if (Math.abs(flags[y]![shown[start]!]!) === BY_REGEX) continue;
         for (const [i, x] of shown.slice(start, end).entries()) flags[y]![x] = i === 0 ? -BY_REGEX : BY_REGEX;
         const last = shown[end - 1];
         if (last !== undefined && row[last]!.width === 2) flags[y]![last + 1] = BY_REGEX;

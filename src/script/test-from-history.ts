@@ -146,9 +146,19 @@ export function suggestMasks(lines: string[], changed: Span[]): Mask[] {
     while (end < line.length && line[end] === " " && line[end + 1] === " ") end++;
     masks.push({ region: { row: span.row, col: start, rows: 1, cols: Math.max(1, end - start) } });
   }
+  // each shape found, unless all it finds is inside what an earlier (wider) shape already masks
+  const covered = lines.map(() => [] as [number, number][]);
   for (const pattern of VOLATILE_PATTERNS) {
-    const re = new RegExp(pattern.regex);
-    if (lines.some((line) => re.test(line))) masks.push({ regex: pattern.regex });
+    const re = new RegExp(pattern.regex, "g");
+    let adds = false;
+    for (const [row, line] of lines.entries()) {
+      for (const m of line.matchAll(re)) {
+        const [start, end] = [m.index, m.index + m[0].length];
+        if (!covered[row]!.some(([a, b]) => a <= start && end <= b)) adds = true;
+        covered[row]!.push([start, end]);
+      }
+    }
+    if (adds) masks.push({ regex: pattern.regex });
   }
   return masks.slice(0, 100);
 }
