@@ -3,14 +3,15 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { ToolContext, ToolDef } from "./tools/define.ts";
+import type { ServerContext } from "./tools/context.ts";
+import type { ToolDef } from "./tools/define.ts";
 import { dispatch } from "./tools/dispatch.ts";
 import { inputJsonSchema, listedAnnotations, outputJsonSchema } from "./tools/json-schema.ts";
 
 /** A call running longer than this gets progress notifications (when the client sent a progressToken). */
 const PROGRESS_INTERVAL_MS = 1000;
 
-export function createServer(tools: ToolDef[], context: Omit<ToolContext, "signal" | "rawArgs">): Server {
+export function createServer(tools: ToolDef[], context: ServerContext): Server {
   let ajv: AjvJsonSchemaValidator | undefined;
   const server = new Server(
     { name: "tui-tester", version: context.config.version },

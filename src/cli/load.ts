@@ -7,7 +7,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import type { ScriptDefaults } from "../script/steps.ts";
-import { testGoldenDir } from "../script/expect-snapshot.ts";
+import { testGoldenDir } from "../script/test-from-history.ts";
 import { runScript } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
 import { testSchema } from "./test-schema.ts";

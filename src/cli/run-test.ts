@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import { settledView, type ScreenView } from "../session/observe.ts";
+import type { ServerContext } from "../tools/context.ts";
 import type { ToolContext } from "../tools/define.ts";
 import { runScript } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
@@ -13,7 +14,7 @@ import { TEST_ENV_DEFAULTS } from "../script/test-from-history.ts";
 import { withSnapshotTarget, type SnapshotUpdate, type TestCase } from "./load.ts";
 import type { TestRecorder } from "./recording.ts";
 
-export type RunnerDeps = Omit<ToolContext, "signal" | "rawArgs">;
+export type RunnerDeps = ServerContext;
 
 export interface StepReport {
   index: number;

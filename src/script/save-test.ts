@@ -14,9 +14,9 @@ import type { Viewport } from "../session/baseline.ts";
 import { annotations, defineSessionTool } from "../tools/define.ts";
 import { A, N, S, shape } from "../tools/output-shape.ts";
 import { optionalBoolean, sessionId } from "../tools/schemas.ts";
-import { expectSnapshotStep, testGoldenDir } from "./expect-snapshot.ts";
-import { maskLines } from "./mask.ts";
-import { planTest, suggestMasks } from "./test-from-history.ts";
+import { maskRows } from "../lib/mask.ts";
+import { expectSnapshotStep, toLibMasks } from "./expect-snapshot.ts";
+import { planTest, suggestMasks, testGoldenDir } from "./test-from-history.ts";
 
 /** How long save_test watches a running screen for text that changes by itself (clocks tick each second). */
 const WATCH_MS = 1200;
@@ -74,7 +74,7 @@ export const saveTest = defineSessionTool({
     const goldens: string[] = [];
     for (const golden of plan.goldens) {
       const file = join(goldenDir, `${golden.name}.txt`);
-      await writeAtomically(file, `${(await maskLines(golden.lines, golden.mask, session.cols)).join("\n")}\n`);
+      await writeAtomically(file, `${maskRows(golden.lines, toLibMasks(golden.mask), session.cols).join("\n")}\n`);
       goldens.push(file);
     }
     if (plan.endSnapshot) {

@@ -3,12 +3,17 @@
  * arguments, every input as a step, a wait after each input (the agent's own, or stable text that
  * first appeared after it), the agent's checks, and expect_snapshot steps with masks.
  */
-import { relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import type { HistoryEntry, InputEntry, LaunchArgs, WaitSpec } from "../session/history.ts";
 import { VOLATILE_PATTERNS, type Span } from "../session/stable-text.ts";
-import type { Mask } from "./mask.ts";
+import type { StepMask as Mask } from "./expect-snapshot.ts";
 
 export type SnapshotMode = "end" | "waits" | "none";
+
+/** Where a test file's goldens live: __snapshots__/<file name>/ beside it (the CLI and save_test agree). */
+export function testGoldenDir(testFile: string): string {
+  return join(dirname(testFile), "__snapshots__", basename(testFile));
+}
 
 /** A golden save_test writes from a kept screen (snapshots: "waits"). */
 export interface PlannedGolden {

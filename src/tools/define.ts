@@ -4,23 +4,12 @@
  */
 import * as v from "valibot";
 import type { CompatMap } from "./args.ts";
-import type { MonitorRegistry } from "../monitor/registry.ts";
-import type { SessionRegistry } from "../session/registry.ts";
 import type { Session } from "../session/session.ts";
-import type { ViewerManager } from "../viewer/manager.ts";
+import type { ServerContext } from "./context.ts";
 import { recordingAct } from "./history-record.ts";
 
-export interface ServerConfig {
-  /** Default for every input tool's `screenDetail` (TUI_TESTER_SCREEN_DETAIL). */
-  screenDetail: "full" | "diff";
-  version: string;
-}
-
-export interface ToolContext {
-  sessions: SessionRegistry;
-  monitors: MonitorRegistry;
-  viewers: ViewerManager;
-  config: ServerConfig;
+/** The server's context plus what belongs to one call. */
+export interface ToolContext extends ServerContext {
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
   /** The arguments as the client sent them, before defaults (run_script merges its own defaults). */

@@ -3,15 +3,16 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { describeExit } from "../session/session.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
-import { artifactInfo, openWebViewer, planSessionArtifacts } from "./artifact-tools.ts";
-import { annotations, defineSessionTool, defineTool } from "./define.ts";
+import { planRecording } from "../record/recorder.ts";
+import { artifactInfo, openWebViewer } from "./artifact-tools.ts";
+import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
 import { positiveInt, sessionId } from "./schemas.ts";
 import { dropped } from "./screen-tools.ts";
 import { A, B, N, NN, NS, O, S, shape } from "./output-shape.ts";
 
 const viewerStatus = new WeakMap<Session, ViewerStatus>();
 
-export function sessionInfo(session: Session): Record<string, unknown> {
+export function sessionInfo(session: Session, ctx: Pick<ToolContext, "takeovers">): Record<string, unknown> {
   return {
     id: session.id,
     sessionId: session.id,
@@ -31,7 +32,7 @@ export function sessionInfo(session: Session): Record<string, unknown> {
     signal: session.exit?.signal ?? null,
     modes: session.modes(),
     viewer: viewerStatus.get(session) ?? { requested: false, open: false },
-    ...artifactInfo(session),
+    ...artifactInfo(session, ctx),
   };
 }
 
@@ -63,12 +64,12 @@ export const startSession = defineTool({
   }),
   annotations: annotations("Start session", "write", false),
   async run(args, ctx) {
-    const artifacts = planSessionArtifacts(args);
+    const artifacts = planRecording(args, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path });
     const session = await ctx.sessions.start(args);
     const recordingStart = artifacts.apply(session);
     if (args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
     else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
-    const info = { ...sessionInfo(session), ...recordingStart };
+    const info = { ...sessionInfo(session, ctx), ...recordingStart };
     const viewer = viewerStatus.get(session);
     const viewerNote = viewer ? (viewer.open ? `; viewer open in ${viewer.terminal}` : `; no viewer: ${viewer.reason}`) : "";
     return { summary: `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote, data: { sessionId: session.id, info } };
@@ -99,7 +100,7 @@ export const listSessions = defineTool({
   input: v.strictObject({}),
   annotations: annotations("List sessions", "read"),
   async run(_args, ctx) {
-    const sessions = ctx.sessions.list().map(sessionInfo);
+    const sessions = ctx.sessions.list().map((s) => sessionInfo(s, ctx));
     const running = sessions.filter((s) => s.state !== "exited").length;
     return {
       summary: `${sessions.length} session(s), ${running} running`,

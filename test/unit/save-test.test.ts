@@ -4,8 +4,9 @@ import { HIDDEN_CHAR, newTextOnly, type Viewport } from "../../src/session/basel
 import { decodeHumanInput } from "../../src/session/human-input.ts";
 import { chooseWaitText, volatileSpans } from "../../src/session/stable-text.ts";
 import { LEGACY_MODES } from "../../src/keys/index.ts";
-import { MASK_CHAR, maskLines } from "../../src/script/mask.ts";
+import { MASK_CHAR, maskRows } from "../../src/lib/mask.ts";
 import { planTest, suggestMasks } from "../../src/script/test-from-history.ts";
+import { toLibMasks } from "../../src/script/expect-snapshot.ts";
 import { repeatTests, shardTests } from "../../src/cli/shard.ts";
 import type { TestCase } from "../../src/cli/load.ts";
 
@@ -57,15 +58,17 @@ describe("the wait text save_test chooses", () => {
 });
 
 describe("masks", () => {
-  test("a regex mask makes a value of another width read the same; a region mask hides its cells one for one", async () => {
-    const regex = [{ regex: String.raw`\d+ms` }];
-    expect(await maskLines(["took 5ms, done"], regex, 40)).toEqual([`took ${MASK_CHAR}, done`]);
-    expect(await maskLines(["took 125ms, done"], regex, 40)).toEqual([`took ${MASK_CHAR}, done`]);
-    const region = [{ region: { row: 0, col: 5, rows: 1, cols: 3 } }];
-    expect(await maskLines(["pid: 123 ok"], region, 20)).toEqual([`pid: ${MASK_CHAR.repeat(3)} ok`]);
+  test("a regex mask makes a value of another width read the same; a region mask hides its cells one for one", () => {
+    const regex = toLibMasks([{ regex: String.raw`\d+ms` }]);
+    expect(maskRows(["took 5ms, done"], regex, 40)).toEqual([`took ${MASK_CHAR}, done`]);
+    expect(maskRows(["took 125ms, done"], regex, 40)).toEqual([`took ${MASK_CHAR}, done`]);
+    const region = toLibMasks([{ region: { row: 0, col: 5, rows: 1, cols: 3 } }]);
+    expect(maskRows(["pid: 123 ok"], region, 20)).toEqual([`pid: ${MASK_CHAR.repeat(3)} ok`]);
     // masking text that is already masked changes nothing (goldens are masked again before comparing)
-    const once = await maskLines(["at 10:20:30 up"], [{ regex: String.raw`\d\d:\d\d:\d\d` }], 20);
-    expect(await maskLines(once, [{ regex: String.raw`\d\d:\d\d:\d\d` }], 20)).toEqual(once);
+    const clock = toLibMasks([{ regex: String.raw`\d\d:\d\d:\d\d` }]);
+    const once = maskRows(["at 10:20:30 up"], clock, 20);
+    expect(maskRows(once, clock, 20)).toEqual(once);
+    expect(() => toLibMasks([{ regex: "(" }])).toThrow(/INVALID_REGEX|mask regex/);
   });
 
   test("save_test masks what changed between two reads and the volatile shapes it sees", () => {
