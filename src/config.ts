@@ -27,6 +27,8 @@ export interface Config {
   theme: Partial<TerminalTheme> | undefined;
   /** undefined: Bun.Terminal where it exists (POSIX), else bun-pty. */
   pty: PtyBackendName | undefined;
+  /** How inputs settle: the ready oracle where /proc allows (auto), or always the quiet window. */
+  ready: "auto" | "quiet";
   log: "on" | "silent";
   maxReplyBytes: number;
   /** Absolute; undefined: a private temp directory made on first use. */
@@ -49,6 +51,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   maxExitedKept: 64,
   theme: undefined,
   pty: undefined,
+  ready: "auto",
   log: "on",
   maxReplyBytes: 1024 * 1024,
   outputDir: undefined,
@@ -115,6 +118,7 @@ export const ENVIRONMENT: Setting[] = [
     problem: themeProblem,
   },
   { name: "TUI_TESTER_PTY", default: "bun-terminal (POSIX), bun-pty (Windows)", meaning: "PTY backend: bun-terminal (Bun.Terminal, POSIX) or bun-pty.", accepted: "bun-terminal, bun-pty", problem: oneOf("bun-terminal", "bun-pty") },
+  { name: "TUI_TESTER_READY", default: DEFAULT_CONFIG.ready, meaning: "How inputs settle: auto (the ready oracle where /proc allows, docs/ready-oracle.md) or quiet (100 ms of quiet output).", accepted: "auto, quiet", problem: oneOf("auto", "quiet") },
   { name: "TUI_TESTER_LOG", default: DEFAULT_CONFIG.log, meaning: "Set to silent to drop the stderr log.", accepted: "on, silent", problem: oneOf("on", "silent") },
   { name: "TUI_TESTER_MAX_REPLY_BYTES", default: String(DEFAULT_CONFIG.maxReplyBytes), meaning: "Largest tool reply; a larger one goes to a file in the output directory.", accepted: INT, problem: positiveInt },
   { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where oversized replies and other artifacts are written (created if missing).", accepted: "a directory path (created if missing)", problem: directoryProblem(false) },
@@ -182,6 +186,7 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   config.webPort = int("TUI_TESTER_WEB_PORT", config.webPort);
   config.screenDetail = (valid("TUI_TESTER_SCREEN_DETAIL") as Config["screenDetail"] | undefined) ?? config.screenDetail;
   config.pty = (valid("TUI_TESTER_PTY") as PtyBackendName | undefined) ?? config.pty;
+  config.ready = (valid("TUI_TESTER_READY") as Config["ready"] | undefined) ?? config.ready;
   config.log = (valid("TUI_TESTER_LOG") as Config["log"] | undefined) ?? config.log;
   config.content = (valid("TUI_TESTER_CONTENT") as Config["content"] | undefined) ?? config.content;
   const theme = valid("TUI_TESTER_THEME");

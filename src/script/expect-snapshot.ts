@@ -11,6 +11,7 @@ import { compareGolden } from "../lib/golden.ts";
 import { MASK_CHAR, type Mask } from "../lib/mask.ts";
 import { annotations, defineSessionTool, type ToolOutcome } from "../tools/define.ts";
 import { clampedNumber, sessionId } from "../tools/schemas.ts";
+import { ReplyError } from "../tools/reply.ts";
 
 const region = v.strictObject({
   row: v.pipe(v.number(), v.integer(), v.minValue(0), v.description("First screen row (0-based).")),
@@ -81,7 +82,12 @@ export const expectSnapshotStep = defineSessionTool({
       return { summary: `Snapshot "${args.name}" ${said}`, data: { ...data, ...result } };
     } catch (error) {
       // The step's error carries which golden it was, as its result would.
-      if (error instanceof TuiError && error.code === "ASSERTION_FAILED") throw new TuiError(error.code, error.message, error.hint, { ...data, ...error.details });
+      // Its text: the status, and the screen now when there is no golden (a mismatch's message has the row diff).
+      if (error instanceof TuiError && error.code === "ASSERTION_FAILED") {
+        const details: Record<string, unknown> = { ...data, ...error.details };
+        const actual = Array.isArray(details.actual) ? ["Screen now:", details.actual.join("\n")] : [];
+        throw new ReplyError(error.code, error.message, error.hint ?? "", details, { fields: { status: details.status }, blocks: actual });
+      }
       throw error;
     }
   },

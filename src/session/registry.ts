@@ -26,7 +26,7 @@ export interface StartOptions {
  * The settings a registry follows: session limits, what each session keeps, the stop grace, the
  * theme queries are told and the PTY backend.
  */
-export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty">;
+export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty" | "ready">;
 
 /** How long stop lets a session's output drain before hanging up on it when it is flooding. */
 const FLOOD_DRAIN_MS = 150;
@@ -67,7 +67,7 @@ export class SessionRegistry {
     let session: Session;
     try {
       session = await Session.start(
-        { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme, launch: launchArgs(options, cwd) },
+        { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme, ready: this.limits.ready, launch: launchArgs(options, cwd) },
         this.backend,
       );
     } catch (error) {

@@ -41,6 +41,8 @@ export interface SessionConfig {
   rawBufferBytes: number;
   scrollback: number;
   theme?: Partial<TerminalTheme>;
+  /** quiet: never use the ready oracle (TUI_TESTER_READY); default auto. */
+  ready?: "auto" | "quiet";
   /** start_session's arguments as the agent gave them (the input history writes them into a test). */
   launch?: LaunchArgs;
 }

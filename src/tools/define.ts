@@ -6,6 +6,8 @@ import * as v from "valibot";
 import type { CompatMap } from "./args.ts";
 import type { Session } from "../session/session.ts";
 import type { ServerContext } from "./context.ts";
+import type { ReplyParts } from "./reply.ts";
+import type { ErrorCode } from "../errors.ts";
 import { recordingAct } from "./history-record.ts";
 
 /** The server's context plus what belongs to one call. */
@@ -20,8 +22,12 @@ export interface ToolContext extends ServerContext {
 export interface ToolOutcome {
   summary: string;
   data: Record<string, unknown>;
+  /** The text's named parts (reply.ts); without them the text is the summary and data's fields. */
+  parts?: ReplyParts;
   /** A failure that still carries its full result (run_script with ok: false): rendered as isError. */
   isError?: boolean;
+  /** The error of such a failure (wait_for_text's timeout): printed first, and put in structuredContent.error. */
+  error?: { code: ErrorCode; message: string; hint?: string };
   /** Content blocks after the text rendering, e.g. a screenshot as an MCP image and a link to its file. */
   extraContent?: (
     | { type: "image"; data: string; mimeType: string }

@@ -28,7 +28,7 @@ export const sendKeys = defineSessionTool({
   check: (args) => void parseKeys(args.keys),
   act(session, args, ctx) {
     const specs = parseKeys(args.keys);
-    return runObserved(session, args, ctx, () => sendKeysAction(session, specs), describeKeys);
+    return runObserved(session, args, ctx, () => sendKeysAction(session, specs), describeKeys, ["keyCount", "specs", "bytesSent"]);
   },
 });
 
@@ -42,7 +42,7 @@ export const sendText = defineSessionTool({
   compat: FLUSH_COMPAT,
   check: (args) => checkPayload("send_text", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
-    return runObserved(session, args, ctx, () => sendTextAction(session, args.text), describeText);
+    return runObserved(session, args, ctx, () => sendTextAction(session, args.text), describeText, ["bytesSent"]);
   },
 });
 
@@ -80,7 +80,7 @@ export const sendRaw = defineSessionTool({
   act(session, args, ctx) {
     const bytes = decodeRaw(args);
     checkPayload("send_raw", "bytes", bytes.length);
-    return runObserved(session, args, ctx, () => ({ bytesSent: sendBytes(session, bytes), hex: Buffer.from(bytes.subarray(0, 64)).toString("hex") }), (r) => `Sent ${r.bytesSent} raw bytes`);
+    return runObserved(session, args, ctx, () => ({ bytesSent: sendBytes(session, bytes), hex: Buffer.from(bytes.subarray(0, 64)).toString("hex") }), (r) => `Sent ${r.bytesSent} raw bytes`, ["hex", "bytesSent"]);
   },
 });
 
@@ -100,7 +100,7 @@ export const holdKey = defineSessionTool({
   check: (args) => void parseKey(args.key),
   act(session, args, ctx) {
     const spec = parseKey(args.key);
-    return runObserved(session, args, ctx, () => holdKeyAction(session, spec, args, ctx.signal), (r) => `Held ${JSON.stringify(args.key)} for ${r.durationMs} ms (${r.events} repeats)`);
+    return runObserved(session, args, ctx, () => holdKeyAction(session, spec, args, ctx.signal), (r) => `Held ${JSON.stringify(args.key)} for ${r.durationMs} ms (${r.events} repeats)`, ["spec"]);
   },
 });
 

@@ -16,7 +16,7 @@ export const paste = defineSessionTool({
   annotations: annotations("Paste", "write"),
   check: (args) => checkPayload("paste", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
-    return runObserved(session, args, ctx, () => pasteText(session, args.text), describePaste);
+    return runObserved(session, args, ctx, () => pasteText(session, args.text), describePaste, ["bytesSent", "bracketed"]);
   },
 });
 

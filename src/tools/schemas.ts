@@ -71,7 +71,7 @@ export const observeEntries = {
   waitAfterMs: v.optional(
     v.pipe(
       v.number(),
-      v.description("Fixed settle before the after-screen, 0-5000 ms. Omitted: adaptive, until 100 ms quiet after the app responds, at most 500 ms (result: waitedMs, quiet). Ignored with waitFor."),
+      v.description("Fixed settle before the after-screen, 0-5000 ms. Omitted: until the program waits for input again, at most 2 s. Ignored with waitFor."),
       v.transform((n) => clamp(n, 0, 5000)),
     ),
   ),

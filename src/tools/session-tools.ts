@@ -9,6 +9,7 @@ import { annotations, defineSessionTool, defineTool, type ToolContext } from "./
 import { positiveInt, sessionId } from "./schemas.ts";
 import { dropped } from "./screen-tools.ts";
 import { A, B, N, NN, NS, O, S, shape } from "./output-shape.ts";
+import { fieldsWithout } from "./reply.ts";
 
 const viewerStatus = new WeakMap<Session, ViewerStatus>();
 
@@ -72,7 +73,9 @@ export const startSession = defineTool({
     const info = { ...sessionInfo(session, ctx), ...recordingStart };
     const viewer = viewerStatus.get(session);
     const viewerNote = viewer ? (viewer.open ? `; viewer open in ${viewer.terminal}` : `; no viewer: ${viewer.reason}`) : "";
-    return { summary: `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote, data: { sessionId: session.id, info } };
+    const summary = `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote;
+    // The text leaves out what the summary or the request already says, and the modes (list_sessions has them).
+    return { summary, data: { sessionId: session.id, info }, parts: { fields: fieldsWithout(info, "id", "args", "modes", "viewer", "createdAt") } };
   },
 });
 
@@ -105,9 +108,17 @@ export const listSessions = defineTool({
     return {
       summary: `${sessions.length} session(s), ${running} running`,
       data: { count: sessions.length, running, maxSessions: ctx.sessions.limits.maxSessions, sessions },
+      parts: { lines: sessions.map(sessionLine), fields: { maxSessions: ctx.sessions.limits.maxSessions } },
     };
   },
 });
+
+/** One session as one line: id, name, state, command line, pid, size, exit. */
+function sessionLine(s: Record<string, any>): string {
+  const command = `${s.command}${s.args?.length ? ` ${s.args.join(" ")}` : ""}`;
+  const exit = `${s.exitCode !== null ? `, exit ${s.exitCode}` : ""}${s.signal ? `, ${s.signal}` : ""}`;
+  return `${s.id}${s.name ? ` "${s.name}"` : ""}: ${s.state}, ${command}, pid ${s.pid}, ${s.cols}x${s.rows}${exit}${s.droppedBytes ? `, droppedBytes ${s.droppedBytes}` : ""}`;
+}
 
 /** Screen rows get_exit_info returns: the last few non-blank ones (the exit message, the prompt). */
 const EXIT_SCREEN_ROWS = 5;
@@ -127,9 +138,10 @@ export const getExitInfo = defineSessionTool({
     await session.emulator.flushed();
     const tail = new TextDecoder().decode(session.raw.tail(args.outputTailBytes));
     const screenTail = session.emulator.text().replace(/\s+$/, "").split("\n").slice(-EXIT_SCREEN_ROWS).join("\n");
-    return {
-      summary: `${session.id}: ${describeExit(session.exit)}`,
-      data: { sessionId: session.id, state: session.state, exited: session.exit !== null, ...(session.exit ?? { exitCode: null, signal: null }), bytesOut: session.bytesOut, screenTail, tail },
-    };
+    const data = { sessionId: session.id, state: session.state, exited: session.exit !== null, ...(session.exit ?? { exitCode: null, signal: null }), bytesOut: session.bytesOut, screenTail, tail };
+    // The raw tail is for programs (escape codes and all): the text names its size and shows the screen's last rows.
+    const rows = screenTail === "" ? "(blank screen: the app cleared it, or wrote nothing)" : screenTail;
+    const fields = { ...fieldsWithout(data, "screenTail", "tail", "exited", "state", "exitCode", "signal"), tail: `${Buffer.byteLength(tail)} raw bytes in structuredContent.tail` };
+    return { summary: `${session.id}: ${describeExit(session.exit)}`, data, parts: { fields, blocks: ["Last screen rows:", rows] } };
   },
 });
