@@ -78,7 +78,7 @@ describe("save_test", () => {
     await c.ok("send_text", { sessionId: id, text: "echo leaving\r", waitFor: { pattern: "^leaving$", regex: true, regexFlags: "m" } });
     await c.ok("send_text", { sessionId: id, text: "exit 3\r" });
     // a wait ends early when the process exits
-    expect((await c.ok("wait_for_text", { sessionId: id, pattern: "NEVER", timeoutMs: 10_000 })).exited).toBe(true);
+    expect((await c.ok("wait_for_text", { sessionId: id, pattern: "NEVER", timeoutMs: 10_000, errorOnTimeout: false })).exited).toBe(true);
     const saved = await c.ok("save_test", { sessionId: id, path: "t/exited.tui.json", snapshots: "waits" });
     expect(saved.goldens.length).toBe(2);
     const rerun = await runCli(["t/exited.tui.json", "--ci"], { cwd: dir.dir });
