@@ -49,19 +49,23 @@ export function chooseWaitText(before: Viewport, reads: Viewport[], typed: strin
   const last = reads.at(-1)!;
   const lastNew = newTextOnly(before, last);
   const candidates: Candidate[] = [];
+  // places on each row taken by a clock, a date or a duration: no phrase may overlap them ("Thu Dec" of a date)
+  const volatileAt = first.lines.map((line) => VOLATILE.flatMap((re) => [...line.matchAll(new RegExp(re.source, "g"))].map((m) => [m.index, m.index + m[0].length] as const)));
   for (const span of changedSpans(before, first)) {
     let offset = 0;
     for (const part of span.text.split(PHRASE_BREAK)) {
       const at = span.text.indexOf(part, offset);
       offset = at + part.length;
       const text = cut(part.trim());
-      if (text.length < 2 || !/\p{L}/u.test(text) || isVolatile(text)) continue;
       const col = span.col + at + (part.length - part.trimStart().length);
+      if (text.length === 0 || isVolatile(text) || volatileAt[span.row]!.some(([a, b]) => col < b && a < col + text.length)) continue;
       const stable = reads.every((read) => read.screen === first.screen && read.lines[first.top + span.row - read.top]?.slice(col, col + text.length) === text);
       const lastRow = first.top + span.row - last.top;
       if (!stable || !lastNew[lastRow]?.slice(col, col + text.length).includes(text)) continue;
       const onCursor = last.cursorRow !== undefined && lastRow === last.cursorRow;
       const letters = (text.match(/\p{L}/gu) ?? []).length;
+      // a bare prompt ("$", ">>>") is only worth waiting for where the cursor is
+      if (letters === 0 && !onCursor) continue;
       candidates.push({ text, row: span.row, score: [/\d/.test(text) ? 0 : 1, typed.includes(text) ? 0 : 1, onCursor ? 1 : 0, letters >= 3 ? 1 : 0, prefer === "bottom" ? span.row : -span.row, text.length] });
     }
   }
