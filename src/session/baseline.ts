@@ -1,6 +1,6 @@
 /**
  * "New text only" (waitFor { after: "input" }): the screen as it was just before an input, and the
- * current screen with every character that was already there, at the same place, hidden.
+ * current screen with every word that was already there, at the same place, hidden.
  *
  * Places are buffer lines, not screen rows, so on the main screen a prompt that scrolled up one row
  * is still the old prompt and the fresh one below it is new. A switch between the main and the
@@ -25,18 +25,20 @@ export interface ScreenBaseline extends Viewport {
   rawTotal: number;
 }
 
-/** The current rows with text that was at the same buffer place in `before` replaced by HIDDEN_CHAR. */
+/**
+ * The current rows with each word (a run of non-blank characters) that stood, the same, at the same
+ * buffer place in `before` replaced by HIDDEN_CHARs. Whole words, not characters: a new word drawn
+ * where an old one had a letter in common is still new.
+ */
 export function newTextOnly(before: Viewport, now: Viewport): string[] {
   if (before.screen !== now.screen) return now.lines;
   return now.lines.map((line, row) => {
     const old = before.lines[now.top + row - before.top];
     if (old === undefined || old.length === 0) return line;
-    let out = "";
-    for (let i = 0; i < line.length; i++) {
-      const ch = line[i]!;
-      out += ch !== " " && ch === old[i] ? HIDDEN_CHAR : ch;
-    }
-    return out;
+    return line.replace(/\S+/g, (word, at: number) => {
+      const same = old.startsWith(word, at) && (old[at - 1] ?? " ") === " " && (old[at + word.length] ?? " ") === " ";
+      return same ? HIDDEN_CHAR.repeat(word.length) : word;
+    });
   });
 }
 

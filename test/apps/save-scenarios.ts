@@ -3,7 +3,7 @@
  * inline waits, some without), then saved with save_test. Shared by the real-app tier
  * (save-test.test.ts: a few reruns each) and bench/save-test.ts (20 reruns each, --workers 2).
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestClient } from "../e2e/client.ts";
 
@@ -55,7 +55,7 @@ export const SCENARIOS: Scenario[] = [
     files: { htoprc: HTOPRC },
     async drive(c, dir) {
       // -u nobody: an empty process list, so what is left on screen is the header's clock and uptime
-      const id = await start(c, dir, { command: "htop", args: ["-u", "nobody"], env: { HTOPRC: join(dir, "htoprc"), HOME: dir } }, "Uptime");
+      const id = await start(c, dir, { command: "htop", args: ["-u", "nobody"], env: { HTOPRC: join(dir, "htoprc"), HOME: join(dir, "..", "home") } }, "Uptime");
       await keys(c, id, "F1");
       await keys(c, id, "q", "PID USER");
       return id;
@@ -66,7 +66,7 @@ export const SCENARIOS: Scenario[] = [
     name: "vim-open-other-file",
     files: { "notes.txt": "first file\nline two\n", "other.txt": "the other file\nhas three\nlines\n" },
     async drive(c, dir) {
-      const id = await start(c, dir, { command: "vim", args: ["-u", "NONE", "-i", "NONE", "-N", "notes.txt"] }, "notes.txt");
+      const id = await start(c, dir, { command: "vim", args: ["-u", "NONE", "-i", "NONE", "-N", "-n", "notes.txt"] }, "notes.txt");
       await text(c, id, ":e other.txt\r");
       await keys(c, id, ["j", "j"]);
       return id;
@@ -78,8 +78,8 @@ export const SCENARIOS: Scenario[] = [
     name: "mc-view-a-file",
     files: { "readme.txt": "mc can view this file\n", "zeta.txt": "z\n" },
     async drive(c, dir) {
-      const id = await start(c, dir, { command: "mc", args: ["-u", "--nocolor", dir], env: { HOME: dir, MC_SKIN: "default" } }, "readme.txt");
-      await keys(c, id, ["down", "down"]);
+      const id = await start(c, dir, { command: "mc", args: ["-u", "--nocolor", dir], env: { HOME: join(dir, "..", "home"), MC_SKIN: "default" } }, "readme.txt");
+      await keys(c, id, "down");
       await keys(c, id, "F3", "mc can view this file");
       return id;
     },
@@ -144,6 +144,13 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
-export function writeFiles(dir: string, files: Record<string, string> | undefined): void {
-  for (const [name, content] of Object.entries(files ?? {})) writeFileSync(join(dir, name), content);
+/** The app's files go in <dir>/app (the session's cwd), saved tests in <dir>/tests, so no listing shows the tests. */
+export function prepare(dir: string, files: Record<string, string> | undefined): { appDir: string; testsDir: string } {
+  const appDir = join(dir, "app");
+  const testsDir = join(dir, "tests");
+  mkdirSync(appDir, { recursive: true });
+  mkdirSync(testsDir, { recursive: true });
+  mkdirSync(join(dir, "home"), { recursive: true });
+  for (const [name, content] of Object.entries(files ?? {})) writeFileSync(join(appDir, name), content);
+  return { appDir, testsDir };
 }

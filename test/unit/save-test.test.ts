@@ -18,7 +18,9 @@ describe("new text since an input", () => {
     const after = screen(["Setup", "F1Help  F2Done"], 0, 0, true);
     const shown = newTextOnly(before, after);
     expect(shown[0]).toBe("Setup");
-    expect(shown[1]).toBe(`${HIDDEN_CHAR.repeat(6)}  ${HIDDEN_CHAR.repeat(2)}Done`);
+    expect(shown[1]).toBe(`${HIDDEN_CHAR.repeat(6)}  F2Done`);
+    // a new word is new even where an old one had a letter in the same place
+    expect(newTextOnly(screen(["Help"], 0, 0, true), screen(["Hello"], 0, 0, true))).toEqual(["Hello"]);
   });
 
   test("on the main screen places are buffer lines: after a scroll, the new prompt is new and the old one is not", () => {
