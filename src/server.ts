@@ -1,11 +1,11 @@
 /** The one file that imports the MCP SDK server: tools/list and tools/call -> dispatch. */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { ToolContext, ToolDef } from "./tools/define.ts";
 import { dispatch } from "./tools/dispatch.ts";
 import { inputJsonSchema, listedAnnotations, outputJsonSchema } from "./tools/json-schema.ts";
+import { LineLimitedStdioTransport } from "./stdio-transport.ts";
 
 /** A call running longer than this gets progress notifications (when the client sent a progressToken). */
 const PROGRESS_INTERVAL_MS = 1000;
@@ -62,7 +62,11 @@ export function createServer(tools: ToolDef[], context: Omit<ToolContext, "signa
   return server;
 }
 
-/** Serve on stdin/stdout. Nothing else in the program writes to stdout. */
+/**
+ * Serve on stdin/stdout. Nothing else in the program writes to stdout. Not the SDK's
+ * StdioServerTransport: an oversized request line must be refused rather than end the server,
+ * and writes share one drain listener (src/stdio-transport.ts).
+ */
 export function serveStdio(server: Server): Promise<void> {
-  return server.connect(new StdioServerTransport());
+  return server.connect(new LineLimitedStdioTransport());
 }
