@@ -6,7 +6,7 @@ import { MonitorRegistry } from "./monitor/registry.ts";
 import { createServer, serveStdio } from "./server.ts";
 import { SessionRegistry } from "./session/registry.ts";
 import { tools } from "./catalog.ts";
-import { log } from "./util/log.ts";
+import { escapeControls, log } from "./util/log.ts";
 import { ViewerManager } from "./viewer/manager.ts";
 
 const flag = process.argv[2];
@@ -20,7 +20,7 @@ if (flag === "--help" || flag === "-h") {
 }
 const problems = settingProblems();
 if (problems.length > 0) {
-  process.stderr.write(`tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${p}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`);
+  process.stderr.write(`tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${escapeControls(p)}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`);
   process.exit(2);
 }
 if (flag === "test") {
@@ -30,7 +30,7 @@ if (flag === "test") {
   process.exit(code);
 }
 if (flag !== undefined) {
-  process.stderr.write(`Unknown argument "${flag}".\n\n${helpText()}`);
+  process.stderr.write(`Unknown argument "${escapeControls(flag)}".\n\n${helpText()}`);
   process.exit(2);
 }
 
