@@ -72,7 +72,7 @@ export class Session {
   private readonly exitListeners = new Set<(exit: ExitInfo) => void>();
   private readonly resizeListeners = new Set<(size: { cols: number; rows: number }) => void>();
   private readonly inputListeners = new Set<(bytes: Uint8Array, from: InputSource) => void>();
-  /** Checked before agent input is written; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
+  /** Checked before agent input or a resize; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
   inputGate: (() => void) | undefined;
   private readonly exited = Promise.withResolvers<ExitInfo>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -188,8 +188,10 @@ export class Session {
     for (const listener of this.inputListeners) listener(bytes, from);
   }
 
-  resize(cols: number, rows: number): void {
+  /** Resize the PTY and the emulator; refused to the agent, like input, while a human holds control. */
+  resize(cols: number, rows: number, from: InputSource = "agent"): void {
     this.assertRunning();
+    if (from === "agent") this.inputGate?.();
     this.cols = cols;
     this.rows = rows;
     this.pty.resize(cols, rows);
