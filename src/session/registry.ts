@@ -2,7 +2,7 @@
 import { clip } from "../util/clip.ts";
 import { TuiError } from "../errors.ts";
 import { positiveIntFromEnv } from "../util/env.ts";
-import { descendants, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import { descendants, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
 import { DEFAULT_SCROLLBACK } from "../term/emulator.ts";
 import type { TerminalTheme } from "../term/types.ts";
 import { themeProblem } from "../config.ts";
@@ -188,12 +188,12 @@ function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** Descendants that outlived the session get until the deadline to go, then SIGKILL. */
+/** Descendants that outlived the session get until the deadline to go, then SIGKILL. A zombie has gone. */
 async function killStragglers(pids: number[], deadline: number): Promise<void> {
-  let alive = pids.filter((pid) => signalPid(pid, 0));
+  let alive = pids.filter(processRunning);
   while (alive.length > 0 && performance.now() < deadline) {
-    await Bun.sleep(10);
-    alive = alive.filter((pid) => signalPid(pid, 0));
+    await Bun.sleep(5);
+    alive = alive.filter(processRunning);
   }
   for (const pid of alive) signalPid(pid, "SIGKILL");
 }
