@@ -38,6 +38,7 @@ export const stopMonitor = defineTool({
   async run(args, ctx) {
     const report = ctx.monitors.stop(args.monitorId);
     const cut = report.truncated ? `; ${report.droppedFrames} later frames dropped (maxFrames/maxBytes reached)` : "";
-    return { summary: `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms${cut}`, data: { ...report } };
+    const ended = report.endedBySessionExit ? `; recording ended when ${report.sessionId} exited` : "";
+    return { summary: `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms${cut}${ended}`, data: { ...report } };
   },
 });
