@@ -5,6 +5,7 @@ import { helpText, screenDetailFromEnv, settingProblems, VERSION } from "./confi
 import { MonitorRegistry } from "./monitor/registry.ts";
 import { createServer, serveStdio } from "./server.ts";
 import { SessionRegistry } from "./session/registry.ts";
+import { startWatchdog } from "./pty/index.ts";
 import { tools } from "./catalog.ts";
 import { escapeControls, log } from "./util/log.ts";
 import { ViewerManager } from "./viewer/manager.ts";
@@ -34,6 +35,8 @@ if (flag !== undefined) {
   process.exit(2);
 }
 
+// Before any session starts: every child inherits the watchdog's mark (src/pty/watchdog.ts).
+startWatchdog();
 const sessions = new SessionRegistry();
 const monitors = new MonitorRegistry();
 const viewers = new ViewerManager();

@@ -2,7 +2,7 @@
 import { clip } from "../util/clip.ts";
 import { TuiError } from "../errors.ts";
 import { positiveIntFromEnv } from "../util/env.ts";
-import { descendants, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import { descendants, OWNER_VARIABLE, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
 import { DEFAULT_SCROLLBACK } from "../term/emulator.ts";
 import type { TerminalTheme } from "../term/types.ts";
 import { themeProblem } from "../config.ts";
@@ -205,5 +205,8 @@ function childEnv(overrides: Record<string, string> | undefined, term: string): 
   Object.assign(env, overrides ?? {});
   env.TERM = overrides?.TERM ?? term;
   env.COLORTERM ??= "truecolor";
+  // The server's watchdog mark is not the caller's to change: it is how a killed server's strays are found.
+  const owner = process.env[OWNER_VARIABLE];
+  if (owner !== undefined) env[OWNER_VARIABLE] = owner;
   return env;
 }
