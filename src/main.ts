@@ -1,14 +1,11 @@
 #!/usr/bin/env bun
 /** Entry: flags, registries, MCP server over stdio, shutdown on stdin end and signals; `test` runs test files. */
-import "./cli/log-default.ts"; // first: sets the test mode's log default before util/log.ts loads
-import { helpText, screenDetailFromEnv, settingProblems, VERSION } from "./config.ts";
-import { MonitorRegistry } from "./monitor/registry.ts";
+import { helpText, parseConfig, settingProblems, VERSION } from "./config.ts";
 import { createServer, serveStdio } from "./server.ts";
-import { SessionRegistry } from "./session/registry.ts";
 import { startWatchdog } from "./pty/index.ts";
 import { tools } from "./catalog.ts";
-import { escapeControls, log } from "./util/log.ts";
-import { ViewerManager } from "./viewer/manager.ts";
+import { createServerContext } from "./tools/context.ts";
+import { escapeControls, log, setLogLevel } from "./util/log.ts";
 
 const flag = process.argv[2];
 if (flag === "--version" || flag === "-v") {
@@ -24,9 +21,13 @@ if (problems.length > 0) {
   process.stderr.write(`tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${escapeControls(p)}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`);
   process.exit(2);
 }
+// The settings, parsed once; in test mode the per-session log would drown the report, so it is off
+// unless TUI_TESTER_LOG asks for it.
+const config = parseConfig(process.env, flag === "test" ? { log: "silent" } : {});
+setLogLevel(config.log);
 if (flag === "test") {
   const { testCommand } = await import("./cli/command.ts");
-  const { code, stdout } = await testCommand(process.argv.slice(3));
+  const { code, stdout } = await testCommand(process.argv.slice(3), config);
   if (stdout) await new Promise((done) => process.stdout.write(stdout, done)); // flushed before exit, also into a pipe
   process.exit(code);
 }
@@ -37,10 +38,8 @@ if (flag !== undefined) {
 
 // Before any session starts: every child inherits the watchdog's mark (src/pty/watchdog.ts).
 startWatchdog();
-const sessions = new SessionRegistry();
-const monitors = new MonitorRegistry();
-const viewers = new ViewerManager();
-const server = createServer(tools, { sessions, monitors, viewers, config: { screenDetail: screenDetailFromEnv(), version: VERSION } });
+const context = createServerContext(config);
+const server = createServer(tools, context);
 
 let shuttingDown = false;
 async function shutdown(reason: string, code = 0): Promise<void> {
@@ -48,9 +47,7 @@ async function shutdown(reason: string, code = 0): Promise<void> {
   shuttingDown = true;
   log(`shutting down (${reason})`);
   const force = setTimeout(() => process.exit(code), 5000);
-  monitors.stopAll();
-  await viewers.closeAll().catch(() => undefined);
-  await sessions.shutdown().catch(() => undefined);
+  await context.close();
   await server.close().catch(() => undefined);
   clearTimeout(force);
   process.exit(code);

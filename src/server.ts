@@ -2,7 +2,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { ToolContext, ToolDef } from "./tools/define.ts";
+import type { ServerContext } from "./tools/context.ts";
+import type { ToolDef } from "./tools/define.ts";
 import { dispatch } from "./tools/dispatch.ts";
 import { inputJsonSchema, listedAnnotations, outputJsonSchema } from "./tools/json-schema.ts";
 import { LineLimitedStdioTransport } from "./stdio-transport.ts";
@@ -25,7 +26,7 @@ function collectWhenIdle(): void {
   idleCollect.unref();
 }
 
-export function createServer(tools: ToolDef[], context: Omit<ToolContext, "signal" | "rawArgs">): Server {
+export function createServer(tools: ToolDef[], context: ServerContext): Server {
   let ajv: AjvJsonSchemaValidator | undefined;
   const server = new Server(
     { name: "tui-tester", version: context.config.version },

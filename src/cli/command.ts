@@ -5,10 +5,8 @@
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { VERSION } from "../config.ts";
-import { MonitorRegistry } from "../monitor/registry.ts";
-import { SessionRegistry } from "../session/registry.ts";
-import { ViewerManager } from "../viewer/manager.ts";
+import { type Config, VERSION } from "../config.ts";
+import { createServerContext } from "../tools/context.ts";
 import { parseTestArgs, TEST_HELP, UsageError, type TestOptions } from "./args.ts";
 import { discoverTestFiles } from "./discover.ts";
 import { junitReport } from "./junit.ts";
@@ -17,7 +15,7 @@ import { Progress } from "./progress.ts";
 import { recorderBackend } from "./record-backend.ts";
 import { createRecorder, RECORDING_UNAVAILABLE } from "./recording.ts";
 import { failureReport, jsonReport, summarize, summaryLine } from "./report.ts";
-import { runTest, type RunnerDeps, type RunOptions, type TestResult } from "./run-test.ts";
+import { runTest, type RunOptions, type TestResult } from "./run-test.ts";
 
 export interface CommandResult {
   code: number;
@@ -26,7 +24,8 @@ export interface CommandResult {
 
 const err = (text: string) => void process.stderr.write(text);
 
-export async function testCommand(argv: string[]): Promise<CommandResult> {
+/** `config`: the parsed settings (main.ts checked them); the test runner's screens default to diffs. */
+export async function testCommand(argv: string[], config: Config): Promise<CommandResult> {
   let options: TestOptions;
   let tests: TestCase[];
   let fileCount: number;
@@ -47,15 +46,13 @@ export async function testCommand(argv: string[]): Promise<CommandResult> {
     err(`tui-tester test: ${error.message}\nRun "tui-tester test --help" for usage.\n`);
     return { code: 2, stdout: "" };
   }
-  return run(tests, fileCount, options);
+  return run(tests, fileCount, options, config);
 }
 
-async function run(tests: TestCase[], fileCount: number, options: TestOptions): Promise<CommandResult> {
+async function run(tests: TestCase[], fileCount: number, options: TestOptions, config: Config): Promise<CommandResult> {
   const started = performance.now();
-  const sessions = new SessionRegistry();
-  const viewers = new ViewerManager();
-  const deps: RunnerDeps = { sessions, monitors: new MonitorRegistry(), viewers, config: { screenDetail: "diff", version: VERSION } };
-  const workers = Math.min(options.workers, tests.length, sessions.limits.maxSessions);
+  const deps = createServerContext({ ...config, screenDetail: "diff" });
+  const workers = Math.min(options.workers, tests.length, config.maxSessions);
   const runOptions: RunOptions = {
     timeoutMs: options.timeoutMs,
     retries: options.retries,
@@ -71,8 +68,7 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions): 
   const interrupted = async (signal: NodeJS.Signals) => {
     progress.stop();
     err(`\ntui-tester test: ${signal}, stopping all sessions\n`);
-    await sessions.shutdown().catch(() => undefined);
-    await viewers.closeAll().catch(() => undefined);
+    await deps.close();
     process.exit(130);
   };
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -96,8 +92,7 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions): 
   } finally {
     progress.stop();
     for (const [s, h] of handlers) process.off(s, h);
-    await viewers.closeAll().catch(() => undefined);
-    await sessions.shutdown().catch(() => undefined);
+    await deps.close();
   }
 
   const summary = summarize(results, Math.round(performance.now() - started));

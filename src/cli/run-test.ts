@@ -6,13 +6,14 @@
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import { settledView, type ScreenView } from "../session/observe.ts";
+import type { ServerContext } from "../tools/context.ts";
 import type { ToolContext } from "../tools/define.ts";
 import { runScript } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
 import { withSnapshotTarget, type SnapshotUpdate, type TestCase } from "./load.ts";
 import type { TestRecorder } from "./recording.ts";
 
-export type RunnerDeps = Omit<ToolContext, "signal" | "rawArgs">;
+export type RunnerDeps = ServerContext;
 
 export interface StepReport {
   index: number;

@@ -4,7 +4,7 @@
  * of ended monitors (the oldest goes first), so frames nobody collects cannot pile up.
  */
 import { TuiError } from "../errors.ts";
-import { positiveIntFromEnv } from "../util/env.ts";
+import { DEFAULT_CONFIG } from "../config.ts";
 import type { Session } from "../session/session.ts";
 import { Monitor, type MonitorOptions, type MonitorReport } from "./monitor.ts";
 
@@ -12,7 +12,7 @@ export class MonitorRegistry {
   private readonly monitors = new Map<string, Monitor>();
   private counter = 0;
 
-  constructor(readonly maxMonitors: number = positiveIntFromEnv(process.env.TUI_TESTER_MAX_MONITORS, 16)) {}
+  constructor(readonly maxMonitors: number = DEFAULT_CONFIG.maxMonitors) {}
 
   start(session: Session, options: MonitorOptions): Monitor {
     this.pruneEnded();

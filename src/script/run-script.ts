@@ -6,7 +6,10 @@ import { compileMatcher, type PatternSpec } from "../session/matcher.ts";
 import { settledView } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
-import { monitorEntries } from "../tools/monitor-tools.ts";
+import { monitorEntries, monitorParts } from "../tools/monitor-tools.ts";
+import { fieldsWithout, ReplyError, type ReplyParts } from "../tools/reply.ts";
+import { partLines } from "../tools/render-text.ts";
+import { scriptParts } from "./script-reply.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
 import { clipMessage } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
@@ -111,6 +114,7 @@ async function runPlanned(
   const rawAtStart = session.raw.total;
   const monitor = options.monitor ? ctx.monitors.start(session, options.monitor) : undefined;
   const results: StepResult[] = [];
+  const rendered: { step: StepResult; parts: ReplyParts }[] = [];
   let stoppedAtStep: number | null = null;
   let monitorReport: MonitorReport | undefined;
   try {
@@ -124,16 +128,24 @@ async function runPlanned(
         if (!step.tool.allowExited) session.assertRunning();
         const outcome = await step.tool.act(session, step.args, ctx);
         const { sessionId: _s, ...result } = outcome.data;
-        results.push({ ...base, ok: true, summary: outcome.summary, elapsedMs: Math.round(performance.now() - stepStart), result });
+        const elapsedMs = Math.round(performance.now() - stepStart);
+        const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
+        // An error result that carries its whole result (wait_for_text's timeout) fails the step like a throw.
+        const failed = outcome.error ? { ok: false, error: clippedError(outcome.error) } : { ok: true, summary: outcome.summary };
+        results.push({ ...base, ...failed, elapsedMs, result });
+        rendered.push({ step: results.at(-1)!, parts });
+        if (!outcome.error) continue;
       } catch (thrown) {
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
-        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) } });
-        if (options.stopOnError && !step.continueOnError) {
-          stoppedAtStep = index;
-          break;
-        }
+        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: clippedError(error) });
+        const parts = error instanceof ReplyError ? error.parts : error.details ? { fields: fieldsWithout(error.details) } : {};
+        rendered.push({ step: results.at(-1)!, parts });
+      }
+      if (options.stopOnError && !step.continueOnError) {
+        stoppedAtStep = index;
+        break;
       }
     }
   } finally {
@@ -156,10 +168,18 @@ async function runPlanned(
     const bytes = session.raw.tail(Math.min(produced, options.rawOutputMaxBytes));
     data.rawOutput = { bytes: produced, output: new TextDecoder().decode(bytes), truncated: bytes.length < produced };
   }
-  if (options.returnFinalSnapshot) data.finalSnapshot = await settledView(session);
+  const finalSnapshot = options.returnFinalSnapshot ? await settledView(session) : undefined;
+  if (finalSnapshot) data.finalSnapshot = finalSnapshot;
   const failed = results.filter((r) => !r.ok);
   const summary = ok
     ? `Script ok: ${results.length}/${planned.length} steps in ${data.durationMs} ms`
     : `Script failed: ${failed.map((r) => `step ${r.index} (${r.type}${r.label ? ` "${r.label}"` : ""}): ${r.error?.message}`).join("; ")}; ran ${results.length}/${planned.length}`;
-  return { summary, data, isError: !ok };
+  const fields = fieldsWithout(data, "results", "finalSnapshot", "monitor");
+  const parts = scriptParts(fields, rendered, finalSnapshot);
+  if (monitorReport) parts.lines = [...(parts.lines ?? []), "Monitor:", ...partLines(monitorParts(monitorReport)).map((line) => `  ${line}`)];
+  return { summary, data, parts, isError: !ok };
+}
+
+function clippedError(e: { code: string; message: string; hint?: string }): { code: string; message: string; hint?: string } {
+  return { code: e.code, message: clipMessage(e.message), ...(e.hint ? { hint: clipMessage(e.hint) } : {}) };
 }

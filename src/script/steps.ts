@@ -7,7 +7,7 @@ import { cancelled, TuiError } from "../errors.ts";
 import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolOutcome } from "../tools/define.ts";
-import { runObserved } from "../tools/observed.ts";
+import { matchLines, runObserved } from "../tools/observed.ts";
 import { clampedNumber, observeEntries, optionalBoolean, patternEntries, sessionId } from "../tools/schemas.ts";
 
 export const sleepStep = defineSessionTool({
@@ -83,7 +83,8 @@ export const assertTextStep = defineSessionTool({
     if (!passed) {
       throw new TuiError("ASSERTION_FAILED", args.negate ? `"${args.pattern}" is present but should be absent.` : `"${args.pattern}" is not on the ${data.matchedAgainst}.`, "See details.excerpt (or pass includeText: true) for what was there.", data);
     }
-    return { summary: `Assertion passed: "${args.pattern}" ${args.negate ? "absent" : "present"}`, data };
+    const parts = { fields: args.matchScreen ? {} : { matchedAgainst: "raw" }, lines: matchLines({ ...data, matched: found !== null, pattern: args.pattern }), blocks: args.includeText ? ["Text:", haystack] : [] };
+    return { summary: `Assertion passed: "${args.pattern}" ${args.negate ? "absent" : "present"}`, data, parts };
   },
 });
 
@@ -102,8 +103,6 @@ export function withDefaults(tool: SessionToolDef, raw: Record<string, unknown>,
   for (const key of ["captureScreen", "waitAfterMs", "screenDetail", "timeoutMs", "pollIntervalMs"] as const) {
     if (key in entries && defaults[key] !== undefined) step[key] = defaults[key];
   }
-  // wait_for_text steps fail on timeout unless told otherwise (the standalone tool does not).
-  if (tool.name === "wait_for_text") step.errorOnTimeout = true;
   Object.assign(step, raw);
   const waitFor = raw.waitFor;
   if (waitFor !== null && typeof waitFor === "object" && !Array.isArray(waitFor)) {

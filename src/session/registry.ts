@@ -1,11 +1,8 @@
 /** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
 import { clip } from "../util/clip.ts";
 import { TuiError } from "../errors.ts";
-import { positiveIntFromEnv } from "../util/env.ts";
 import { descendants, OWNER_VARIABLE, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
-import { DEFAULT_SCROLLBACK } from "../term/emulator.ts";
-import type { TerminalTheme } from "../term/types.ts";
-import { themeProblem } from "../config.ts";
+import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
 import { describeExit, Session, type ExitInfo } from "./session.ts";
 
@@ -20,38 +17,11 @@ export interface StartOptions {
   name?: string;
 }
 
-export interface RegistryLimits {
-  maxSessions: number;
-  /** Exited sessions kept readable (get_exit_info, get_text) before the oldest are pruned. */
-  maxExitedKept: number;
-  rawBufferBytes: number;
-  scrollback: number;
-  /** How long stop waits after the first signal before SIGKILL. */
-  killGraceMs: number;
-  theme?: Partial<TerminalTheme>;
-}
-
-export function limitsFromEnv(env: Record<string, string | undefined> = process.env): RegistryLimits {
-  return {
-    maxSessions: positiveIntFromEnv(env.TUI_TESTER_MAX_SESSIONS, 32),
-    maxExitedKept: positiveIntFromEnv(env.TUI_TESTER_MAX_EXITED_KEPT, 64),
-    rawBufferBytes: positiveIntFromEnv(env.TUI_TESTER_RAW_BUFFER_BYTES, 1024 * 1024),
-    scrollback: positiveIntFromEnv(env.TUI_TESTER_SCROLLBACK, DEFAULT_SCROLLBACK),
-    killGraceMs: positiveIntFromEnv(env.TUI_TESTER_KILL_GRACE_MS, 2000),
-    theme: themeFromEnv(env.TUI_TESTER_THEME),
-  };
-}
-
-/** TUI_TESTER_THEME: JSON such as {"background":"#ffffff","foreground":"#000000"}; what OSC 10/11/12/4 queries are told. */
-function themeFromEnv(value: string | undefined): Partial<TerminalTheme> | undefined {
-  if (!value) return undefined;
-  // main.ts refuses to start on a bad value; a registry built elsewhere (tests, the CLI) ignores one.
-  const problem = themeProblem(value);
-  if (problem === undefined) return JSON.parse(value) as Partial<TerminalTheme>;
-  log(`ignoring TUI_TESTER_THEME: ${problem}`);
-  return undefined;
-}
-
+/**
+ * The settings a registry follows: session limits, what each session keeps, the stop grace, the
+ * theme queries are told and the PTY backend.
+ */
+export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty">;
 
 /** How long stop lets a session's output drain before hanging up on it when it is flooding. */
 const FLOOD_DRAIN_MS = 150;
@@ -72,7 +42,7 @@ export class SessionRegistry {
   private counter = 0;
   private backend: PtyBackend | undefined;
 
-  constructor(readonly limits: RegistryLimits = limitsFromEnv()) {}
+  constructor(readonly limits: RegistryLimits = DEFAULT_CONFIG) {}
 
   async start(options: StartOptions): Promise<Session> {
     const live = this.live();
@@ -86,7 +56,7 @@ export class SessionRegistry {
     const env = childEnv(options.env, options.term);
     const cwd = options.cwd ?? process.cwd();
     const file = resolveCommand(options.command, cwd, env);
-    this.backend ??= await selectBackend();
+    this.backend ??= await selectBackend(this.limits.pty);
     const id = `${this.prefix}-${++this.counter}`;
     let session: Session;
     try {

@@ -233,3 +233,21 @@ export function quietPeriod(session: Session, quietMs: number, deadlineMs: numbe
     arm();
   });
 }
+
+/** Resolves on the screen's next parsed write, synchronized-update release or exit, or after timeoutMs. */
+export function nextScreenChange(session: Session, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    const cleanups: (() => void)[] = [];
+    const finish = () => {
+      for (const cleanup of cleanups) cleanup();
+      done();
+    };
+    cleanups.push(session.emulator.onParsed(finish), session.emulator.onSyncRelease(finish), session.onExit(finish));
+    const timer = setTimeout(finish, timeoutMs);
+    cleanups.push(() => clearTimeout(timer));
+    if (signal) {
+      signal.addEventListener("abort", finish, { once: true });
+      cleanups.push(() => signal.removeEventListener("abort", finish));
+    }
+  });
+}

@@ -1,9 +1,23 @@
 /** Frame recording: start_monitor, stop_monitor. */
 import * as v from "valibot";
-import { DEFAULT_MONITOR_BYTES } from "../monitor/monitor.ts";
+import { DEFAULT_MONITOR_BYTES, type MonitorReport } from "../monitor/monitor.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { clampedNumber, optionalBoolean, sessionId } from "./schemas.ts";
 import { A, B, N, S, shape } from "./output-shape.ts";
+import { fieldsWithout, type ReplyParts } from "./reply.ts";
+import { cursorAt, diffLines, screenText } from "./render-text.ts";
+
+/** A monitor's frames as the model reads them: the first whole, later ones as changed rows; unchanged ones left out. */
+export function monitorParts(report: MonitorReport): ReplyParts {
+  const lines: string[] = [];
+  for (const [i, frame] of report.frames.entries()) {
+    if (i > 0 && frame.changed === false) continue;
+    lines.push(`Frame ${i} at +${frame.offsetMs} ms${frame.cursor ? `, cursor ${cursorAt(frame.cursor)}` : ""}:`);
+    if (frame.diff && !(i === 0 && frame.text !== undefined)) lines.push(...diffLines({ diff: frame.diff, rows: "after" }));
+    else if (frame.text !== undefined) lines.push(...screenText(frame.text).split("\n"));
+  }
+  return { fields: fieldsWithout({ ...report }, "frames", "finalText"), lines, blocks: ["Final screen:", screenText(report.finalText)] };
+}
 
 export const monitorEntries = {
   intervalMs: clampedNumber(10, 60_000, 100, "Min gap between frames."),
@@ -39,6 +53,7 @@ export const stopMonitor = defineTool({
     const report = ctx.monitors.stop(args.monitorId);
     const cut = report.truncated ? `; ${report.droppedFrames} later frames dropped (maxFrames/maxBytes reached)` : "";
     const ended = report.endedBySessionExit ? `; recording ended when ${report.sessionId} exited` : "";
-    return { summary: `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms${cut}${ended}`, data: { ...report } };
+    const summary = `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms${cut}${ended}`;
+    return { summary, data: { ...report }, parts: monitorParts(report) };
   },
 });

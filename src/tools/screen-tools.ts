@@ -5,8 +5,10 @@ import { settledView } from "../session/observe.ts";
 import { MAX_CELLS } from "../term/cells.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import type { Session } from "../session/session.ts";
+import type { Snapshot } from "../term/types.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
+import { mergeParts, snapshotBlocks, viewParts } from "./reply.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
 import { A, B, N, S, observedOutput, shape, viewOutput } from "./output-shape.ts";
 
@@ -29,6 +31,11 @@ const region = v.optional(
   ),
 );
 
+/** A snapshot's text: dropped bytes, the screen and highlights, then ANSI, cells and the buffer. */
+function snapParts(snap: Snapshot, session: Session) {
+  return mergeParts({ fields: dropped(session) }, viewParts(snap), { blocks: snapshotBlocks(snap) });
+}
+
 export const snapshot = defineSessionTool({
   name: "snapshot",
   scriptable: true,
@@ -41,7 +48,7 @@ export const snapshot = defineSessionTool({
     await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({ format: args.format, region: args.region, highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
     const cut = snap.cells?.truncated ? `; cells cut after row ${snap.cells.region.row + snap.cells.region.rows - 1}, ask again with region.row ${snap.cells.region.row + snap.cells.region.rows}` : "";
-    return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`, data: { sessionId: session.id, ...snap, ...dropped(session) } };
+    return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`, data: { sessionId: session.id, ...snap, ...dropped(session) }, parts: snapParts(snap, session) };
   },
 });
 
@@ -58,7 +65,7 @@ export const getText = defineSessionTool({
     const snap = await session.emulator.settledSnapshot({ format: "text", highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
     const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor, highlights: snap.highlights, ...dropped(session) };
     if (snap.scrollback) data.scrollback = snap.scrollback;
-    return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data };
+    return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data, parts: snapParts(snap, session) };
   },
 });
 
@@ -114,7 +121,8 @@ export const diffSnapshotsTool = defineTool({
     }
     // Flat, as the original returned it (identical, cursorMoved, resized, changedLines, addedRows, removedRows).
     const diff = diffSnapshots(args.before as never, args.after as never);
-    return { summary: diff.identical ? "Identical" : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`, data: { ...diff } };
+    const summary = diff.identical ? "Identical" : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`;
+    return { summary, data: { ...diff }, parts: { diff: { diff, rows: "all" } } };
   },
 });
 

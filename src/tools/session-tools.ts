@@ -3,15 +3,17 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { describeExit } from "../session/session.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
-import { artifactInfo, openWebViewer, planSessionArtifacts } from "./artifact-tools.ts";
-import { annotations, defineSessionTool, defineTool } from "./define.ts";
+import { planRecording } from "../record/recorder.ts";
+import { artifactInfo, openWebViewer } from "./artifact-tools.ts";
+import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
 import { positiveInt, sessionId } from "./schemas.ts";
 import { dropped } from "./screen-tools.ts";
 import { A, B, N, NN, NS, O, S, shape } from "./output-shape.ts";
+import { fieldsWithout } from "./reply.ts";
 
 const viewerStatus = new WeakMap<Session, ViewerStatus>();
 
-export function sessionInfo(session: Session): Record<string, unknown> {
+export function sessionInfo(session: Session, ctx: Pick<ToolContext, "takeovers">): Record<string, unknown> {
   return {
     id: session.id,
     sessionId: session.id,
@@ -31,7 +33,7 @@ export function sessionInfo(session: Session): Record<string, unknown> {
     signal: session.exit?.signal ?? null,
     modes: session.modes(),
     viewer: viewerStatus.get(session) ?? { requested: false, open: false },
-    ...artifactInfo(session),
+    ...artifactInfo(session, ctx),
   };
 }
 
@@ -61,15 +63,17 @@ export const startSession = defineTool({
   }),
   annotations: annotations("Start session", "write", false),
   async run(args, ctx) {
-    const artifacts = planSessionArtifacts(args);
+    const artifacts = planRecording(args, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path });
     const session = await ctx.sessions.start(args);
     const recordingStart = artifacts.apply(session);
     if (args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
     else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
-    const info = { ...sessionInfo(session), ...recordingStart };
+    const info = { ...sessionInfo(session, ctx), ...recordingStart };
     const viewer = viewerStatus.get(session);
     const viewerNote = viewer ? (viewer.open ? `; viewer open in ${viewer.terminal}` : `; no viewer: ${viewer.reason}`) : "";
-    return { summary: `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote, data: { sessionId: session.id, info } };
+    const summary = `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote;
+    // The text leaves out what the summary or the request already says, and the modes (list_sessions has them).
+    return { summary, data: { sessionId: session.id, info }, parts: { fields: fieldsWithout(info, "id", "args", "modes", "viewer", "createdAt") } };
   },
 });
 
@@ -97,14 +101,22 @@ export const listSessions = defineTool({
   input: v.strictObject({}),
   annotations: annotations("List sessions", "read"),
   async run(_args, ctx) {
-    const sessions = ctx.sessions.list().map(sessionInfo);
+    const sessions = ctx.sessions.list().map((s) => sessionInfo(s, ctx));
     const running = sessions.filter((s) => s.state !== "exited").length;
     return {
       summary: `${sessions.length} session(s), ${running} running`,
       data: { count: sessions.length, running, maxSessions: ctx.sessions.limits.maxSessions, sessions },
+      parts: { lines: sessions.map(sessionLine), fields: { maxSessions: ctx.sessions.limits.maxSessions } },
     };
   },
 });
+
+/** One session as one line: id, name, state, command line, pid, size, exit. */
+function sessionLine(s: Record<string, any>): string {
+  const command = `${s.command}${s.args?.length ? ` ${s.args.join(" ")}` : ""}`;
+  const exit = `${s.exitCode !== null ? `, exit ${s.exitCode}` : ""}${s.signal ? `, ${s.signal}` : ""}`;
+  return `${s.id}${s.name ? ` "${s.name}"` : ""}: ${s.state}, ${command}, pid ${s.pid}, ${s.cols}x${s.rows}${exit}${s.droppedBytes ? `, droppedBytes ${s.droppedBytes}` : ""}`;
+}
 
 /** Screen rows get_exit_info returns: the last few non-blank ones (the exit message, the prompt). */
 const EXIT_SCREEN_ROWS = 5;
@@ -124,9 +136,10 @@ export const getExitInfo = defineSessionTool({
     await session.emulator.flushed();
     const tail = new TextDecoder().decode(session.raw.tail(args.outputTailBytes));
     const screenTail = session.emulator.text().replace(/\s+$/, "").split("\n").slice(-EXIT_SCREEN_ROWS).join("\n");
-    return {
-      summary: `${session.id}: ${describeExit(session.exit)}`,
-      data: { sessionId: session.id, state: session.state, exited: session.exit !== null, ...(session.exit ?? { exitCode: null, signal: null }), bytesOut: session.bytesOut, screenTail, tail },
-    };
+    const data = { sessionId: session.id, state: session.state, exited: session.exit !== null, ...(session.exit ?? { exitCode: null, signal: null }), bytesOut: session.bytesOut, screenTail, tail };
+    // The raw tail is for programs (escape codes and all): the text names its size and shows the screen's last rows.
+    const rows = screenTail === "" ? "(blank screen: the app cleared it, or wrote nothing)" : screenTail;
+    const fields = { ...fieldsWithout(data, "screenTail", "tail", "exited", "state", "exitCode", "signal"), tail: `${Buffer.byteLength(tail)} raw bytes in structuredContent.tail` };
+    return { summary: `${session.id}: ${describeExit(session.exit)}`, data, parts: { fields, blocks: ["Last screen rows:", rows] } };
   },
 });

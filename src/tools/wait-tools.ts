@@ -1,29 +1,35 @@
 /** Waiting tools: wait_for_text, wait_for_idle. Event-driven (see session/wait.ts). */
 import * as v from "valibot";
-import { TuiError } from "../errors.ts";
 import { compileMatcher } from "../session/matcher.ts";
 import { waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
+import { matchLines } from "./observed.ts";
+import { mergeParts, viewParts } from "./reply.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
 import { B, N, O, shape } from "./output-shape.ts";
 
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
   scriptable: true,
-  output: shape({ matched: B, match: v.unknown(), elapsedMs: N, screen: O }),
-  description: "Block until pattern appears on the screen (or in raw output). Returns the match and the screen at that instant.",
-  input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(false, "Error result on timeout, not matched: false.") }),
+  output: shape({ matched: B, match: v.unknown(), elapsedMs: N, screen: O, error: O }),
+  description: "Block until pattern appears on the screen (or in raw output). Returns the match and the screen at that instant; a timeout is an error result with that screen.",
+  input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(true, "false: a timeout is a success with matched: false.") }),
   annotations: annotations("Wait for text", "read"),
   check: (args) => void compileMatcher(args),
   allowExited: true,
   async act(session, args, ctx) {
     const { snapshot, ...result } = await waitText(session, args, ctx.signal);
-    const data = { sessionId: session.id, ...result, screen: { text: snapshot.text, cursor: snapshot.cursor, highlights: snapshot.highlights } };
-    if (!result.matched && args.errorOnTimeout) {
-      throw new TuiError("WAIT_TIMEOUT", `"${args.pattern}" did not appear on the ${result.matchedAgainst} within ${args.timeoutMs} ms${result.exited ? " (the process exited)" : ""}.`, "The screen is in details.screen; check the pattern or raise timeoutMs.", data);
-    }
-    const summary = result.matched ? `Matched "${args.pattern}" after ${result.elapsedMs} ms` : `"${args.pattern}" not seen: ${result.exited ? "process exited" : `timed out after ${args.timeoutMs} ms`}`;
-    return { summary, data };
+    const screen = { text: snapshot.text, cursor: snapshot.cursor, highlights: snapshot.highlights };
+    const data: Record<string, unknown> = { sessionId: session.id, ...result, screen };
+    const fields = { ...(result.matchedAgainst === "screen" ? {} : { matchedAgainst: result.matchedAgainst }), exited: result.exited };
+    const parts = mergeParts({ fields, lines: matchLines(result) }, viewParts(screen));
+    if (result.matched) return { summary: `Matched "${args.pattern}" after ${result.elapsedMs} ms`, data, parts };
+    const seen = result.exited ? "the process exited" : `timed out after ${args.timeoutMs} ms`;
+    if (!args.errorOnTimeout) return { summary: `"${args.pattern}" not seen: ${seen}`, data, parts };
+    // An error result that still carries the whole result (matched: false, the screen), as run_script's ok: false does.
+    const message = `"${args.pattern}" did not appear on the ${result.matchedAgainst} within ${args.timeoutMs} ms${result.exited ? " (the process exited)" : ""}.`;
+    const hint = "Check the pattern against the screen below, raise timeoutMs, or try matchScreen: false.";
+    return { summary: `"${args.pattern}" not seen: ${seen}`, data, parts, error: { code: "WAIT_TIMEOUT", message, hint } };
   },
 });
 
@@ -44,6 +50,7 @@ export const waitForIdle = defineSessionTool({
     const result = await waitIdle(session, args, ctx.signal);
     const summary = result.idle ? `Idle after ${result.elapsedMs} ms` : `Still writing after ${args.timeoutMs} ms`;
     const screen = session.emulator.snapshot({ highlights: true });
-    return { summary, data: { sessionId: session.id, ...result, screen: { text: screen.text, cursor: screen.cursor, highlights: screen.highlights } } };
+    const data = { sessionId: session.id, ...result, screen: { text: screen.text, cursor: screen.cursor, highlights: screen.highlights } };
+    return { summary, data, parts: mergeParts({ fields: { ...result } }, viewParts(screen)) };
   },
 });

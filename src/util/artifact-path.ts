@@ -4,13 +4,17 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { TuiError } from "../errors.ts";
 
-let privateDir: string | undefined;
+/** A server's output directory: the configured one (TUI_TESTER_OUTPUT_DIR), else a private temp directory made on first use. */
+export class OutputDir {
+  private made: string | undefined;
 
-/** TUI_TESTER_OUTPUT_DIR, else a private temp directory made on first use. */
-export function outputDir(env: Record<string, string | undefined> = process.env): string {
-  if (env.TUI_TESTER_OUTPUT_DIR) return resolve(env.TUI_TESTER_OUTPUT_DIR);
-  privateDir ??= mkdtempSync(join(tmpdir(), "tui-tester-"));
-  return privateDir;
+  constructor(private readonly configured: string | undefined) {}
+
+  get path(): string {
+    if (this.configured !== undefined) return this.configured;
+    this.made ??= mkdtempSync(join(tmpdir(), "tui-tester-"));
+    return this.made;
+  }
 }
 
 const shown = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);

@@ -3,7 +3,11 @@
  * MAX_LINE_CHARS, and at most BURST lines go out per second; what is held back is counted and the
  * count is reported with the next line that goes out.
  */
-const quiet = process.env.TUI_TESTER_LOG === "silent";
+/**
+ * One switch for the process: the log shares one stderr (and its rate limit) whichever server or
+ * runner writes, so it is process state, set once from the Config (TUI_TESTER_LOG) at start-up.
+ */
+let quiet = false;
 const MAX_LINE_CHARS = 2000;
 const BURST = 50;
 const WINDOW_MS = 1000;
@@ -11,6 +15,10 @@ const WINDOW_MS = 1000;
 let windowStart = 0;
 let sentInWindow = 0;
 let suppressed = 0;
+
+export function setLogLevel(level: "on" | "silent"): void {
+  quiet = level === "silent";
+}
 
 export function log(...parts: unknown[]): void {
   if (quiet) return;

@@ -103,5 +103,3 @@ export class TakeoverRegistry {
     return notice;
   }
 }
-
-export const takeovers = new TakeoverRegistry();

@@ -5,7 +5,8 @@
 import { expect, test } from "bun:test";
 import { descendants, processRunning } from "../../src/pty/index.ts";
 import { processExists } from "../../src/pty/signal.ts";
-import { SessionRegistry, limitsFromEnv } from "../../src/session/registry.ts";
+import { DEFAULT_CONFIG } from "../../src/config.ts";
+import { SessionRegistry } from "../../src/session/registry.ts";
 import { until } from "../helpers.ts";
 
 test.skipIf(process.platform !== "linux")("a zombie does not count as running", async () => {
@@ -24,7 +25,7 @@ test.skipIf(process.platform !== "linux")("a zombie does not count as running", 
 
 test.skipIf(process.platform !== "linux")("stop_session of sh -c 'sleep 100' leaves no process and needs no escalation", async () => {
   // Not a timing assertion: the figure is a bench row (bench/run.ts, "stop"). Here: the outcome.
-  const registry = new SessionRegistry({ ...limitsFromEnv(), killGraceMs: 30_000 });
+  const registry = new SessionRegistry({ ...DEFAULT_CONFIG, killGraceMs: 30_000 });
   const session = await registry.start({ command: "sh", args: ["-c", "sleep 100; echo never"], cols: 80, rows: 24, term: "xterm" });
   let sleeper: number | undefined;
   await until(() => (sleeper = descendants(session.pid)[0]) !== undefined, "the sleep to start");
