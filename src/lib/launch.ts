@@ -22,6 +22,12 @@ export interface LaunchOptions {
   term?: string;
   /** Shown in recordings' titles. */
   name?: string;
+  /**
+   * The program's wall clock, through libfaketime (Linux, dynamically linked programs): an ISO
+   * date-time or a Date. Frozen there unless freezeClock is false.
+   */
+  clock?: string | Date;
+  freezeClock?: boolean;
   /** Record asciicast v2 from the first byte: true (a new file in the output directory) or a .cast path. */
   record?: boolean | string;
   /**
@@ -89,6 +95,8 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     rows,
     term: options.term ?? "xterm-256color",
     name: options.name,
+    clock: options.clock instanceof Date ? options.clock.toISOString() : options.clock,
+    freezeClock: options.freezeClock,
   };
   const session = await sessions.start(start);
   const started = recording.apply(session).recording as { error?: string } | undefined;

@@ -4,7 +4,7 @@
  * Inputs run one at a time in call order, as the tools' do; reads and waits run at once.
  */
 import { TuiError } from "../errors.ts";
-import { parseKeys, type KeySpecInput } from "../keys/index.ts";
+import { parseKeys } from "../keys/index.ts";
 import { startRecording, stopRecording, type RecordingStats } from "../record/recorder.ts";
 import { screenshot, type Screenshot } from "../render/screenshot.ts";
 import { settledView, type ScreenBlock, type ScreenView } from "../session/observe.ts";
@@ -13,46 +13,13 @@ import { describeExit, type ExitInfo, type Session } from "../session/session.ts
 import { waitForIdle, waitForText, type WaitIdleResult } from "../session/wait.ts";
 import type { CellsResult, CellRegion, ScrollbackInfo, TerminalModes } from "../term/types.ts";
 import { checkPayload, describeKeys, describeText, describeTyping, sendKeys, sendText, typeChars } from "./keyboard.ts";
+import { observeOptions, type InputOptions, type InputResult, type Key, type TextMatch } from "./input-options.ts";
 import type { Engine } from "./launch.ts";
 import { observeInput } from "./observed.ts";
 import { describePaste, pasteText, planMouse, type MouseArgs } from "./pointer.ts";
 import { toWaitOptions, waitFailure, type TextPattern, type WaitForOptions } from "./wait-options.ts";
 
-/** A key: a chord such as "ctrl+c", "F2", "shift+tab", "A", or { key, ctrl, shift, alt, meta }. */
-export type Key = string | KeySpecInput;
-
-export interface InputOptions {
-  /**
-   * Wait for this text after the input; the after-screen is the frame where it matched. Throws
-   * WAIT_TIMEOUT on a miss.
-   */
-  waitFor?: TextPattern | ({ pattern: TextPattern } & WaitForOptions);
-  /** Fixed settle in ms before the after-screen; omitted: adaptive (until 100 ms quiet, at most 500 ms). */
-  waitAfterMs?: number;
-  /** false: send only, no before/after screens (fastest). Default true. */
-  captureScreen?: boolean;
-  /** "diff": changed rows, cursor and highlights only. Default "full". */
-  screenDetail?: "full" | "diff";
-}
-
-/** What an input returns: the same fields as the MCP input tools' structured results. */
-export interface InputResult {
-  summary: string;
-  sessionId: string;
-  bytesSent: number;
-  /** Before/after screens, their diff and the settle facts (absent with captureScreen: false). */
-  screen?: ScreenBlock;
-  waitFor?: { pattern: string; matched: boolean; elapsedMs: number; [field: string]: unknown };
-  [field: string]: unknown;
-}
-
-export interface TextMatch {
-  /** The matched text (a literal), or the full match then its groups (a RegExp). */
-  match: string | string[];
-  elapsedMs: number;
-  /** The screen at the instant of the match. */
-  screen: ScreenView;
-}
+export type { InputOptions, InputResult, Key, TextMatch };
 
 export class Terminal implements AsyncDisposable {
   #closed: Promise<StopResult> | undefined;
@@ -283,15 +250,8 @@ export class Terminal implements AsyncDisposable {
     action: () => R | Promise<R>,
     describe: (r: R) => string,
   ): Promise<InputResult> {
-    const waitFor = options.waitFor === undefined ? undefined : toInlineWait(options.waitFor);
-    const observeOptions = {
-      captureScreen: options.captureScreen ?? true,
-      waitAfterMs: options.waitAfterMs,
-      waitFor,
-      screenDetail: options.screenDetail ?? "full",
-    };
     try {
-      const { summary, data } = await observeInput(this.session, observeOptions, action, describe);
+      const { summary, data } = await observeInput(this.session, observeOptions(options), action, describe);
       return { summary, ...data } as InputResult;
     } catch (error) {
       // A test failure should show the screen it failed on, not only say where to find it.
@@ -301,9 +261,4 @@ export class Terminal implements AsyncDisposable {
       throw error;
     }
   }
-}
-
-function toInlineWait(waitFor: NonNullable<InputOptions["waitFor"]>) {
-  const spec = typeof waitFor === "string" || waitFor instanceof RegExp ? { pattern: waitFor } : waitFor;
-  return { ...toWaitOptions(spec.pattern, spec), errorOnTimeout: true };
 }

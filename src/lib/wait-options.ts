@@ -14,6 +14,8 @@ export interface WaitForOptions {
   timeoutMs?: number;
   /** Match the raw output (escapes included) instead of the screen. Default false. */
   raw?: boolean;
+  /** "input": only text that was not on the screen before the latest input counts (not a leftover match). */
+  after?: "input";
 }
 
 /** Screen rows a failed wait quotes in its message. */
@@ -35,7 +37,8 @@ export function toWaitOptions(pattern: TextPattern, options: WaitForOptions = {}
     throw new TuiError("INVALID_ARGUMENT", "The pattern is empty.", "Pass the text to wait for.");
   // A bad pattern fails here, before anything is sent or waited for.
   compileMatcher(spec)[Symbol.dispose]();
-  return { ...spec, timeoutMs, pollIntervalMs: 50, matchScreen: !options.raw };
+  const after = options.after ? { after: options.after } : {};
+  return { ...spec, timeoutMs, pollIntervalMs: 50, matchScreen: !options.raw, ...after };
 }
 
 /** WAIT_TIMEOUT for a wait that ended without a match, quoting the screen it ended on. */

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { launch, Terminal, TuiError } from "../../src/lib/index.ts";
+import { findLibfaketime } from "../../src/session/fake-clock.ts";
 import type { ToolContext } from "../../src/tools/define.ts";
 import { sendKeys } from "../../src/tools/input-tools.ts";
 import { waitForText } from "../../src/tools/wait-tools.ts";
@@ -98,6 +99,22 @@ test("press returns the fields send_keys returns, from the same code", async () 
   const screen = tool.data.screen as Record<string, unknown>;
   expect(Object.keys(lib.screen!).sort()).toEqual(Object.keys(screen).sort());
   expect(summary.replace(/\d+ ms/g, "N ms")).toBe(tool.summary.replace(/\d+ ms/g, "N ms"));
+});
+
+describe("clock and after: input", () => {
+  test.skipIf(findLibfaketime() === null)("clock sets the program's wall clock through libfaketime", async () => {
+    await using t = await launch("bash", { args: ["-c", "date -u +%FT%T; sleep 30"], clock: new Date("2030-05-06T07:08:09Z") });
+    await t.waitForText("2030-05-06T07:08:09");
+  });
+
+  test('waitForText with after: "input" skips text that was on the screen before the input', async () => {
+    await using t = await fixture("echo-keys.ts");
+    await t.waitForText("READY");
+    await t.press("a", { waitFor: "KEY 61" });
+    await t.press("b", { captureScreen: false });
+    const found = await t.waitForText(/KEY 6\d/, { after: "input" });
+    expect(found.match).toEqual(["KEY 62"]);
+  });
 });
 
 describe("reads", () => {
