@@ -25,7 +25,8 @@ export async function screenshot(session: Session, options: { format: "png" | "s
   const path = artifactPath(options.path, outputDir(), `${session.id}-${stamp()}.${options.format}`);
   const started = performance.now();
   const snap = await session.emulator.settledSnapshot({ grid: true });
-  const image = renderSvg({ cols: snap.cols, rows: snap.rows, cells: snap.grid ?? [], cursor: snap.cursor }, session.emulator.liveColours());
+  const screen = { cols: snap.cols, rows: snap.rows, cells: snap.grid ?? [], cursor: snap.cursor, cursorShape: session.emulator.cursorShape() };
+  const image = renderSvg(screen, session.emulator.liveColours());
   let content: Uint8Array | string = image.svg;
   let { width, height } = image;
   if (options.format === "png") {
