@@ -6,6 +6,7 @@ import { MonitorRegistry } from "./monitor/registry.ts";
 import { createServer, serveStdio } from "./server.ts";
 import { SessionRegistry } from "./session/registry.ts";
 import { tools } from "./catalog.ts";
+import { outputDir } from "./util/artifact-path.ts";
 import { log } from "./util/log.ts";
 import { ViewerManager } from "./viewer/manager.ts";
 
@@ -31,6 +32,14 @@ if (flag === "test") {
 }
 if (flag !== undefined) {
   process.stderr.write(`Unknown argument "${flag}".\n\n${helpText()}`);
+  process.exit(2);
+}
+
+// The output directory exists before the first tool call: a screenshot or recording without a path must find it.
+try {
+  outputDir();
+} catch (error) {
+  process.stderr.write(`tui-tester: cannot create TUI_TESTER_OUTPUT_DIR: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);
 }
 

@@ -25,6 +25,8 @@ export interface RecordOptions {
   path?: string;
   /** Also record what is typed into the program as `i` events. */
   includeInput?: boolean;
+  /** Replace an existing file at `path` (refused otherwise). */
+  overwrite?: boolean;
 }
 
 class Recording {
@@ -86,7 +88,7 @@ export function startRecording(session: Session, options: RecordOptions = {}): R
   }
   session.assertRunning();
   const name = `${session.id}-${stamp()}.cast`;
-  const path = artifactPath(options.path, recordDirFromEnv() ?? outputDir(), name);
+  const path = artifactPath(options.path, recordDirFromEnv() ?? outputDir(), name, options.overwrite);
   const recording = new Recording(session, path, options.includeInput ?? false);
   recordings.set(session, recording);
   return recording.stats();

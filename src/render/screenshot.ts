@@ -21,8 +21,8 @@ export interface Screenshot {
   content: Uint8Array | string;
 }
 
-export async function screenshot(session: Session, options: { format: "png" | "svg"; path?: string; scale: number }): Promise<Screenshot> {
-  const path = artifactPath(options.path, outputDir(), `${session.id}-${stamp()}.${options.format}`);
+export async function screenshot(session: Session, options: { format: "png" | "svg"; path?: string; scale: number; overwrite?: boolean }): Promise<Screenshot> {
+  const path = artifactPath(options.path, outputDir(), `${session.id}-${stamp()}.${options.format}`, options.overwrite);
   const started = performance.now();
   const snap = await session.emulator.settledSnapshot({ grid: true });
   const screen = { cols: snap.cols, rows: snap.rows, cells: snap.grid ?? [], cursor: snap.cursor, cursorShape: session.emulator.cursorShape() };

@@ -13,6 +13,8 @@ import { annotations, defineSessionTool, defineTool, type ToolContext, type Tool
 import { optionalBoolean, sessionId } from "./schemas.ts";
 import { B, N, S, shape } from "./output-shape.ts";
 
+const overwrite = optionalBoolean(false, "Replace an existing file at path; without it an existing file is refused.");
+
 const path = (where: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description(`Default: a new file in ${where}. Relative to the server's cwd; the directory must exist.`)));
 
 export const startRecordingTool = defineSessionTool({
@@ -23,10 +25,11 @@ export const startRecordingTool = defineSessionTool({
     sessionId,
     path: path("TUI_TESTER_RECORD_DIR or the output directory"),
     includeInput: optionalBoolean(false, "Also record typed input (\"i\" events)."),
+    overwrite,
   }),
   annotations: annotations("Start recording", "write", false),
   async act(session, args) {
-    const stats = startRecording(session, { path: args.path, includeInput: args.includeInput });
+    const stats = startRecording(session, { path: args.path, includeInput: args.includeInput, overwrite: args.overwrite });
     return { summary: `Recording ${session.id} to ${stats.path}`, data: { sessionId: session.id, path: stats.path } };
   },
 });
@@ -82,11 +85,13 @@ export const screenshotTool = defineSessionTool({
     format: v.optional(v.picklist(["png", "svg"]), "png"),
     path: path("the output directory (TUI_TESTER_OUTPUT_DIR)"),
     scale: v.optional(v.pipe(v.number(), v.minValue(0.25), v.maxValue(4), v.description("PNG zoom; 1 is 9x18 pixels per cell.")), 1),
+    overwrite,
   }),
-  annotations: annotations("Screenshot", "read", false),
+  // It writes a file: not read-only, so a client that auto-approves reads still asks.
+  annotations: annotations("Screenshot", "write", false),
   allowExited: true,
   async act(session, args) {
-    const shot = await takeScreenshot(session, { format: args.format, path: args.path, scale: args.scale });
+    const shot = await takeScreenshot(session, { format: args.format, path: args.path, scale: args.scale, overwrite: args.overwrite });
     const data = { sessionId: session.id, format: shot.format, path: shot.path, width: shot.width, height: shot.height, bytes: shot.bytes, renderMs: shot.renderMs };
     const summary = `Screenshot of ${session.id} (${shot.width}x${shot.height} ${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
     const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");
@@ -99,7 +104,8 @@ export const screenshotTool = defineSessionTool({
 /**
  * start_session's `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
  * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
- * before any output has been read, and returns what to add to the session info.
+ * before any output has been read, and returns what to add to the session info. A recording that
+ * cannot start throws: the caller stops the session and fails, as the recording was asked for.
  */
 export function planSessionArtifacts(args: { record?: boolean | string }): { apply(session: Session): Record<string, unknown> } {
   const envDir = recordDirFromEnv();
@@ -108,11 +114,7 @@ export function planSessionArtifacts(args: { record?: boolean | string }): { app
   return {
     apply(session) {
       if (!wanted) return {};
-      try {
-        return { recording: { path: startRecording(session, { path: explicit }).path } };
-      } catch (error) {
-        return { recording: { error: error instanceof Error ? error.message : String(error) } };
-      }
+      return { recording: { path: startRecording(session, { path: explicit }).path } };
     },
   };
 }

@@ -1,14 +1,21 @@
 /** Where artifacts (recordings, screenshots) go: a caller's path against the server's cwd, or a default directory. */
-import { mkdtempSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { TuiError } from "../errors.ts";
 
 let privateDir: string | undefined;
 
-/** TUI_TESTER_OUTPUT_DIR, else a private temp directory made on first use. */
+/**
+ * TUI_TESTER_OUTPUT_DIR (created when missing; main.ts calls this at start-up so the first screenshot
+ * finds it), else a private temp directory made on first use.
+ */
 export function outputDir(env: Record<string, string | undefined> = process.env): string {
-  if (env.TUI_TESTER_OUTPUT_DIR) return resolve(env.TUI_TESTER_OUTPUT_DIR);
+  if (env.TUI_TESTER_OUTPUT_DIR) {
+    const dir = resolve(env.TUI_TESTER_OUTPUT_DIR);
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    return dir;
+  }
   privateDir ??= mkdtempSync(join(tmpdir(), "tui-tester-"));
   return privateDir;
 }
@@ -32,9 +39,12 @@ export function assertDirectory(dir: string, what: string): void {
  * The absolute path for an artifact: `path` resolved against the server's cwd (its directory must
  * exist), or `defaultName` inside `defaultDir`.
  */
-export function artifactPath(path: string | undefined, defaultDir: string, defaultName: string): string {
+export function artifactPath(path: string | undefined, defaultDir: string, defaultName: string, overwrite = false): string {
   const full = path === undefined ? join(defaultDir, defaultName) : resolve(process.cwd(), path);
   assertDirectory(dirname(full), path === undefined ? "Default output" : `Path "${shown(path)}"`);
+  if (!overwrite && existsSync(full)) {
+    throw new TuiError("INVALID_ARGUMENT", `"${shown(full)}" already exists; it was left as it is.`, "Pass overwrite: true to replace it, or choose another path.");
+  }
   return full;
 }
 
