@@ -30,6 +30,12 @@ if (flag === "test") {
   if (stdout) await new Promise((done) => process.stdout.write(stdout, done)); // flushed before exit, also into a pipe
   process.exit(code);
 }
+if (flag === "gif") {
+  const { gifCommand } = await import("./cli/gif.ts");
+  const { code, stdout } = await gifCommand(process.argv.slice(3));
+  if (stdout) await new Promise((done) => process.stdout.write(stdout, done));
+  process.exit(code);
+}
 if (flag !== undefined) {
   process.stderr.write(`Unknown argument "${flag}".\n\n${helpText()}`);
   process.exit(2);
