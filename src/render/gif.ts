@@ -4,7 +4,7 @@
  * previous frame are written transparent, so a frame costs only what changed.
  */
 import { applyPalette, GIFEncoder, quantize } from "gifenc";
-import { TuiError } from "../errors.ts";
+import { cancelled, TuiError } from "../errors.ts";
 import { retime, type Cast } from "../record/cast-file.ts";
 import type { TerminalTheme } from "../term/types.ts";
 import { svgToPixels } from "./png.ts";
@@ -22,6 +22,8 @@ export interface GifOptions {
   theme?: Partial<TerminalTheme>;
   /** How long the last screen stays before the GIF loops. */
   holdLastMs?: number;
+  /** Stops the work between frames (a cancelled tool call). */
+  signal?: AbortSignal;
 }
 
 export interface GifResult {
@@ -65,6 +67,7 @@ export async function castToGif(cast: Cast, options: GifOptions): Promise<GifRes
   };
   let truncated = false;
   for await (const frame of replayFrames(cast, events, slotMs, options.theme)) {
+    if (options.signal?.aborted) throw cancelled("export_recording");
     const { svg } = renderSvg(frame.screen, frame.colours);
     const rendered = await svgToPixels(svg, options.scale);
     const rgba = fitCanvas(rendered, width, height);
