@@ -104,9 +104,12 @@ export function helpText(): string {
 
 Usage: tui-tester [--help] [--version]
        tui-tester test [options] [paths or globs...]
+       tui-tester gif [options] IN.cast OUT.gif
+       tui-tester show-report [DIR]
 
 With no flags it speaks MCP (JSON-RPC) on stdin/stdout; point your MCP client at it.
-"tui-tester test" runs *.tui.json / *.tui.yaml test files headless (see tui-tester test --help).
+"tui-tester test" runs *.tui.json / *.tui.yaml test files headless (see tui-tester test --help);
+"--reporter html" writes a report that "show-report" serves. "gif" draws a recording as a GIF.
 
 Flags:
   --help, -h      Show this help and exit.

@@ -36,6 +36,14 @@ if (flag === "gif") {
   if (stdout) await new Promise((done) => process.stdout.write(stdout, done));
   process.exit(code);
 }
+if (flag === "show-report") {
+  const { showReport } = await import("./cli/show-report.ts");
+  const { stdout, stop, code } = showReport(process.argv.slice(3));
+  if (stdout) await new Promise((done) => process.stdout.write(stdout, done));
+  if (!stop) process.exit(code ?? 0);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => (stop(), process.exit(0)));
+  await new Promise(() => undefined); // serve until a signal
+}
 if (flag !== undefined) {
   process.stderr.write(`Unknown argument "${flag}".\n\n${helpText()}`);
   process.exit(2);

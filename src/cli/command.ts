@@ -3,20 +3,18 @@
  * report on stderr (and JUnit / JSON when asked). Returns the exit code and what belongs on
  * stdout; main.ts writes it, as it owns stdout.
  */
-import { mkdir } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
 import { VERSION } from "../config.ts";
 import { MonitorRegistry } from "../monitor/registry.ts";
 import { SessionRegistry } from "../session/registry.ts";
 import { ViewerManager } from "../viewer/manager.ts";
 import { parseTestArgs, TEST_HELP, UsageError, type TestOptions } from "./args.ts";
 import { discoverTestFiles } from "./discover.ts";
-import { junitReport } from "./junit.ts";
 import { loadTests, type TestCase } from "./load.ts";
 import { Progress } from "./progress.ts";
 import { recorderBackend } from "./record-backend.ts";
-import { createRecorder, RECORDING_UNAVAILABLE } from "./recording.ts";
-import { failureReport, jsonReport, summarize, summaryLine } from "./report.ts";
+import { RECORDING_UNAVAILABLE } from "./recording.ts";
+import { failureReport, summarize, summaryLine } from "./report.ts";
+import { testRecorder, writeReports } from "./reporters.ts";
 import { runTest, type RunnerDeps, type RunOptions, type TestResult } from "./run-test.ts";
 
 export interface CommandResult {
@@ -56,11 +54,12 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions): 
   const viewers = new ViewerManager();
   const deps: RunnerDeps = { sessions, monitors: new MonitorRegistry(), viewers, config: { screenDetail: "diff", version: VERSION } };
   const workers = Math.min(options.workers, tests.length, sessions.limits.maxSessions);
+  const recorder = testRecorder(options);
   const runOptions: RunOptions = {
     timeoutMs: options.timeoutMs,
     retries: options.retries,
     update: options.updateSnapshots ? "all" : options.ci ? "none" : "missing",
-    ...(options.recordFailures ? { recorder: createRecorder(resolve(options.outputDir), recorderBackend) } : {}),
+    ...(recorder ? { recorder } : {}),
   };
   const progress = new Progress(tests.length);
   const p = progress.colours;
@@ -104,11 +103,6 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions): 
   const failed = results.filter((r) => r.status === "failed");
   if (failed.length > 0) err(`\n${failed.map((r) => failureReport(r, p)).join("\n\n")}\n`);
   err(`\n${summaryLine(summary, results, p)}\n`);
-  if (options.junit) {
-    const path = resolve(options.junit);
-    await mkdir(dirname(path), { recursive: true });
-    await Bun.write(path, junitReport(results, summary.durationMs));
-    err(p.dim(`JUnit report: ${options.junit}\n`));
-  }
-  return { code: failed.length > 0 ? 1 : 0, stdout: options.json ? jsonReport(results, summary, { workers }) : "" };
+  const stdout = await writeReports(options, tests, results, summary, workers, p);
+  return { code: failed.length > 0 ? 1 : 0, stdout };
 }

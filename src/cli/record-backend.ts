@@ -1,8 +1,8 @@
-/** The session recorder --record-failures uses: the asciicast recorder of src/record/. */
+/** The session recorder --record-failures and --trace use: src/record/'s asciicast recorder. A rerun replaces its own files. */
 import { recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
 import type { RecorderBackend } from "./recording.ts";
 
 export const recorderBackend: RecorderBackend | undefined = {
-  start: (session, path) => (recordingStats(session)?.closed === false ? false : (startRecording(session, { path }), true)),
+  start: (session, path) => (recordingStats(session)?.closed === false ? false : (startRecording(session, { path, overwrite: true }), true)),
   stop: (session) => stopRecording(session).path,
 };

@@ -113,11 +113,13 @@ export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string;
 
   const cursor = drawCursor(screen, colours);
 
-  // Browsers collapse runs of spaces in SVG text unless told otherwise (xml:space is not honoured
-  // by Chromium); resvg honours xml:space. Both are set so columns line up everywhere.
-  const group = `<g font-family="${FONT_FAMILY}, monospace" font-size="${fmt(FONT_SIZE)}" xml:space="preserve" style="white-space:pre">`;
+  // Browsers collapse runs of spaces in SVG text unless the text element itself has white-space: pre
+  // (Chromium neither inherits it from a <g> nor honours xml:space there); one <style> rule sets it on
+  // every <text>. resvg ignores that property and honours xml:space on the group.
+  const group = `<g font-family="${FONT_FAMILY}, monospace" font-size="${fmt(FONT_SIZE)}" xml:space="preserve">`;
   const svg = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    "<style>text{white-space:pre}</style>",
     `<rect width="100%" height="100%" fill="${colours.bg}"/>`,
     ...backgrounds,
     group,
