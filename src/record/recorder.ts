@@ -72,6 +72,14 @@ class Recording {
 }
 
 const recordings = new WeakMap<Session, Recording>();
+/** Every recording a session has had, newest last, for the web viewer's playback list (bounded). */
+const history = new WeakMap<Session, Recording[]>();
+const MAX_HISTORY = 20;
+
+/** The session's recordings, oldest first: the open one and those already stopped. */
+export function recordingHistory(session: Session): RecordingStats[] {
+  return (history.get(session) ?? []).map((r) => r.stats());
+}
 
 /** TUI_TESTER_RECORD_DIR (must exist) when set: every session is recorded there. */
 export function recordDirFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
@@ -91,6 +99,9 @@ export function startRecording(session: Session, options: RecordOptions = {}): R
   const path = artifactPath(options.path, recordDirFromEnv() ?? outputDir(), name, options.overwrite);
   const recording = new Recording(session, path, options.includeInput ?? false);
   recordings.set(session, recording);
+  const kept = history.get(session) ?? [];
+  kept.push(recording);
+  history.set(session, kept.slice(-MAX_HISTORY));
   return recording.stats();
 }
 

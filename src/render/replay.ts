@@ -28,12 +28,15 @@ export async function* replayFrames(cast: Pick<Cast, "cols" | "rows">, events: C
     let lastKey = "";
     let i = 0;
     let produced = 0;
-    const first = await capture(emulator, 0);
-    lastKey = first.key;
-    yield first;
+    // The screen before any output, when the first output comes later than one slot in.
+    if ((events[0]?.atMs ?? Infinity) >= slotMs) {
+      const first = await capture(emulator, 0);
+      lastKey = first.key;
+      yield first;
+    }
     while (i < events.length && produced < MAX_FRAMES) {
       // Everything up to the end of this event's slot is one frame.
-      const slotEnd = (Math.floor(events[i]!.atMs / slotMs) + 1) * slotMs;
+      const slotEnd = (Math.floor(events[i]!.atMs / slotMs + 1e-9) + 1) * slotMs; // 1e-9: 1000 / (1000 / 30) is 29.999…
       const slotStart = events[i]!.atMs;
       while (i < events.length && events[i]!.atMs < slotEnd) await apply(emulator, events[i++]!);
       await emulator.flushed();
