@@ -20,6 +20,8 @@ export interface StepReport {
   label?: string;
   ok: boolean;
   elapsedMs: number;
+  /** ms since run_script began when the step finished. */
+  endedAtMs?: number;
   error?: { code: string; message: string; hint?: string };
   /** Only for failed steps and expect_snapshot steps: what the step reported. */
   result?: Record<string, unknown>;

@@ -21,6 +21,8 @@ interface StepResult {
   /** The step tool's own one-line summary. */
   summary?: string;
   elapsedMs: number;
+  /** When the step finished, in ms since the script began (places the step on a recording's timeline). */
+  endedAtMs: number;
   result?: Record<string, unknown>;
   error?: { code: string; message: string; hint?: string };
 }
@@ -124,12 +126,14 @@ async function runPlanned(
         if (!step.tool.allowExited) session.assertRunning();
         const outcome = await step.tool.act(session, step.args, ctx);
         const { sessionId: _s, ...result } = outcome.data;
-        results.push({ ...base, ok: true, summary: outcome.summary, elapsedMs: Math.round(performance.now() - stepStart), result });
+        const ended = performance.now();
+        results.push({ ...base, ok: true, summary: outcome.summary, elapsedMs: Math.round(ended - stepStart), endedAtMs: Math.round(ended - started), result });
       } catch (thrown) {
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
-        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) } });
+        const ended = performance.now();
+        results.push({ ...base, ok: false, elapsedMs: Math.round(ended - stepStart), endedAtMs: Math.round(ended - started), ...(error.details ? { result: details } : {}), error: { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) } });
         if (options.stopOnError && !step.continueOnError) {
           stoppedAtStep = index;
           break;
