@@ -55,8 +55,15 @@ function textStyle(cell: CellInfo, fg: string): string {
   return `fill="${fg}"${cell.bold ? ' font-weight="bold"' : ""}${cell.italic ? ' font-style="italic"' : ""}${cell.dim ? ' fill-opacity="0.5"' : ""}`;
 }
 
-const textAt = (col: number, row: number, text: string, style: string) =>
-  `<text x="${col * CELL_WIDTH}" y="${row * CELL_HEIGHT + BASELINE}" ${style}>${escapeXml(text)}</text>`;
+/**
+ * A run of text at its cell. Runs of more than one character carry textLength (cells x cell width):
+ * a browser rounds the font's advance at some sizes (Chromium draws 8.99 px per character at this
+ * size), and over a long row that drift moves glyphs out of their cells; textLength holds them on the grid.
+ */
+const textAt = (col: number, row: number, text: string, style: string) => {
+  const length = text.length > 1 ? ` textLength="${text.length * CELL_WIDTH}" lengthAdjust="spacing"` : "";
+  return `<text x="${col * CELL_WIDTH}" y="${row * CELL_HEIGHT + BASELINE}"${length} ${style}>${escapeXml(text)}</text>`;
+};
 
 export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string; width: number; height: number } {
   const width = screen.cols * CELL_WIDTH;
