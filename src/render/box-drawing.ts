@@ -104,7 +104,8 @@ function roundedCorner([side, vertical]: ["left" | "right", "up" | "down"], cell
   // Sweep flag: clockwise when turning from the horizontal arm to the vertical one goes clockwise.
   const sweep = (side === "right") === (vertical === "up") ? 1 : 0;
   const d = `M${fmt(edgeX)} ${fmt(cy)}H${fmt(arcX)}A${r} ${r} 0 0 ${sweep} ${fmt(cx)} ${fmt(arcY)}V${fmt(edgeY)}`;
-  return `<path d="${d}" fill="none" stroke="${fill}" stroke-width="${light}"${alpha < 1 ? ` stroke-opacity="${alpha}"` : ""}/>`;
+  // Antialiased: a curve drawn with crisp edges flips whole pixels with its position on the page.
+  return `<path d="${d}" fill="none" stroke="${fill}" stroke-width="${light}" shape-rendering="geometricPrecision"${alpha < 1 ? ` stroke-opacity="${alpha}"` : ""}/>`;
 }
 
 export function fmt(n: number): string {

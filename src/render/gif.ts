@@ -8,8 +8,8 @@ import { cancelled, TuiError } from "../errors.ts";
 import { retime, type Cast } from "../record/cast-file.ts";
 import type { TerminalTheme } from "../term/types.ts";
 import { svgToPixels } from "./png.ts";
-import { replayFrames, MAX_FRAMES } from "./replay.ts";
-import { CELL_HEIGHT, CELL_WIDTH, renderSvg } from "./svg.ts";
+import { replayFrames, MAX_FRAMES, type ReplayFrame } from "./replay.ts";
+import { CELL_HEIGHT, CELL_WIDTH, renderSvg, type ScreenImage } from "./svg.ts";
 
 export interface GifOptions {
   /** Playback speed factor (2 = twice as fast). */
@@ -66,14 +66,13 @@ export async function castToGif(cast: Cast, options: GifOptions): Promise<GifRes
     pending = undefined;
   };
   let truncated = false;
+  let drawn: DrawnScreen | undefined;
   for await (const frame of replayFrames(cast, events, slotMs, options.theme)) {
     if (options.signal?.aborted) throw cancelled("export_recording");
-    const { svg } = renderSvg(frame.screen, frame.colours);
-    const rendered = await svgToPixels(svg, options.scale);
-    const rgba = fitCanvas(rendered, width, height);
+    drawn = await drawFrame(frame, drawn, width, height, options.scale);
     flush(frame.atMs);
-    pending = { ...encodeFrame(rgba, previous), atMs: frame.atMs };
-    previous = rgba;
+    pending = { ...encodeFrame(drawn.rgba, previous), atMs: frame.atMs };
+    previous = drawn.rgba;
     lastAt = frame.atMs;
     if (frames + 1 >= MAX_FRAMES) {
       truncated = true;
@@ -84,6 +83,50 @@ export async function castToGif(cast: Cast, options: GifOptions): Promise<GifRes
   flush(endMs);
   encoder.finish();
   return { gif: encoder.bytes(), frames, width, height, durationMs: written * 10, truncated };
+}
+
+interface DrawnScreen {
+  rgba: Uint8Array;
+  /** Per row: its cells, and the cursor when it is on that row. */
+  rowKeys: string[];
+  /** Size and colours: when they change, every row is drawn again. */
+  frameKey: string;
+}
+
+/**
+ * The frame's pixels. Only the band of rows that changed since the previous frame goes through
+ * SVG and resvg (typing changes a row or two), pasted over a copy of the previous frame.
+ */
+async function drawFrame(frame: ReplayFrame, before: DrawnScreen | undefined, width: number, height: number, scale: number): Promise<DrawnScreen> {
+  const { screen, colours } = frame;
+  const frameKey = JSON.stringify([screen.cols, screen.rows, colours.bg, colours.fg, colours.cursor, screen.cursorShape]);
+  const cursorKey = JSON.stringify(screen.cursor);
+  const rowKeys = screen.cells.map((row, r) => JSON.stringify(row) + (screen.cursor.row === r ? cursorKey : ""));
+  const changed = rowKeys.flatMap((key, r) => (before && before.frameKey === frameKey && before.rowKeys[r] === key ? [] : [r]));
+  if (!before || before.frameKey !== frameKey || changed.length === 0) {
+    const { svg } = renderSvg(screen, colours);
+    return { rgba: fitCanvas(await svgToPixels(svg, scale), width, height), rowKeys, frameKey };
+  }
+  // Glyphs overhang their row by a pixel or two (CJK, underscores), into the rows either side: the
+  // band pasted is the changed rows and one row around them, drawn with one more row of context.
+  const pasteFirst = Math.max(0, changed[0]! - 1);
+  const pasteLast = Math.min(screen.rows - 1, changed.at(-1)! + 1);
+  const first = Math.max(0, pasteFirst - 1);
+  const last = Math.min(screen.rows - 1, pasteLast + 1);
+  const band: ScreenImage = {
+    ...screen,
+    rows: last - first + 1,
+    cells: screen.cells.slice(first, last + 1),
+    cursor: { ...screen.cursor, row: screen.cursor.row - first, visible: screen.cursor.visible && screen.cursor.row >= first && screen.cursor.row <= last },
+  };
+  const image = await svgToPixels(renderSvg(band, colours).svg, scale);
+  const rgba = before.rgba.slice();
+  const y0 = Math.round((pasteFirst - first) * CELL_HEIGHT * scale);
+  const y1 = Math.min(image.height, Math.round((pasteLast - first + 1) * CELL_HEIGHT * scale));
+  const top = Math.round(pasteFirst * CELL_HEIGHT * scale);
+  const w = Math.min(width, image.width) * 4;
+  for (let y = y0; y < y1 && top + y - y0 < height; y++) rgba.set(image.pixels.subarray(y * image.width * 4, y * image.width * 4 + w), (top + y - y0) * width * 4);
+  return { rgba, rowKeys, frameKey };
 }
 
 /** Indexed pixels: the first frame whole, later frames only where they differ from `previous` (the rest transparent). */

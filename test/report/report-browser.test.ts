@@ -102,7 +102,7 @@ describe.skipIf(!present)("html report in Chromium", () => {
 
     // play: time moves
     const id = (await page.locator("section.failed").getAttribute("id"))!;
-    await page.evaluate((id) => window.__tuiReport.players[id].play(), id);
+    await page.evaluate((id) => window.__tuiReport.ensurePlayer(id).play(), id);
     await page.waitForFunction((id) => window.__tuiReport.players[id].getCurrentTime() > 0, id, { timeout: 30_000 });
     await page.evaluate((id) => window.__tuiReport.players[id].pause(), id);
     // a step's marker: clicking the step seeks to its time
