@@ -38,7 +38,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
   for (let i = 0; i < 20; i++) {
     const steps = [
       { type: "wait_for_text", pattern: "$" },
-      { type: "send_text", text: "ls -la /usr/lib | head -20\r", waitFor: { pattern: "^\\$ $", regex: true, regexFlags: "m" } },
+      { type: "send_text", text: "ls -la /usr/lib | head -20\r", waitFor: { pattern: "^\\$$", regex: true, regexFlags: "m" } }, // rows are trimmed
       { type: "send_text", text: `seq 1 ${30 + i}\r`, waitFor: { pattern: `^${30 + i}$`, regex: true, regexFlags: "m" } },
       { type: "assert_text", pattern: i % 7 === 3 ? "never-there" : String(30 + i) },
     ];

@@ -1,4 +1,5 @@
 /** A 30 s recording of vim being typed into, over MCP like a host: the bench's GIF input. */
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { connect } from "./client.ts";
 
@@ -17,6 +18,8 @@ export async function recordVim(dir: string): Promise<string> {
   try {
     const path = join(dir, "vim.cast");
     const file = join(dir, "notes.txt");
+    rmSync(path, { force: true }); // start_session refuses to replace a file
+    rmSync(file, { force: true });
     const { sessionId } = await c.ok("start_session", { command: "vim", args: ["-u", "NONE", "-N", "-c", "syntax on", file], cols: 80, rows: 24, record: path });
     await c.ok("wait_for_text", { sessionId, pattern: "notes.txt", timeoutMs: 15_000 });
     await c.ok("send_keys", { sessionId, keys: ["i"] });
