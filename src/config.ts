@@ -1,12 +1,64 @@
 /**
- * Command-line flags and environment variables, documented once for --help and the README, and
- * checked once at start-up: a bad value stops the server with a message instead of a silent default.
+ * Command-line flags and environment variables, documented once for --help and the README, checked
+ * once at start-up (a bad value stops the server with a message instead of a silent default), and
+ * parsed once into a typed Config that is passed down: nothing else in src/ reads TUI_TESTER_*.
  */
 import { statSync } from "node:fs";
-import { delimiter } from "node:path";
+import { delimiter, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
+import type { TerminalTheme } from "./term/types.ts";
 
 export const VERSION: string = pkg.version;
+
+export type PtyBackendName = "bun-terminal" | "bun-pty";
+
+/** Every setting, parsed. The server builds one at start-up and hands it to its context. */
+export interface Config {
+  version: string;
+  maxSessions: number;
+  maxMonitors: number;
+  /** Default for every input tool's `screenDetail`. */
+  screenDetail: "full" | "diff";
+  rawBufferBytes: number;
+  scrollback: number;
+  killGraceMs: number;
+  maxExitedKept: number;
+  /** What OSC 10/11/12/4 queries are told; undefined: xterm's colours on black. */
+  theme: Partial<TerminalTheme> | undefined;
+  /** undefined: Bun.Terminal where it exists (POSIX), else bun-pty. */
+  pty: PtyBackendName | undefined;
+  /** How inputs settle: the ready oracle where /proc allows (auto), or always the quiet window. */
+  ready: "auto" | "quiet";
+  log: "on" | "silent";
+  maxReplyBytes: number;
+  /** Absolute; undefined: a private temp directory made on first use. */
+  outputDir: string | undefined;
+  content: "text" | "json";
+  /** Record every session here (absolute); undefined: off. */
+  recordDir: string | undefined;
+  /** 0: a free port. */
+  webPort: number;
+}
+
+export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
+  version: VERSION,
+  maxSessions: 32,
+  maxMonitors: 16,
+  screenDetail: "full",
+  rawBufferBytes: 1024 * 1024,
+  scrollback: 10_000,
+  killGraceMs: 2000,
+  maxExitedKept: 64,
+  theme: undefined,
+  pty: undefined,
+  ready: "auto",
+  log: "on",
+  maxReplyBytes: 1024 * 1024,
+  outputDir: undefined,
+  content: "text",
+  recordDir: undefined,
+  webPort: 0,
+});
 
 export interface Setting {
   name: string;
@@ -60,13 +112,13 @@ const port = (value: string) => (/^[0-9]+$/.test(value) && Number(value) <= 6553
 const INT = "a positive integer";
 
 export const ENVIRONMENT: Setting[] = [
-  { name: "TUI_TESTER_MAX_SESSIONS", default: "32", meaning: "Maximum concurrent running sessions.", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_MAX_MONITORS", default: "16", meaning: "Maximum concurrent monitors.", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_SCREEN_DETAIL", default: "full", meaning: "Default screenDetail of input tools: full or diff.", accepted: "full, diff", problem: oneOf("full", "diff") },
-  { name: "TUI_TESTER_RAW_BUFFER_BYTES", default: "1048576", meaning: "Raw output kept per session, in bytes.", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_SCROLLBACK", default: "10000", meaning: "Emulator scrollback lines per session (fewer past 279 columns: history is capped at 32 MiB).", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_KILL_GRACE_MS", default: "2000", meaning: "stop_session wait before SIGKILL.", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_MAX_EXITED_KEPT", default: "64", meaning: "Exited sessions kept readable before pruning.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_MAX_SESSIONS", default: String(DEFAULT_CONFIG.maxSessions), meaning: "Maximum concurrent running sessions.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_MAX_MONITORS", default: String(DEFAULT_CONFIG.maxMonitors), meaning: "Maximum concurrent monitors.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_SCREEN_DETAIL", default: DEFAULT_CONFIG.screenDetail, meaning: "Default screenDetail of input tools: full or diff.", accepted: "full, diff", problem: oneOf("full", "diff") },
+  { name: "TUI_TESTER_RAW_BUFFER_BYTES", default: String(DEFAULT_CONFIG.rawBufferBytes), meaning: "Raw output kept per session, in bytes.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_SCROLLBACK", default: String(DEFAULT_CONFIG.scrollback), meaning: "Emulator scrollback lines per session (fewer past 279 columns: history is capped at 32 MiB).", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_KILL_GRACE_MS", default: String(DEFAULT_CONFIG.killGraceMs), meaning: "stop_session wait before SIGKILL.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_MAX_EXITED_KEPT", default: String(DEFAULT_CONFIG.maxExitedKept), meaning: "Exited sessions kept readable before pruning.", accepted: INT, problem: positiveInt },
   {
     name: "TUI_TESTER_THEME",
     default: "xterm colours on black",
@@ -75,10 +127,11 @@ export const ENVIRONMENT: Setting[] = [
     problem: themeProblem,
   },
   { name: "TUI_TESTER_PTY", default: "bun-terminal (POSIX), bun-pty (Windows)", meaning: "PTY backend: bun-terminal (Bun.Terminal, POSIX) or bun-pty.", accepted: "bun-terminal, bun-pty", problem: oneOf("bun-terminal", "bun-pty") },
-  { name: "TUI_TESTER_LOG", default: "on", meaning: "Set to silent to drop the stderr log.", accepted: "on, silent", problem: oneOf("on", "silent") },
-  { name: "TUI_TESTER_MAX_REPLY_BYTES", default: "1048576", meaning: "Largest tool reply; a larger one goes to a file in the output directory.", accepted: INT, problem: positiveInt },
+  { name: "TUI_TESTER_READY", default: DEFAULT_CONFIG.ready, meaning: "How inputs settle: auto (the ready oracle where /proc allows, docs/ready-oracle.md) or quiet (100 ms of quiet output).", accepted: "auto, quiet", problem: oneOf("auto", "quiet") },
+  { name: "TUI_TESTER_LOG", default: DEFAULT_CONFIG.log, meaning: "Set to silent to drop the stderr log.", accepted: "on, silent", problem: oneOf("on", "silent") },
+  { name: "TUI_TESTER_MAX_REPLY_BYTES", default: String(DEFAULT_CONFIG.maxReplyBytes), meaning: "Largest tool reply; a larger one goes to a file in the output directory.", accepted: INT, problem: positiveInt },
   { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where oversized replies and other artifacts are written (created if missing).", accepted: "a directory path (created if missing)", problem: directoryProblem(false) },
-  { name: "TUI_TESTER_CONTENT", default: "text", meaning: "Tool result content: text (rendered for the model) or json.", accepted: "text, json", problem: oneOf("text", "json") },
+  { name: "TUI_TESTER_CONTENT", default: DEFAULT_CONFIG.content, meaning: "Tool result content: text (rendered for the model) or json.", accepted: "text, json", problem: oneOf("text", "json") },
   { name: "TUI_TESTER_RECORD_DIR", default: "off", meaning: "Record every session as asciicast into this existing directory.", accepted: "an existing directory", problem: directoryProblem(true) },
   { name: "TUI_TESTER_FONTS", default: "none", meaning: "Extra font files for PNG pictures (CJK, emoji), tried after the bundled fonts.", accepted: `font files (.ttf, .otf, .ttc) separated by "${delimiter}"`, problem: fontFilesProblem },
   { name: "TUI_TESTER_WEB_PORT", default: "a free port (0)", meaning: "Port of the local web viewer.", accepted: "an integer from 0 to 65535", problem: port },
@@ -120,6 +173,40 @@ ${env}
 `;
 }
 
-export function screenDetailFromEnv(value = process.env.TUI_TESTER_SCREEN_DETAIL): "full" | "diff" {
-  return value === "diff" ? "diff" : "full";
+/**
+ * The settings in `env` over the defaults (and over `base`, e.g. the test command's quieter log).
+ * Unset, empty or invalid values keep the default: main.ts refuses to start on an invalid one
+ * (settingProblems) before it parses, so only a caller that skipped that check sees the fallback.
+ */
+export function parseConfig(env: Record<string, string | undefined>, base: Partial<Config> = {}): Config {
+  const config: Config = { ...DEFAULT_CONFIG, ...base };
+  const valid = (name: string): string | undefined => {
+    const value = env[name];
+    if (value === undefined || value === "") return undefined;
+    return ENVIRONMENT.find((s) => s.name === name)!.problem(value) === undefined ? value : undefined;
+  };
+  const int = (name: string, fallback: number) => {
+    const value = valid(name);
+    return value === undefined ? fallback : Number(value);
+  };
+  config.maxSessions = int("TUI_TESTER_MAX_SESSIONS", config.maxSessions);
+  config.maxMonitors = int("TUI_TESTER_MAX_MONITORS", config.maxMonitors);
+  config.rawBufferBytes = int("TUI_TESTER_RAW_BUFFER_BYTES", config.rawBufferBytes);
+  config.scrollback = int("TUI_TESTER_SCROLLBACK", config.scrollback);
+  config.killGraceMs = int("TUI_TESTER_KILL_GRACE_MS", config.killGraceMs);
+  config.maxExitedKept = int("TUI_TESTER_MAX_EXITED_KEPT", config.maxExitedKept);
+  config.maxReplyBytes = int("TUI_TESTER_MAX_REPLY_BYTES", config.maxReplyBytes);
+  config.webPort = int("TUI_TESTER_WEB_PORT", config.webPort);
+  config.screenDetail = (valid("TUI_TESTER_SCREEN_DETAIL") as Config["screenDetail"] | undefined) ?? config.screenDetail;
+  config.pty = (valid("TUI_TESTER_PTY") as PtyBackendName | undefined) ?? config.pty;
+  config.ready = (valid("TUI_TESTER_READY") as Config["ready"] | undefined) ?? config.ready;
+  config.log = (valid("TUI_TESTER_LOG") as Config["log"] | undefined) ?? config.log;
+  config.content = (valid("TUI_TESTER_CONTENT") as Config["content"] | undefined) ?? config.content;
+  const theme = valid("TUI_TESTER_THEME");
+  if (theme !== undefined) config.theme = JSON.parse(theme) as Partial<TerminalTheme>;
+  const outputDir = valid("TUI_TESTER_OUTPUT_DIR");
+  if (outputDir !== undefined) config.outputDir = resolve(outputDir);
+  const recordDir = valid("TUI_TESTER_RECORD_DIR");
+  if (recordDir !== undefined) config.recordDir = resolve(recordDir);
+  return config;
 }

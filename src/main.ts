@@ -1,14 +1,11 @@
 #!/usr/bin/env bun
 /** Entry: flags, registries, MCP server over stdio, shutdown on stdin end and signals; `test` runs test files. */
-import "./cli/log-default.ts"; // first: sets the test mode's log default before util/log.ts loads
-import { helpText, screenDetailFromEnv, settingProblems, VERSION } from "./config.ts";
-import { MonitorRegistry } from "./monitor/registry.ts";
+import { helpText, parseConfig, settingProblems, VERSION } from "./config.ts";
 import { createServer, serveStdio } from "./server.ts";
-import { SessionRegistry } from "./session/registry.ts";
+import { startWatchdog } from "./pty/index.ts";
 import { tools } from "./catalog.ts";
-import { outputDir } from "./util/artifact-path.ts";
-import { log } from "./util/log.ts";
-import { ViewerManager } from "./viewer/manager.ts";
+import { createServerContext } from "./tools/context.ts";
+import { escapeControls, log, setLogLevel } from "./util/log.ts";
 
 const flag = process.argv[2];
 if (flag === "--version" || flag === "-v") {
@@ -21,12 +18,16 @@ if (flag === "--help" || flag === "-h") {
 }
 const problems = settingProblems();
 if (problems.length > 0) {
-  process.stderr.write(`tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${p}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`);
+  process.stderr.write(`tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${escapeControls(p)}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`);
   process.exit(2);
 }
+// The settings, parsed once; in test mode the per-session log would drown the report, so it is off
+// unless TUI_TESTER_LOG asks for it.
+const config = parseConfig(process.env, flag === "test" ? { log: "silent" } : {});
+setLogLevel(config.log);
 if (flag === "test") {
   const { testCommand } = await import("./cli/command.ts");
-  const { code, stdout } = await testCommand(process.argv.slice(3));
+  const { code, stdout } = await testCommand(process.argv.slice(3), config);
   if (stdout) await new Promise((done) => process.stdout.write(stdout, done)); // flushed before exit, also into a pipe
   process.exit(code);
 }
@@ -45,22 +46,21 @@ if (flag === "show-report") {
   await new Promise(() => undefined); // serve until a signal
 }
 if (flag !== undefined) {
-  process.stderr.write(`Unknown argument "${flag}".\n\n${helpText()}`);
+  process.stderr.write(`Unknown argument "${escapeControls(flag)}".\n\n${helpText()}`);
   process.exit(2);
 }
 
+// Before any session starts: every child inherits the watchdog's mark (src/pty/watchdog.ts).
+startWatchdog();
+const context = createServerContext(config);
 // The output directory exists before the first tool call: a screenshot or recording without a path must find it.
 try {
-  outputDir();
+  void context.output.path;
 } catch (error) {
   process.stderr.write(`tui-tester: cannot create TUI_TESTER_OUTPUT_DIR: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(2);
 }
-
-const sessions = new SessionRegistry();
-const monitors = new MonitorRegistry();
-const viewers = new ViewerManager();
-const server = createServer(tools, { sessions, monitors, viewers, config: { screenDetail: screenDetailFromEnv(), version: VERSION } });
+const server = createServer(tools, context);
 
 let shuttingDown = false;
 async function shutdown(reason: string, code = 0): Promise<void> {
@@ -68,9 +68,7 @@ async function shutdown(reason: string, code = 0): Promise<void> {
   shuttingDown = true;
   log(`shutting down (${reason})`);
   const force = setTimeout(() => process.exit(code), 5000);
-  monitors.stopAll();
-  await viewers.closeAll().catch(() => undefined);
-  await sessions.shutdown().catch(() => undefined);
+  await context.close();
   await server.close().catch(() => undefined);
   clearTimeout(force);
   process.exit(code);
@@ -78,8 +76,8 @@ async function shutdown(reason: string, code = 0): Promise<void> {
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(signal));
 process.stdin.on("end", () => void shutdown("stdin closed"));
-// The transport can close without stdin ending: the SDK closes it (and pauses stdin) when a request
-// overflows its 10 MiB read buffer. A server that can no longer hear its client must not linger.
+// Should the transport close without stdin ending, a server that can no longer hear its client must
+// not linger. (An oversized request no longer closes it: src/stdio-transport.ts refuses that line.)
 server.onclose = () => void shutdown("transport closed");
 process.stdin.on("close", () => void shutdown("stdin closed"));
 // The server must never crash on a stray error: log it and keep serving.

@@ -1,9 +1,10 @@
 /** A session registry for tests that always cleans up after itself. */
-import { limitsFromEnv, SessionRegistry, type StartOptions } from "../src/session/registry.ts";
+import { DEFAULT_CONFIG } from "../src/config.ts";
+import { type RegistryLimits, SessionRegistry, type StartOptions } from "../src/session/registry.ts";
 
 /** A registry disposed with `await using`: every session it started is stopped. */
-export function testRegistry(overrides: Partial<ReturnType<typeof limitsFromEnv>> = {}) {
-  const registry = new SessionRegistry({ ...limitsFromEnv({}), ...overrides });
+export function testRegistry(overrides: Partial<RegistryLimits> = {}) {
+  const registry = new SessionRegistry({ ...DEFAULT_CONFIG, ...overrides });
   return Object.assign(registry, {
     async [Symbol.asyncDispose]() {
       await registry.shutdown(200);

@@ -21,6 +21,10 @@ export interface TestOptions {
   reportDir: string;
   trace: "on" | "retain-on-failure" | "off";
   help: boolean;
+  /** Run each test this many times (flake hunting). */
+  repeat: number;
+  /** This machine's part of the run: tests k with k mod total = index - 1. */
+  shard?: { index: number; total: number };
 }
 
 export const REPORTERS = ["list", "html", "junit", "json"] as const;
@@ -50,7 +54,9 @@ Options:
   --retries N              Run a failing test again up to N times (default 0); a pass on retry is "flaky".
   --filter REGEX           Run only tests whose "file › name" title matches.
   --update-snapshots, -u   Rewrite every golden the tests compare with the current screen.
-  --ci                     Fail on a missing golden instead of writing it.
+  --ci                     Fail on a missing golden (or one no test uses) instead of writing it.
+  --repeat N               Run each test N times (default 1), to hunt flaky tests.
+  --shard I/N              Run only shard I of N (1-based), for CI machines that split a run.
   --junit FILE             Write a JUnit XML report.
   --json                   Print a JSON report on stdout.
   --record-failures        Keep an asciicast recording of each failed test attempt.
@@ -100,6 +106,8 @@ export function parseTestArgs(argv: string[]): TestOptions {
         "report-dir": { type: "string" },
         trace: { type: "string" },
         help: { type: "boolean", short: "h" },
+        repeat: { type: "string" },
+        shard: { type: "string" },
       },
     });
   } catch (error) {
@@ -136,5 +144,14 @@ export function parseTestArgs(argv: string[]): TestOptions {
     reportDir: values["report-dir"] || "tui-tester-report",
     trace: (values.trace ?? "retain-on-failure") as TestOptions["trace"],
     help: values.help === true,
+    repeat: integer("repeat", values.repeat, 1, 1000, 1),
+    ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
   };
+}
+
+function parseShard(value: string): { index: number; total: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  const [index, total] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  if (!m || total < 1 || index < 1 || index > total) throw new UsageError(`--shard takes I/N with 1 <= I <= N, e.g. 2/4; got "${value.slice(0, 40)}".`);
+  return { index, total };
 }

@@ -8,14 +8,16 @@ import type { PtyBackend } from "./types.ts";
 
 export type { PtyBackend, PtyExit, PtyProcess, PtySpawnOptions } from "./types.ts";
 export { bytesRead, descendants } from "./process-tree.ts";
+export { processRunning } from "./signal.ts";
+export { OWNER_VARIABLE, startWatchdog } from "./watchdog.ts";
 
 let cached: Promise<PtyBackend> | undefined;
 
 /**
- * `TUI_TESTER_PTY` picks the backend; the default is Bun's built-in terminal where it exists
- * (POSIX), because it reports real signals and raw bytes, else bun-pty (Windows).
+ * `name` (the TUI_TESTER_PTY setting) picks the backend; the default is Bun's built-in terminal where
+ * it exists (POSIX), because it reports real signals and raw bytes, else bun-pty (Windows).
  */
-export function selectBackend(name: string | undefined = process.env.TUI_TESTER_PTY): Promise<PtyBackend> {
+export function selectBackend(name?: string): Promise<PtyBackend> {
   if (name === undefined || name === "") return (cached ??= bunTerminalAvailable() ? Promise.resolve(bunTerminalBackend) : loadBunPtyBackend());
   if (name === "bun-terminal") {
     if (!bunTerminalAvailable()) throw new TuiError("INVALID_ARGUMENT", "TUI_TESTER_PTY=bun-terminal needs Bun.Terminal (Bun >= 1.3.5 on macOS/Linux).", "Unset TUI_TESTER_PTY or set it to bun-pty.");

@@ -5,7 +5,7 @@
  */
 import { TuiError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
-import { artifactPath, assertDirectory, outputDir, stamp } from "../util/artifact-path.ts";
+import { artifactPath, assertDirectory, stamp } from "../util/artifact-path.ts";
 import { log } from "../util/log.ts";
 import { AsciicastWriter } from "./asciicast.ts";
 
@@ -21,8 +21,10 @@ export interface RecordingStats {
 }
 
 export interface RecordOptions {
-  /** File path (relative to the server's cwd); default: a new file in TUI_TESTER_RECORD_DIR or the output directory. */
+  /** File path (relative to the server's cwd); default: a new file in `dir`. */
   path?: string;
+  /** Where a recording without a path goes: TUI_TESTER_RECORD_DIR, else the output directory. */
+  dir: string;
   /** Also record what is typed into the program as `i` events. */
   includeInput?: boolean;
   /** Replace an existing file at `path` (refused otherwise). */
@@ -81,22 +83,14 @@ export function recordingHistory(session: Session): RecordingStats[] {
   return (history.get(session) ?? []).map((r) => r.stats());
 }
 
-/** TUI_TESTER_RECORD_DIR (must exist) when set: every session is recorded there. */
-export function recordDirFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
-  const dir = env.TUI_TESTER_RECORD_DIR;
-  if (!dir) return undefined;
-  assertDirectory(dir, "TUI_TESTER_RECORD_DIR");
-  return dir;
-}
-
-export function startRecording(session: Session, options: RecordOptions = {}): RecordingStats {
+export function startRecording(session: Session, options: RecordOptions): RecordingStats {
   const current = recordings.get(session);
   if (current?.open) {
     throw new TuiError("INVALID_ARGUMENT", `Session ${session.id} is already recording to ${current.stats().path}.`, "Call stop_recording first to start a new file.");
   }
   session.assertRunning();
   const name = `${session.id}-${stamp()}.cast`;
-  const path = artifactPath(options.path, recordDirFromEnv() ?? outputDir(), name, options.overwrite);
+  const path = artifactPath(options.path, options.dir, name, options.overwrite);
   const recording = new Recording(session, path, options.includeInput ?? false);
   recordings.set(session, recording);
   const kept = history.get(session) ?? [];
@@ -128,4 +122,28 @@ export function markRecording(session: Session, label: string): RecordingStats {
 
 export function recordingStats(session: Session): RecordingStats | undefined {
   return recordings.get(session)?.stats();
+}
+
+/**
+ * start_session's `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
+ * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
+ * before any output has been read, and returns what to add to the session info. A recording that
+ * cannot start throws: the caller stops the session and fails, as the recording was asked for.
+ */
+export function planRecording(
+  args: { record?: boolean | string },
+  dirs: { recordDir?: string; outputDir: string },
+): { apply(session: Session): Record<string, unknown> } {
+  const envDir = dirs.recordDir;
+  // Checked at start-up too; this catches a directory removed since.
+  if (envDir !== undefined && args.record !== false) assertDirectory(envDir, "TUI_TESTER_RECORD_DIR");
+  const dir = envDir ?? dirs.outputDir;
+  const explicit = typeof args.record === "string" ? artifactPath(args.record, dir, "unused.cast") : undefined;
+  const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
+  return {
+    apply(session) {
+      if (!wanted) return {};
+      return { recording: { path: startRecording(session, { path: explicit, dir }).path } };
+    },
+  };
 }

@@ -2,7 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { TuiError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
-import { artifactPath, outputDir, stamp } from "../util/artifact-path.ts";
+import { artifactPath, stamp } from "../util/artifact-path.ts";
 import { svgToPng } from "./png.ts";
 import { renderSvg } from "./svg.ts";
 
@@ -21,8 +21,9 @@ export interface Screenshot {
   content: Uint8Array | string;
 }
 
-export async function screenshot(session: Session, options: { format: "png" | "svg"; path?: string; scale: number; overwrite?: boolean }): Promise<Screenshot> {
-  const path = artifactPath(options.path, outputDir(), `${session.id}-${stamp()}.${options.format}`, options.overwrite);
+/** `path` is relative to the server's cwd; without one, a new file goes to `dir` (the output directory). */
+export async function screenshot(session: Session, options: { format: "png" | "svg"; path?: string; dir: string; scale: number; overwrite?: boolean }): Promise<Screenshot> {
+  const path = artifactPath(options.path, options.dir, `${session.id}-${stamp()}.${options.format}`, options.overwrite);
   const started = performance.now();
   const snap = await session.emulator.settledSnapshot({ grid: true });
   const screen = { cols: snap.cols, rows: snap.rows, cells: snap.grid ?? [], cursor: snap.cursor, cursorShape: session.emulator.cursorShape() };

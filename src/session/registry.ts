@@ -1,12 +1,11 @@
 /** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
 import { clip } from "../util/clip.ts";
 import { TuiError } from "../errors.ts";
-import { positiveIntFromEnv } from "../util/env.ts";
-import { descendants, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
-import { DEFAULT_SCROLLBACK } from "../term/emulator.ts";
-import type { TerminalTheme } from "../term/types.ts";
-import { themeProblem } from "../config.ts";
+import { descendants, OWNER_VARIABLE, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
+import { fakeClockEnv } from "./fake-clock.ts";
+import type { LaunchArgs } from "./history.ts";
 import { describeExit, Session, type ExitInfo } from "./session.ts";
 
 export interface StartOptions {
@@ -18,40 +17,16 @@ export interface StartOptions {
   rows: number;
   term: string;
   name?: string;
+  /** Wall clock through libfaketime (fake-clock.ts): an ISO instant, frozen unless freezeClock is false. */
+  clock?: string;
+  freezeClock?: boolean;
 }
 
-export interface RegistryLimits {
-  maxSessions: number;
-  /** Exited sessions kept readable (get_exit_info, get_text) before the oldest are pruned. */
-  maxExitedKept: number;
-  rawBufferBytes: number;
-  scrollback: number;
-  /** How long stop waits after the first signal before SIGKILL. */
-  killGraceMs: number;
-  theme?: Partial<TerminalTheme>;
-}
-
-export function limitsFromEnv(env: Record<string, string | undefined> = process.env): RegistryLimits {
-  return {
-    maxSessions: positiveIntFromEnv(env.TUI_TESTER_MAX_SESSIONS, 32),
-    maxExitedKept: positiveIntFromEnv(env.TUI_TESTER_MAX_EXITED_KEPT, 64),
-    rawBufferBytes: positiveIntFromEnv(env.TUI_TESTER_RAW_BUFFER_BYTES, 1024 * 1024),
-    scrollback: positiveIntFromEnv(env.TUI_TESTER_SCROLLBACK, DEFAULT_SCROLLBACK),
-    killGraceMs: positiveIntFromEnv(env.TUI_TESTER_KILL_GRACE_MS, 2000),
-    theme: themeFromEnv(env.TUI_TESTER_THEME),
-  };
-}
-
-/** TUI_TESTER_THEME: JSON such as {"background":"#ffffff","foreground":"#000000"}; what OSC 10/11/12/4 queries are told. */
-function themeFromEnv(value: string | undefined): Partial<TerminalTheme> | undefined {
-  if (!value) return undefined;
-  // main.ts refuses to start on a bad value; a registry built elsewhere (tests, the CLI) ignores one.
-  const problem = themeProblem(value);
-  if (problem === undefined) return JSON.parse(value) as Partial<TerminalTheme>;
-  log(`ignoring TUI_TESTER_THEME: ${problem}`);
-  return undefined;
-}
-
+/**
+ * The settings a registry follows: session limits, what each session keeps, the stop grace, the
+ * theme queries are told and the PTY backend.
+ */
+export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty" | "ready">;
 
 /** How long stop lets a session's output drain before hanging up on it when it is flooding. */
 const FLOOD_DRAIN_MS = 150;
@@ -72,7 +47,7 @@ export class SessionRegistry {
   private counter = 0;
   private backend: PtyBackend | undefined;
 
-  constructor(readonly limits: RegistryLimits = limitsFromEnv()) {}
+  constructor(readonly limits: RegistryLimits = DEFAULT_CONFIG) {}
 
   async start(options: StartOptions): Promise<Session> {
     const live = this.live();
@@ -84,14 +59,15 @@ export class SessionRegistry {
       );
     }
     const env = childEnv(options.env, options.term);
+    if (options.clock !== undefined) Object.assign(env, fakeClockEnv(options.clock, options.freezeClock ?? true, env.LD_PRELOAD));
     const cwd = options.cwd ?? process.cwd();
     const file = resolveCommand(options.command, cwd, env);
-    this.backend ??= await selectBackend();
+    this.backend ??= await selectBackend(this.limits.pty);
     const id = `${this.prefix}-${++this.counter}`;
     let session: Session;
     try {
       session = await Session.start(
-        { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme },
+        { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme, ready: this.limits.ready, launch: launchArgs(options, cwd) },
         this.backend,
       );
     } catch (error) {
@@ -188,14 +164,20 @@ function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** Descendants that outlived the session get until the deadline to go, then SIGKILL. */
+/** Descendants that outlived the session get until the deadline to go, then SIGKILL. A zombie has gone. */
 async function killStragglers(pids: number[], deadline: number): Promise<void> {
-  let alive = pids.filter((pid) => signalPid(pid, 0));
+  let alive = pids.filter(processRunning);
   while (alive.length > 0 && performance.now() < deadline) {
-    await Bun.sleep(10);
-    alive = alive.filter((pid) => signalPid(pid, 0));
+    await Bun.sleep(5);
+    alive = alive.filter(processRunning);
   }
   for (const pid of alive) signalPid(pid, "SIGKILL");
+}
+
+/** start_session's arguments as given, for save_test (the env is only what the caller set). */
+function launchArgs(options: StartOptions, cwd: string): LaunchArgs {
+  const { command, args, cols, rows, term, env, clock, freezeClock } = options;
+  return { command, args, cwd, cols, rows, term, ...(env ? { env } : {}), ...(clock !== undefined ? { clock, freezeClock: freezeClock ?? true } : {}) };
 }
 
 /** The server's env, the caller's env over it, and TERM from the `term` option. */
@@ -205,5 +187,8 @@ function childEnv(overrides: Record<string, string> | undefined, term: string): 
   Object.assign(env, overrides ?? {});
   env.TERM = overrides?.TERM ?? term;
   env.COLORTERM ??= "truecolor";
+  // The server's watchdog mark is not the caller's to change: it is how a killed server's strays are found.
+  const owner = process.env[OWNER_VARIABLE];
+  if (owner !== undefined) env[OWNER_VARIABLE] = owner;
   return env;
 }

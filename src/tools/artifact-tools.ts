@@ -2,13 +2,11 @@
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
-import { markRecording, recordDirFromEnv, recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
+import { markRecording, recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
 import { screenshot as takeScreenshot } from "../render/screenshot.ts";
 import type { Session } from "../session/session.ts";
-import { artifactPath, outputDir } from "../util/artifact-path.ts";
+import { artifactPath, assertDirectory } from "../util/artifact-path.ts";
 import { openBrowser } from "../web/open-browser.ts";
-import { webViewer } from "../web/server.ts";
-import { takeovers } from "../web/takeover.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext, type ToolDef } from "./define.ts";
 import { optionalBoolean, sessionId } from "./schemas.ts";
 import { B, N, S, shape } from "./output-shape.ts";
@@ -28,8 +26,8 @@ export const startRecordingTool = defineSessionTool({
     overwrite,
   }),
   annotations: annotations("Start recording", "write", false),
-  async act(session, args) {
-    const stats = startRecording(session, { path: args.path, includeInput: args.includeInput, overwrite: args.overwrite });
+  async act(session, args, ctx) {
+    const stats = startRecording(session, { path: args.path, dir: recordDir(ctx), includeInput: args.includeInput, overwrite: args.overwrite });
     return { summary: `Recording ${session.id} to ${stats.path}`, data: { sessionId: session.id, path: stats.path } };
   },
 });
@@ -90,8 +88,8 @@ export const screenshotTool = defineSessionTool({
   // It writes a file: not read-only, so a client that auto-approves reads still asks.
   annotations: annotations("Screenshot", "write", false),
   allowExited: true,
-  async act(session, args) {
-    const shot = await takeScreenshot(session, { format: args.format, path: args.path, scale: args.scale, overwrite: args.overwrite });
+  async act(session, args, ctx) {
+    const shot = await takeScreenshot(session, { format: args.format, path: args.path, dir: ctx.output.path, scale: args.scale, overwrite: args.overwrite });
     const data = { sessionId: session.id, format: shot.format, path: shot.path, width: shot.width, height: shot.height, bytes: shot.bytes, renderMs: shot.renderMs };
     const summary = `Screenshot of ${session.id} (${shot.width}x${shot.height} ${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
     const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");
@@ -101,30 +99,15 @@ export const screenshotTool = defineSessionTool({
   },
 });
 
-/**
- * start_session's `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
- * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
- * before any output has been read, and returns what to add to the session info. A recording that
- * cannot start throws: the caller stops the session and fails, as the recording was asked for.
- */
-export function planSessionArtifacts(args: { record?: boolean | string }): { apply(session: Session): Record<string, unknown> } {
-  const envDir = recordDirFromEnv();
-  const explicit = typeof args.record === "string" ? artifactPath(args.record, outputDir(), "unused.cast") : undefined;
-  const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
-  return {
-    apply(session) {
-      if (!wanted) return {};
-      return { recording: { path: startRecording(session, { path: explicit }).path } };
-    },
-  };
-}
+/** Where recordings without a path go: TUI_TESTER_RECORD_DIR, else the output directory. */
+const recordDir = (ctx: ToolContext) => ctx.config.recordDir ?? ctx.output.path;
 
 /** Session info additions: the running recording's figures, and whether a human holds control. */
-export function artifactInfo(session: Session): Record<string, unknown> {
+export function artifactInfo(session: Session, ctx: Pick<ToolContext, "takeovers">): Record<string, unknown> {
   const stats = recordingStats(session);
   return {
     ...(stats && !stats.closed ? { recording: { path: stats.path, events: stats.events, bytes: stats.bytes } } : {}),
-    ...(takeovers.holder(session) !== undefined ? { humanInControl: true } : {}),
+    ...(ctx.takeovers.holder(session) !== undefined ? { humanInControl: true } : {}),
   };
 }
 
@@ -136,21 +119,24 @@ export const webViewerTool = defineTool({
   annotations: annotations("Web viewer", "read", true),
   async run(args, ctx) {
     if (args.sessionId !== undefined) ctx.sessions.get(args.sessionId);
-    const url = webViewer(ctx.sessions).url(args.sessionId);
+    const url = ctx.web.url(args.sessionId);
     return { summary: `Web viewer: ${url} (give this URL to the person; it carries the access token)`, data: { url } };
   },
 });
 
 /** start_session visible: "web": open the viewer in the default browser where there is a display, else return the URL to pass on. */
 export function openWebViewer(session: Session, ctx: ToolContext): { requested: true; open: boolean; url: string; terminal?: string; reason?: string } {
-  const url = webViewer(ctx.sessions).url(session.id);
+  const url = ctx.web.url(session.id);
   const launch = openBrowser(url);
-  return launch.opened ? { requested: true, open: true, terminal: "web browser", url } : { requested: true, open: false, url, reason: `${launch.reason}; open the URL in a browser` };
+  return launch.opened
+    ? { requested: true, open: true, terminal: "web browser", url }
+    : { requested: true, open: false, url, reason: `${launch.reason}; give the person this URL to open in a browser: ${url}` };
 }
 
 /**
  * Every tool acting on a session reports, once, that a human typed into it through the web viewer
- * since the agent's last successful call: its result gets `humanInput` and a line in the summary.
+ * since the agent's last successful call: its result gets `humanInput` and a note leading its summary
+ * (one line: the renderer shows a newline in a summary as a literal "\n").
  */
 export function withHumanInputNotice(tool: ToolDef): ToolDef {
   if (!("sessionId" in tool.input.entries)) return tool;
@@ -159,11 +145,11 @@ export function withHumanInputNotice(tool: ToolDef): ToolDef {
     async run(args, ctx) {
       const outcome = await tool.run(args, ctx);
       const id = (args as { sessionId?: string }).sessionId;
-      const notice = id === undefined ? undefined : takeovers.takeNotice(id);
+      const notice = id === undefined ? undefined : ctx.takeovers.takeNotice(id);
       if (!notice) return outcome;
       return {
         ...outcome,
-        summary: `Note: a human typed ${notice.bytes} bytes into ${id} through the web viewer between ${notice.firstInputAt} and ${notice.lastInputAt} (control released ${notice.releasedAt}); the screen may have changed.\n${outcome.summary}`,
+        summary: `Note: a human typed ${notice.bytes} bytes into ${id} through the web viewer between ${notice.firstInputAt} and ${notice.lastInputAt} (control released ${notice.releasedAt}); the screen may have changed. ${outcome.summary}`,
         data: { ...outcome.data, humanInput: notice },
       };
     },

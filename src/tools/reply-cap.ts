@@ -1,6 +1,6 @@
 /**
  * Bounded replies: no tool result is larger than TUI_TESTER_MAX_REPLY_BYTES (default 1 MiB).
- * A larger result is written in full to TUI_TESTER_OUTPUT_DIR (default a private temp dir) and the
+ * A larger result is written in full to the server's output directory (TUI_TESTER_OUTPUT_DIR) and the
  * reply keeps the summary, the head of the text, the small fields, and resource links to the files.
  * The newest MAX_SPILLS_KEPT spills are kept.
  */
@@ -8,33 +8,55 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { outputDir } from "../util/artifact-path.ts";
-import { positiveIntFromEnv } from "../util/env.ts";
+import type { OutputDir } from "../util/artifact-path.ts";
 
-export const DEFAULT_MAX_REPLY_BYTES = 1024 * 1024;
 /** A field whose JSON is at most this big stays inline when a reply is spilled to a file. */
 const SMALL_FIELD_BYTES = 2048;
 /** Room for the JSON-RPC envelope around the result ({"jsonrpc":"2.0","id":...,"result":...}). */
 const ENVELOPE_BYTES = 256;
 
-export function maxReplyBytes(): number {
-  return positiveIntFromEnv(process.env.TUI_TESTER_MAX_REPLY_BYTES, DEFAULT_MAX_REPLY_BYTES);
-}
-
 /**
- * Spilled replies this server keeps on disk: each is read once, soon after its reply, and a long run
+ * Spilled replies a server keeps on disk: each is read once, soon after its reply, and a long run
  * (a monitor stopped in a loop, cells read part by part) must not fill the disk. Older spills are
  * deleted as new ones are written; nothing else in the directory is touched.
  */
 export const MAX_SPILLS_KEPT = 32;
-const spills: string[] = [];
-let spillCount = 0;
 
-function forgetOldSpills(): void {
-  while (spills.length > MAX_SPILLS_KEPT) {
-    const base = spills.shift()!;
-    for (const path of [`${base}.json`, `${base}.txt`]) rmSync(path, { force: true });
+/** One server's spilled replies, in its output directory. */
+export class Spills {
+  private readonly kept: string[] = [];
+  private count = 0;
+
+  constructor(private readonly output: OutputDir) {}
+
+  /** Write the full text and JSON next to each other; undefined paths (and the reason) when that fails. */
+  save(tool: string, text: string, json: string): { base?: string; failure?: string } {
+    try {
+      const dir = this.output.path;
+      mkdirSync(dir, { recursive: true });
+      const base = join(dir, `${tool}-${Date.now()}-${++this.count}`);
+      this.kept.push(base);
+      writeFileSync(`${base}.json`, json, { mode: 0o600 });
+      writeFileSync(`${base}.txt`, text, { mode: 0o600 });
+      this.forgetOld();
+      return { base };
+    } catch (error) {
+      return { failure: error instanceof Error ? error.message : String(error) };
+    }
   }
+
+  private forgetOld(): void {
+    while (this.kept.length > MAX_SPILLS_KEPT) {
+      const base = this.kept.shift()!;
+      for (const path of [`${base}.json`, `${base}.txt`]) rmSync(path, { force: true });
+    }
+  }
+}
+
+/** The largest reply, and where a larger one goes. */
+export interface ReplyLimit {
+  maxBytes: number;
+  spills: Spills;
 }
 
 const bytesOf = (s: string) => Buffer.byteLength(s, "utf8");
@@ -46,29 +68,13 @@ export function cutBytes(text: string, max: number): string {
   return cut.endsWith("\uFFFD") ? cut.slice(0, -1) : cut;
 }
 
-/** Write the full text and JSON next to each other; undefined paths (and the reason) when that fails. */
-function save(tool: string, text: string, json: string): { base?: string; failure?: string } {
-  try {
-    const dir = outputDir();
-    mkdirSync(dir, { recursive: true });
-    const base = join(dir, `${tool}-${Date.now()}-${++spillCount}`);
-    spills.push(base);
-    writeFileSync(`${base}.json`, json, { mode: 0o600 });
-    writeFileSync(`${base}.txt`, text, { mode: 0o600 });
-    forgetOldSpills();
-    return { base };
-  } catch (error) {
-    return { failure: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-export function capReply(result: CallToolResult, tool: string, maxBytes = maxReplyBytes()): CallToolResult {
+export function capReply(result: CallToolResult, tool: string, { maxBytes, spills }: ReplyLimit): CallToolResult {
   const size = bytesOf(JSON.stringify(result));
   if (size <= maxBytes - ENVELOPE_BYTES) return result;
   const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
   const full = result.structuredContent ?? {};
   const json = JSON.stringify(full);
-  const { base, failure } = save(tool, text, json);
+  const { base, failure } = spills.save(tool, text, json);
 
   // Drop the largest fields until the rest fits in half the budget (cells go before lines and text).
   const kept: Record<string, unknown> = { ...full };

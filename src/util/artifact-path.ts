@@ -4,20 +4,21 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { TuiError } from "../errors.ts";
 
-let privateDir: string | undefined;
+/** A server's output directory: the configured one (TUI_TESTER_OUTPUT_DIR), else a private temp directory made on first use. */
+export class OutputDir {
+  private made: string | undefined;
 
-/**
- * TUI_TESTER_OUTPUT_DIR (created when missing; main.ts calls this at start-up so the first screenshot
- * finds it), else a private temp directory made on first use.
- */
-export function outputDir(env: Record<string, string | undefined> = process.env): string {
-  if (env.TUI_TESTER_OUTPUT_DIR) {
-    const dir = resolve(env.TUI_TESTER_OUTPUT_DIR);
-    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
-    return dir;
+  constructor(private readonly configured: string | undefined) {}
+
+  /** The configured directory is created when missing (main.ts asks at start-up, so the first screenshot finds it). */
+  get path(): string {
+    if (this.configured !== undefined) {
+      if (!existsSync(this.configured)) mkdirSync(this.configured, { recursive: true });
+      return this.configured;
+    }
+    this.made ??= mkdtempSync(join(tmpdir(), "tui-tester-"));
+    return this.made;
   }
-  privateDir ??= mkdtempSync(join(tmpdir(), "tui-tester-"));
-  return privateDir;
 }
 
 const shown = (s: string) => (s.length > 200 ? `${s.slice(0, 200)}…` : s);

@@ -17,7 +17,7 @@ import type { Session } from "../session/session.ts";
 import { log } from "../util/log.ts";
 import { PAGE_ASSETS, pageHtml } from "./assets.ts";
 import { MAX_BACKLOG, SessionMirror, type ServerMessage } from "./mirror.ts";
-import { takeovers } from "./takeover.ts";
+import type { TakeoverRegistry } from "./takeover.ts";
 
 /** How often open tabs get the session list (new sessions, states, sizes, who has control). */
 const LIST_INTERVAL_MS = 500;
@@ -42,11 +42,6 @@ type ClientMessage =
   | { type: "input"; data: string; binary?: boolean }
   | { type: "resize"; cols: number; rows: number };
 
-export function webPortFromEnv(value = process.env.TUI_TESTER_WEB_PORT): number {
-  const port = Number(value);
-  return value !== undefined && value !== "" && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0;
-}
-
 export class WebViewer {
   private readonly token = randomBytes(24).toString("base64url");
   private server: Server<Tab> | undefined;
@@ -55,7 +50,9 @@ export class WebViewer {
 
   constructor(
     private readonly sessions: SessionRegistry,
-    private readonly port = webPortFromEnv(),
+    private readonly takeovers: TakeoverRegistry,
+    /** 0: a free port (TUI_TESTER_WEB_PORT). */
+    private readonly port = 0,
   ) {}
 
   /** Start on first use; returns the page URL, optionally opening one session. */
@@ -154,7 +151,7 @@ export class WebViewer {
     this.tabs.delete(ws);
     ws.data.mirror?.close();
     // Closing the tab hands control back.
-    takeovers.releaseAll(ws);
+    this.takeovers.releaseAll(ws);
     if (this.tabs.size === 0) {
       clearInterval(this.listTimer);
       this.listTimer = undefined;
@@ -173,28 +170,28 @@ export class WebViewer {
       case "attach": {
         const target = this.find(String(message.id));
         if (!target) return send(ws, { type: "error", message: `no session ${String(message.id).slice(0, 100)}` });
-        if (session && session !== target) takeovers.release(session, ws);
+        if (session && session !== target) this.takeovers.release(session, ws);
         ws.data.mirror?.close();
         ws.data.mirror = new SessionMirror(target, { send: (m) => send(ws, m), backlog: () => ws.getBufferedAmount() });
         return this.sendList(ws);
       }
       case "take":
-        if (session && !takeovers.take(session, ws)) send(ws, { type: "error", message: session.running ? "another viewer has control" : "the session has exited" });
+        if (session && !this.takeovers.take(session, ws)) send(ws, { type: "error", message: session.running ? "another viewer has control" : "the session has exited" });
         return this.sendList(ws);
       case "release":
-        if (session) takeovers.release(session, ws);
+        if (session) this.takeovers.release(session, ws);
         return this.sendList(ws);
       case "input": {
         if (!session || typeof message.data !== "string") return;
         // xterm.js hands mouse reports in the X10 encoding as a "binary" string: one char per byte.
         const bytes = message.binary ? Buffer.from(message.data, "latin1") : Buffer.from(message.data, "utf8");
-        if (!takeovers.input(session, ws, bytes)) send(ws, { type: "error", message: "take control first" });
+        if (!this.takeovers.input(session, ws, bytes)) send(ws, { type: "error", message: "take control first" });
         return;
       }
       case "resize": {
         const { cols, rows } = message;
-        if (!session || takeovers.holder(session) !== ws || !session.running) return send(ws, { type: "error", message: "take control first" });
-        if (Number.isInteger(cols) && Number.isInteger(rows) && cols >= 2 && cols <= 1000 && rows >= 2 && rows <= 500) session.resize(cols, rows);
+        if (!session || this.takeovers.holder(session) !== ws || !session.running) return send(ws, { type: "error", message: "take control first" });
+        if (Number.isInteger(cols) && Number.isInteger(rows) && cols >= 2 && cols <= 1000 && rows >= 2 && rows <= 500) session.resize(cols, rows, "human");
         return;
       }
       default:
@@ -208,7 +205,7 @@ export class WebViewer {
 
   private sendList(ws: Socket): void {
     const sessions = this.sessions.list().map((s) => {
-      const holder = takeovers.holder(s);
+      const holder = this.takeovers.holder(s);
       return {
         id: s.id,
         name: s.name ?? null,
@@ -235,18 +232,4 @@ function send(ws: Socket, message: ServerMessage | { type: "error"; message: str
 
 function forbidden(why: string): Response {
   return new Response(`Forbidden: ${why}.`, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-}
-
-let shared: WebViewer | undefined;
-
-/** The process's one web viewer, created on first use. */
-export function webViewer(sessions: SessionRegistry): WebViewer {
-  shared ??= new WebViewer(sessions);
-  return shared;
-}
-
-/** Stop the web viewer if it was started (server exit). */
-export function stopWebViewer(): void {
-  shared?.stop();
-  shared = undefined;
 }

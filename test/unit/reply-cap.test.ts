@@ -1,20 +1,14 @@
 /** capReply's files: written whole, private, and only the newest MAX_SPILLS_KEPT kept on disk. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { capReply, MAX_SPILLS_KEPT } from "../../src/tools/reply-cap.ts";
+import { capReply, MAX_SPILLS_KEPT, Spills } from "../../src/tools/reply-cap.ts";
+import { OutputDir } from "../../src/util/artifact-path.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "reply-cap-test-"));
-const previous = process.env.TUI_TESTER_OUTPUT_DIR;
-beforeAll(() => {
-  process.env.TUI_TESTER_OUTPUT_DIR = dir;
-});
-afterAll(() => {
-  if (previous === undefined) delete process.env.TUI_TESTER_OUTPUT_DIR;
-  else process.env.TUI_TESTER_OUTPUT_DIR = previous;
-  rmSync(dir, { recursive: true, force: true });
-});
+const limit = { maxBytes: 4096, spills: new Spills(new OutputDir(dir)) };
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function bigResult(n: number) {
   const text = `result ${n}\n${"x".repeat(20_000)}`;
@@ -22,7 +16,7 @@ function bigResult(n: number) {
 }
 
 test("a reply over the cap is spilled to private files that hold all of it", () => {
-  const reply = capReply(bigResult(0), "get_text", 4096);
+  const reply = capReply(bigResult(0), "get_text", limit);
   expect(JSON.stringify(reply).length).toBeLessThan(4096);
   const spilled = (reply.structuredContent as { spilled: { jsonPath: string; textPath: string } }).spilled;
   expect(JSON.parse(readFileSync(spilled.jsonPath, "utf8")).text).toBe(bigResult(0).structuredContent.text);
@@ -35,7 +29,7 @@ test(`only the newest ${MAX_SPILLS_KEPT} spills stay on disk, and other files in
   writeFileSync(mine, "keep me");
   const paths: string[] = [];
   for (let n = 1; n <= MAX_SPILLS_KEPT + 10; n++) {
-    const reply = capReply(bigResult(n), "get_text", 4096);
+    const reply = capReply(bigResult(n), "get_text", limit);
     paths.push((reply.structuredContent as { spilled: { jsonPath: string } }).spilled.jsonPath);
   }
   const files = readdirSync(dir);

@@ -1,0 +1,57 @@
+/**
+ * One server's state, built once from its Config and handed to every tool call: the registries, the
+ * web viewer and its takeover leases, the output directory and the spilled replies. Nothing of a
+ * server lives in a module variable, so two servers in one process (the in-process test harness,
+ * the CLI runner) never share sessions, leases or spills.
+ */
+import type { Config } from "../config.ts";
+import { MonitorRegistry } from "../monitor/registry.ts";
+import { SessionRegistry } from "../session/registry.ts";
+import { OutputDir } from "../util/artifact-path.ts";
+import { ViewerManager } from "../viewer/manager.ts";
+import { WebViewer } from "../web/server.ts";
+import { TakeoverRegistry } from "../web/takeover.ts";
+import { Spills } from "./reply-cap.ts";
+
+export interface ServerContext {
+  config: Config;
+  sessions: SessionRegistry;
+  monitors: MonitorRegistry;
+  viewers: ViewerManager;
+  /** Who holds which session in the web viewer, and what they typed meanwhile. */
+  takeovers: TakeoverRegistry;
+  /** The local web viewer; it listens only once a URL is asked for. */
+  web: WebViewer;
+  output: OutputDir;
+  spills: Spills;
+}
+
+export interface OwnedServerContext extends ServerContext {
+  /** Stop monitors, close viewers and the web viewer, stop every session. */
+  close(): Promise<void>;
+}
+
+export function createServerContext(config: Config, parts: { viewers?: ViewerManager } = {}): OwnedServerContext {
+  const sessions = new SessionRegistry(config);
+  const monitors = new MonitorRegistry(config.maxMonitors);
+  const viewers = parts.viewers ?? new ViewerManager();
+  const takeovers = new TakeoverRegistry();
+  const web = new WebViewer(sessions, takeovers, config.webPort);
+  const output = new OutputDir(config.outputDir);
+  return {
+    config,
+    sessions,
+    monitors,
+    viewers,
+    takeovers,
+    web,
+    output,
+    spills: new Spills(output),
+    async close() {
+      monitors.stopAll();
+      web.stop();
+      await viewers.closeAll().catch(() => undefined);
+      await sessions.shutdown().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/** Settings are parsed once, in config.ts: every variable lands in its Config field, bad values keep the default. */
+import { expect, test } from "bun:test";
+import { Glob } from "bun";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { DEFAULT_CONFIG, ENVIRONMENT, parseConfig } from "../../src/config.ts";
+
+const SRC = join(import.meta.dir, "..", "..", "src");
+
+test("no variables: the defaults, which are what --help and the README say", () => {
+  expect(parseConfig({})).toEqual({ ...DEFAULT_CONFIG });
+  for (const setting of ENVIRONMENT.filter((s) => /^[0-9]+$/.test(s.default))) {
+    expect(parseConfig({ [setting.name]: setting.default })).toEqual({ ...DEFAULT_CONFIG });
+  }
+});
+
+test("every variable sets its field", () => {
+  const dir = mkdtempSync(join(tmpdir(), "config-test-"));
+  try {
+    const config = parseConfig({
+      TUI_TESTER_MAX_SESSIONS: "3",
+      TUI_TESTER_MAX_MONITORS: "2",
+      TUI_TESTER_SCREEN_DETAIL: "diff",
+      TUI_TESTER_RAW_BUFFER_BYTES: "4096",
+      TUI_TESTER_SCROLLBACK: "500",
+      TUI_TESTER_KILL_GRACE_MS: "300",
+      TUI_TESTER_MAX_EXITED_KEPT: "5",
+      TUI_TESTER_THEME: '{"background":"#ffffff"}',
+      TUI_TESTER_PTY: "bun-pty",
+      TUI_TESTER_READY: "quiet",
+      TUI_TESTER_LOG: "silent",
+      TUI_TESTER_MAX_REPLY_BYTES: "9999",
+      TUI_TESTER_OUTPUT_DIR: join(dir, "out"),
+      TUI_TESTER_CONTENT: "json",
+      TUI_TESTER_RECORD_DIR: dir,
+      TUI_TESTER_WEB_PORT: "8123",
+    });
+    expect(config).toEqual({
+      version: DEFAULT_CONFIG.version,
+      maxSessions: 3,
+      maxMonitors: 2,
+      screenDetail: "diff",
+      rawBufferBytes: 4096,
+      scrollback: 500,
+      killGraceMs: 300,
+      maxExitedKept: 5,
+      theme: { background: "#ffffff" },
+      pty: "bun-pty",
+      ready: "quiet",
+      log: "silent",
+      maxReplyBytes: 9999,
+      outputDir: join(dir, "out"),
+      content: "json",
+      recordDir: dir,
+      webPort: 8123,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("empty and invalid values keep the default (or the caller's base)", () => {
+  const bad = { TUI_TESTER_MAX_SESSIONS: "0", TUI_TESTER_SCREEN_DETAIL: "", TUI_TESTER_THEME: "{", TUI_TESTER_WEB_PORT: "70000" };
+  expect(parseConfig(bad)).toEqual({ ...DEFAULT_CONFIG });
+  expect(parseConfig({ TUI_TESTER_LOG: "" }, { log: "silent" }).log).toBe("silent");
+  expect(parseConfig({ TUI_TESTER_LOG: "on" }, { log: "silent" }).log).toBe("on");
+});
+
+test("relative directories are resolved once, against the start-up cwd", () => {
+  expect(parseConfig({ TUI_TESTER_OUTPUT_DIR: "out" }).outputDir).toBe(join(process.cwd(), "out"));
+});
+
+test("no file in src/ but config.ts reads a TUI_TESTER_* variable", async () => {
+  const readers: string[] = [];
+  for await (const path of new Glob("**/*.ts").scan(SRC)) {
+    const source = await Bun.file(join(SRC, path)).text();
+    if (/(process\.env|Bun\.env|env)(\.TUI_TESTER_|\[["'`]TUI_TESTER_)/.test(source)) readers.push(relative(SRC, join(SRC, path)));
+  }
+  expect(readers).toEqual([]);
+});
