@@ -3,7 +3,7 @@
  * Everything from tests is escaped; recordings and markers travel as JSON in script elements of
  * type application/json, with "<" escaped so no text can close the element.
  */
-import type { RunSummary } from "../cli/report.ts";
+import type { ReportedSummary } from "./types.ts";
 import { reportAssets } from "./assets.ts";
 import type { StepView, TestView } from "./model.ts";
 import { REPORT_CSS } from "./style.ts";
@@ -19,7 +19,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", 
 const json = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 export interface ReportPage {
-  summary: RunSummary;
+  summary: ReportedSummary;
   tests: TestView[];
   version: string;
   generatedAt: Date;

@@ -3,7 +3,7 @@
  * replayed to the end of each step gives the screen after that step (as SVG, changed rows marked),
  * and the step ends become the player's markers.
  */
-import type { StepReport, TestResult } from "../cli/run-test.ts";
+import type { ReportedStep, ReportedTest } from "./types.ts";
 import { parseCast, type Cast } from "../record/cast-file.ts";
 import { screensAt, type ReplayFrame } from "../render/replay.ts";
 import { CELL_HEIGHT, renderSvg } from "../render/svg.ts";
@@ -24,7 +24,7 @@ export interface StepView {
   endedAtMs?: number;
   /** The step's arguments as written in the test file, shortened. */
   input: string;
-  error?: StepReport["error"];
+  error?: ReportedStep["error"];
   /** expect_snapshot's golden/actual row diff. */
   diff?: string;
   svg?: string;
@@ -35,7 +35,7 @@ export interface StepView {
 
 export interface TestView {
   id: string;
-  result: TestResult;
+  result: ReportedTest;
   steps: StepView[];
   /** The asciicast text, inlined for the player. */
   cast?: string;
@@ -73,7 +73,7 @@ function picture(frame: ReplayFrame, changed: number[]): string {
   return markRows(svg, changed, width);
 }
 
-export async function buildTestView(id: string, result: TestResult, planned: Record<string, unknown>[], recordingHref?: string): Promise<TestView> {
+export async function buildTestView(id: string, result: ReportedTest, planned: Record<string, unknown>[], recordingHref?: string): Promise<TestView> {
   const steps: StepView[] = planned.map((step, index) => {
     const ran = result.steps.find((s) => s.index === index);
     const label = typeof step.label === "string" ? step.label : undefined;

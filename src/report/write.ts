@@ -1,17 +1,16 @@
 /** `--reporter html`: the run written as DIR/index.html (recordings stay beside it in DIR/recordings). */
 import { mkdir } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
-import type { RunSummary } from "../cli/report.ts";
-import type { TestResult } from "../cli/run-test.ts";
 import { reportHtml } from "./html.ts";
 import { buildTestView, type TestView } from "./model.ts";
+import type { ReportedSummary, ReportedTest } from "./types.ts";
 
 export type TraceMode = "on" | "retain-on-failure" | "off";
 
 export interface ReportRun {
   /** Per test, in run order: its planned steps (as in the test file) and its result. */
-  tests: { steps: Record<string, unknown>[]; result: TestResult }[];
-  summary: RunSummary;
+  tests: { steps: Record<string, unknown>[]; result: ReportedTest }[];
+  summary: ReportedSummary;
   version: string;
   trace: TraceMode;
 }

@@ -11,7 +11,7 @@ import { annotations, defineSessionTool, defineTool, type ToolContext, type Tool
 import { optionalBoolean, sessionId } from "./schemas.ts";
 import { B, N, S, shape } from "./output-shape.ts";
 
-const overwrite = optionalBoolean(false, "Replace an existing file at path; without it an existing file is refused.");
+const overwrite = optionalBoolean(false, "Replace an existing file (refused otherwise).");
 
 const path = (where: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description(`Default: a new file in ${where}. Relative to the server's cwd; the directory must exist.`)));
 

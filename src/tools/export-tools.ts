@@ -14,16 +14,16 @@ const filePath = (what: string) => v.pipe(v.string(), v.minLength(1), v.maxLengt
 export const exportRecordingTool = defineTool({
   name: "export_recording",
   output: shape({ out: S, format: S, frames: N, width: N, height: N, bytes: N, durationMs: N, truncated: B }),
-  description: "Draw an asciicast recording as an animated GIF (every screen, long pauses shortened) and save it to out.",
+  description: "Draw an asciicast recording as a GIF (every screen; pauses over maxIdleMs cut) saved to out; an existing out needs overwrite.",
   input: v.strictObject({
-    path: filePath("The .cast file (stop_recording returns it). Relative to the server's cwd."),
-    out: filePath("The .gif to write. Relative to the server's cwd; the directory must exist."),
+    path: filePath("The .cast file, relative to the server's cwd."),
+    out: filePath("The .gif to write."),
     format: v.optional(v.picklist(["gif"]), "gif"),
-    speed: v.optional(v.pipe(v.number(), v.minValue(0.1), v.maxValue(100), v.description("Playback speed factor.")), 1),
-    maxIdleMs: v.optional(v.pipe(v.number(), v.minValue(10), v.maxValue(3_600_000), v.description("Pauses longer than this are cut to it."))),
-    fps: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50), v.description("Highest frame rate."))),
+    speed: v.optional(v.pipe(v.number(), v.minValue(0.1), v.maxValue(100)), 1),
+    maxIdleMs: v.optional(v.pipe(v.number(), v.minValue(10), v.maxValue(3_600_000)), 2000),
+    fps: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)), 30),
     scale: v.optional(v.pipe(v.number(), v.minValue(0.5), v.maxValue(4)), 1),
-    overwrite: optionalBoolean(false, "Replace an existing file at out; without it an existing file is refused."),
+    overwrite: optionalBoolean(false),
   }),
   // Writes a file: not read-only; the same arguments write the same GIF again.
   annotations: annotations("Export recording", "write", true),
@@ -31,7 +31,7 @@ export const exportRecordingTool = defineTool({
     const out = artifactPath(args.out, ".", "unused.gif", args.overwrite);
     const started = performance.now();
     const cast = await readCast(resolve(process.cwd(), args.path));
-    const gif = await castToGif(cast, { speed: args.speed, maxIdleMs: args.maxIdleMs ?? 2000, fps: args.fps ?? 30, scale: args.scale, signal: ctx.signal });
+    const gif = await castToGif(cast, { speed: args.speed, maxIdleMs: args.maxIdleMs, fps: args.fps, scale: args.scale, signal: ctx.signal });
     await Bun.write(out, gif.gif);
     const data = { out, format: "gif", frames: gif.frames, width: gif.width, height: gif.height, bytes: gif.gif.length, durationMs: gif.durationMs, truncated: gif.truncated };
     const took = Math.round(performance.now() - started);
