@@ -103,7 +103,7 @@ export function blockParts(block: ScreenBlock, inScript = false): ReplyParts {
   const changed = block.diff.changedLines.length;
   if (inScript) return { diff: { diff: block.diff, rows: "after" } };
   if (block.after) {
-    const listAll = changed <= MANY_ROWS || changed <= block.after.rows / 2;
+    const listAll = !block.fullScreenInstead && (changed <= MANY_ROWS || changed <= block.after.rows / 2);
     if (block.diff.identical) return { settle, diff: { diff: block.diff, rows: "all" }, screen: { cursor: block.after.cursor }, highlights: block.after.highlights };
     return { settle, diff: { diff: block.diff, rows: listAll ? "all" : "ranges" }, ...viewParts(block.after) };
   }
