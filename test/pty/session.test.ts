@@ -126,3 +126,19 @@ describe("session", () => {
     expect(hintOf("sleeper")).toBe(`"sleeper" is the name of session ${s.id}; pass that id as sessionId.`);
   });
 });
+
+describe("pruning exited sessions", () => {
+  test("past maxExitedKept the oldest exited sessions go; the newest stay readable", async () => {
+    await using registry = testRegistry({ maxExitedKept: 2 });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const session = await registry.start(startOptions("sh", ["-c", `echo exited-${i}`]));
+      ids.push(session.id);
+      await session.whenExited();
+    }
+    // each exit prunes: of four exited sessions, the two newest are kept
+    expect(registry.list().map((s) => s.id)).toEqual(ids.slice(2));
+    for (const gone of ids.slice(0, 2)) expect(() => registry.get(gone)).toThrow(/not found/i);
+    expect(registry.get(ids[3]!).state).toBe("exited");
+  });
+});
