@@ -8,12 +8,13 @@ import { observe } from "../../src/session/observe.ts";
 import type { Session } from "../../src/session/session.ts";
 import { waitForIdle, waitForText } from "../../src/session/wait.ts";
 import { renderText } from "../../src/tools/render-text.ts";
-import { BUN, fixture, until } from "../helpers.ts";
+import { BUN, fixture, lacks, until } from "../helpers.ts";
 import { startOptions, testRegistry } from "../registry-helpers.ts";
 
 const linux = process.platform === "linux";
-const hasPython = Bun.which("python3") !== null;
-const hasNode = Bun.which("node") !== null;
+if (!linux) console.warn("skipping the ready-oracle tests: they read /proc, which only Linux has");
+const hasPython = !lacks("python3", "the ready oracle's python delay tests");
+const hasNode = !lacks("node", "the ready oracle's node timer test");
 const utf8 = new TextEncoder();
 
 async function started(registry: ReturnType<typeof testRegistry>, command: string, args: string[], ready: string): Promise<Session> {
