@@ -26,3 +26,41 @@ test("parsing back under the mark lets the reader go on; a closed gate never hol
   gate.close();
   expect(gate.over).toBe(false);
 });
+
+/** A reader Worker blocked in waitUnder on `gate`; resolves with its message once it goes on. */
+function readerThread(gate: FlowGate): { waiting: Promise<void>; released: Promise<string>; worker: Worker } {
+  const worker = new Worker(new URL("../fixtures/flow-waiter.ts", import.meta.url).href);
+  let onWaiting!: () => void;
+  let onReleased!: (m: string) => void;
+  const waiting = new Promise<void>((r) => (onWaiting = r));
+  const released = new Promise<string>((r) => (onReleased = r));
+  worker.onmessage = (event: MessageEvent<string>) => (event.data === "waiting" ? onWaiting() : onReleased(event.data));
+  worker.postMessage(gate.shared);
+  return { waiting, released, worker };
+}
+
+test("a reader at exactly 1 MiB does not block; one past it blocks until parsing brings it back", async () => {
+  const atMark = new FlowGate();
+  atMark.add(MIB);
+  const free = readerThread(atMark);
+  expect(await free.released).toBe(`released at ${MIB}`);
+  free.worker.terminate();
+
+  const over = new FlowGate();
+  over.add(MIB + 1);
+  const held = readerThread(over);
+  await held.waiting;
+  over.release(1);
+  expect(await held.released).toBe(`released at ${MIB}`);
+  held.worker.terminate();
+});
+
+test("closing the gate lets a blocked reader go, however much is pending", async () => {
+  const gate = new FlowGate();
+  gate.add(4 * MIB);
+  const held = readerThread(gate);
+  await held.waiting;
+  gate.close();
+  expect(await held.released).toBe(`released at ${4 * MIB}`);
+  held.worker.terminate();
+});
