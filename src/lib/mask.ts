@@ -69,3 +69,14 @@ function collapseMatches(row: CellInfo[], text: string | RegExp): CellInfo[] {
   }
   return next === 0 ? row : [...out, ...row.slice(next)];
 }
+
+/**
+ * The same masks on stored text rows (a golden, a kept screen): one cell per character, so a golden
+ * written without masks (by hand, or before they were added) compares as a masked screen does.
+ * Masking rows that are already masked changes nothing.
+ */
+export function maskRows(lines: string[], masks: Mask[], cols: number): string[] {
+  if (masks.length === 0) return lines;
+  const grid = lines.map((line) => [...line.padEnd(cols)].map((char): CellInfo => ({ ...blank, char, width: 1 })));
+  return maskCells(grid, masks).map((row) => row.map((c) => c.char).join("").trimEnd());
+}

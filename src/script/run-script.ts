@@ -38,6 +38,7 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
     type: v.picklist(names),
     label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Echoed in the step's result."))),
     continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
+    optional: v.optional(v.pipe(v.boolean(), v.description("The step's wait (wait_for_text, or an inline waitFor) may time out without failing it."))),
   });
 
   return defineSessionTool({
@@ -68,6 +69,7 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
             captureScreen: v.optional(v.boolean()),
             waitAfterMs: v.optional(v.number()),
             screenDetail,
+            optional: v.optional(v.pipe(v.boolean(), v.description("Waits may time out without failing their step. Default: inline waitFor true, wait_for_text false."))),
           }),
           v.description("For every step that has the option and does not set it."),
         ),
@@ -97,8 +99,8 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
 /** One raw step -> its tool and parsed arguments (script defaults merged in), or an error naming the step. */
 function planStep(tools: Map<string, SessionToolDef>, raw: Record<string, unknown>, index: number, id: string, defaults: ScriptDefaults) {
   const tool = tools.get(String(raw.type))!;
-  const { type: _t, label, continueOnError, ...rest } = applyCompat(tool.compat, raw) as Record<string, unknown>;
-  const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: id }, defaults));
+  const { type: _t, label, continueOnError, optional, ...rest } = applyCompat(tool.compat, raw) as Record<string, unknown>;
+  const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: id }, defaults, optional as boolean | undefined));
   if (!parsed.success) {
     throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}): ${describeIssues(parsed.issues, tool.input)}.`, `A ${tool.name} step takes ${tool === sleepStep || tool === assertTextStep ? "the arguments in the run_script description" : `the ${tool.name} tool's arguments without sessionId`}; check the script defaults too.`);
   }

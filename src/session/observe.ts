@@ -104,7 +104,7 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
   const adaptive = before !== undefined && !options.waitFor && options.waitAfterMs === undefined;
   const baseline = adaptive ? await oracle.baseline() : undefined;
   const actionStart = performance.now();
-  const result = await action();
+  const result = await session.asOneInput(action);
 
   if (options.waitFor) {
     const { snapshot, ...waitFor } = await waitForText(session, options.waitFor, options.signal);

@@ -7,6 +7,7 @@ import { cancelled } from "../errors.ts";
 // How long a synchronized update (mode 2026) may hide the screen before it is read anyway.
 import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
 import type { Snapshot } from "../term/types.ts";
+import { newTextOnly } from "./baseline.ts";
 import { compileMatcher, type Found, type MatchValue, type PatternSpec } from "./matcher.ts";
 import { readyOracle, type Busy, type SettledBy } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
@@ -18,6 +19,8 @@ export interface WaitTextOptions extends PatternSpec {
   timeoutMs: number;
   pollIntervalMs: number;
   matchScreen: boolean;
+  /** "input": match only text that was not on the screen (or in the output) before the latest input. */
+  after?: "input";
 }
 
 export interface WaitTextResult {
@@ -38,7 +41,10 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
   const matcher = compileMatcher(options);
   const started = performance.now();
   const decoder = new TextDecoder();
-  let rawText = options.matchScreen ? "" : decoder.decode(session.raw.tail(), { stream: true });
+  // Before any input there is nothing to be new against: all text counts.
+  const baseline = options.after === "input" ? session.lastInput : null;
+  const rawSince = baseline === null ? session.raw.total : session.raw.total - baseline.rawTotal;
+  let rawText = options.matchScreen ? "" : decoder.decode(session.raw.tail(rawSince), { stream: true });
 
   return new Promise<WaitTextResult>((resolve, reject) => {
     const cleanups: (() => void)[] = [() => matcher[Symbol.dispose]()];
@@ -78,7 +84,8 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
       if (options.matchScreen) {
         const holding = session.emulator.syncHeldSince;
         if (holding !== null && start - holding < DEFAULT_MAX_HOLD_MS) return false;
-        found = matcher.find(session.emulator.text(), { screenCols: session.emulator.cols, budgetMs: deadline - start });
+        const text = baseline === null ? session.emulator.text() : newTextOnly(baseline, session.emulator.viewport()).join("\n");
+        found = matcher.find(text, { screenCols: session.emulator.cols, budgetMs: deadline - start });
       } else {
         found = matcher.find(rawText, { budgetMs: deadline - start });
       }

@@ -52,7 +52,8 @@ export const stopMonitor = defineTool({
   async run(args, ctx) {
     const report = ctx.monitors.stop(args.monitorId);
     const cut = report.truncated ? `; ${report.droppedFrames} later frames dropped (maxFrames/maxBytes reached)` : "";
-    const summary = `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms${cut}`;
+    const ended = report.endedBySessionExit ? `; recording ended when ${report.sessionId} exited` : "";
+    const summary = `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms${cut}${ended}`;
     return { summary, data: { ...report }, parts: monitorParts(report) };
   },
 });
