@@ -52,8 +52,8 @@ export const startSession = defineTool({
     rows: v.optional(positiveInt(500), 24),
     term: v.optional(v.pipe(v.string(), v.minLength(1)), "xterm-256color"),
     name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Shown in list_sessions and viewer titles."))),
-    clock: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("Set the wall clock through libfaketime, e.g. \"2026-01-01T00:00:00Z\" (Linux, dynamically linked programs)."))),
-    freezeClock: v.optional(v.pipe(v.boolean(), v.description("With clock: true (default) stops time there; false lets it tick from there."))),
+    clock: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("Fake wall clock via libfaketime, e.g. \"2026-01-01T00:00:00Z\"."))),
+    freezeClock: v.optional(v.pipe(v.boolean(), v.description("Default true; false: ticks from clock."))),
     visible: v.optional(v.pipe(v.union([v.boolean(), v.literal("web")]), v.description("true: a terminal window mirroring the session. \"web\": the web viewer (watch, take control); URL in info.viewer.")), false),
     record: v.optional(v.pipe(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), v.description("Record asciicast v2 from the first byte: true, or a .cast path (as start_recording.path)."))),
     viewerCommand: v.optional(
