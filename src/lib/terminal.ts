@@ -11,7 +11,7 @@ import { settledView, type ScreenBlock, type ScreenView } from "../session/obser
 import type { StopResult } from "../session/registry.ts";
 import { describeExit, type ExitInfo, type Session } from "../session/session.ts";
 import { waitForIdle, waitForText, type WaitIdleResult } from "../session/wait.ts";
-import type { CellsResult, CellRegion, ScrollbackInfo } from "../term/types.ts";
+import type { CellsResult, CellRegion, ScrollbackInfo, TerminalModes } from "../term/types.ts";
 import { checkPayload, describeKeys, describeText, describeTyping, sendKeys, sendText, typeChars } from "./keyboard.ts";
 import type { Engine } from "./launch.ts";
 import { observeInput } from "./observed.ts";
@@ -185,6 +185,11 @@ export class Terminal implements AsyncDisposable {
 
   stopRecording(): RecordingStats {
     return stopRecording(this.session);
+  }
+
+  /** The modes the app has switched on: cursor keys, keypad, bracketed paste, mouse tracking and encoding, alternate screen... */
+  modes(): TerminalModes {
+    return this.session.modes();
   }
 
   /** How the program ended, or null while it runs. */

@@ -14,7 +14,7 @@ import { applyCompat, describeIssues } from "../tools/args.ts";
 import { clipMessage } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
 import { assertTextStep, sleepStep, withDefaults, type ScriptDefaults } from "./steps.ts";
-import { A, B, N, NN, O, shape } from "../tools/output-shape.ts";
+import { B, list, monitorReportFields, N, nested, NN, S, shape, stepShape, viewShape } from "../tools/output-shape.ts";
 
 interface StepResult {
   index: number;
@@ -42,7 +42,16 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
 
   return defineSessionTool({
     name: "run_script",
-    output: shape({ ok: B, stepsRun: N, stoppedAtStep: NN, durationMs: N, results: A, monitor: O, rawOutput: O, finalSnapshot: O }),
+    output: shape({
+      ok: B,
+      stepsRun: N,
+      stoppedAtStep: NN,
+      durationMs: N,
+      results: list(stepShape),
+      monitor: nested(monitorReportFields),
+      rawOutput: nested({ bytes: N, output: S, truncated: B }),
+      finalSnapshot: viewShape,
+    }),
     description:
       "Run steps in order inside the server, no round trips. A step is {type, ...that tool's arguments minus sessionId}, or " +
       "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, excerptBytes, includeText} (pattern on screen; absent with negate), " +

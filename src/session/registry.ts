@@ -1,7 +1,7 @@
 /** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
 import { clip } from "../util/clip.ts";
 import { TuiError } from "../errors.ts";
-import { descendants, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import { descendants, OWNER_VARIABLE, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
 import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
 import { fakeClockEnv } from "./fake-clock.ts";
@@ -164,12 +164,12 @@ function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** Descendants that outlived the session get until the deadline to go, then SIGKILL. */
+/** Descendants that outlived the session get until the deadline to go, then SIGKILL. A zombie has gone. */
 async function killStragglers(pids: number[], deadline: number): Promise<void> {
-  let alive = pids.filter((pid) => signalPid(pid, 0));
+  let alive = pids.filter(processRunning);
   while (alive.length > 0 && performance.now() < deadline) {
-    await Bun.sleep(10);
-    alive = alive.filter((pid) => signalPid(pid, 0));
+    await Bun.sleep(5);
+    alive = alive.filter(processRunning);
   }
   for (const pid of alive) signalPid(pid, "SIGKILL");
 }
@@ -187,5 +187,8 @@ function childEnv(overrides: Record<string, string> | undefined, term: string): 
   Object.assign(env, overrides ?? {});
   env.TERM = overrides?.TERM ?? term;
   env.COLORTERM ??= "truecolor";
+  // The server's watchdog mark is not the caller's to change: it is how a killed server's strays are found.
+  const owner = process.env[OWNER_VARIABLE];
+  if (owner !== undefined) env[OWNER_VARIABLE] = owner;
   return env;
 }

@@ -83,7 +83,7 @@ export class Session {
   private inputGroupDepth = 0;
   private inputGroupStarted = false;
   private readonly inputListeners = new Set<(bytes: Uint8Array, from: InputSource) => void>();
-  /** Checked before agent input is written; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
+  /** Checked before agent input or a resize; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
   inputGate: (() => void) | undefined;
   private readonly exited = Promise.withResolvers<ExitInfo>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -222,8 +222,10 @@ export class Session {
     for (const listener of this.inputListeners) listener(bytes, from);
   }
 
+  /** Resize the PTY and the emulator; refused to the agent, like input, while a human holds control. */
   resize(cols: number, rows: number, from: InputSource = "agent"): void {
     this.assertRunning();
+    if (from === "agent") this.inputGate?.();
     this.inputBegins(from);
     this.cols = cols;
     this.rows = rows;

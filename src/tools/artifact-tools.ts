@@ -123,12 +123,15 @@ export const webViewerTool = defineTool({
 export function openWebViewer(session: Session, ctx: ToolContext): { requested: true; open: boolean; url: string; terminal?: string; reason?: string } {
   const url = ctx.web.url(session.id);
   const launch = openBrowser(url);
-  return launch.opened ? { requested: true, open: true, terminal: "web browser", url } : { requested: true, open: false, url, reason: `${launch.reason}; open the URL in a browser` };
+  return launch.opened
+    ? { requested: true, open: true, terminal: "web browser", url }
+    : { requested: true, open: false, url, reason: `${launch.reason}; give the person this URL to open in a browser: ${url}` };
 }
 
 /**
  * Every tool acting on a session reports, once, that a human typed into it through the web viewer
- * since the agent's last successful call: its result gets `humanInput` and a line in the summary.
+ * since the agent's last successful call: its result gets `humanInput` and a note leading its summary
+ * (one line: the renderer shows a newline in a summary as a literal "\n").
  */
 export function withHumanInputNotice(tool: ToolDef): ToolDef {
   if (!("sessionId" in tool.input.entries)) return tool;
@@ -141,7 +144,7 @@ export function withHumanInputNotice(tool: ToolDef): ToolDef {
       if (!notice) return outcome;
       return {
         ...outcome,
-        summary: `Note: a human typed ${notice.bytes} bytes into ${id} through the web viewer between ${notice.firstInputAt} and ${notice.lastInputAt} (control released ${notice.releasedAt}); the screen may have changed.\n${outcome.summary}`,
+        summary: `Note: a human typed ${notice.bytes} bytes into ${id} through the web viewer between ${notice.firstInputAt} and ${notice.lastInputAt} (control released ${notice.releasedAt}); the screen may have changed. ${outcome.summary}`,
         data: { ...outcome.data, humanInput: notice },
       };
     },

@@ -6,8 +6,13 @@ import { annotations, defineSessionTool } from "./define.ts";
 import { matchLines } from "./observed.ts";
 import { mergeParts, viewParts } from "./reply.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
-import { B, N, O, S, shape } from "./output-shape.ts";
+import { B, cursorShape, errorShape, highlightShape, list, N, nested, S, shape, waitShape } from "./output-shape.ts";
 import type { WaitIdleResult } from "../session/wait.ts";
+
+/** The screen a wait returns: text, cursor and highlights. */
+const waitScreen = nested({ text: S, cursor: cursorShape }, { highlights: list(highlightShape) });
+/** What keeps a program busy (session/ready/oracle.ts Busy). */
+const busyShape = nested({ pid: N, command: S, state: S }, { timerDueMs: N });
 
 function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
   const program = result.program ?? "the program";
@@ -32,7 +37,7 @@ function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
   scriptable: true,
-  output: shape({ matched: B, match: v.unknown(), elapsedMs: N, screen: O, error: O }),
+  output: shape({ ...waitShape.entries, screen: waitScreen, error: errorShape }),
   description: "Block until pattern appears on the screen (or in raw output). Returns the match and the screen at that instant; a timeout is an error result with that screen.",
   input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(true, "false: a timeout is a success with matched: false.") }),
   annotations: annotations("Wait for text", "read"),
@@ -57,7 +62,7 @@ export const waitForText = defineSessionTool({
 export const waitForIdle = defineSessionTool({
   name: "wait_for_idle",
   scriptable: true,
-  output: shape({ idle: B, idleFor: N, elapsedMs: N, settledBy: S, program: S, busy: O, fallback: S, screen: O }),
+  output: shape({ idle: B, idleFor: N, elapsedMs: N, settledBy: S, program: S, busy: busyShape, fallback: S, screen: waitScreen }),
   description: "Block until the program waits for input again (mode idle) or has written nothing for idleMs (mode quiet). Returns the screen.",
   input: v.strictObject({
     sessionId,
