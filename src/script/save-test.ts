@@ -26,7 +26,7 @@ export const TEST_SCHEMA_FILE = join(import.meta.dir, "..", "..", "schema", "tui
 
 export const saveTest = defineSessionTool({
   name: "save_test",
-  output: shape({ path: S, format: S, steps: N, goldens: strings, insertedWaits: N, leftOut: strings }),
+  output: shape({ path: S, steps: N, goldens: strings }),
   description: "Save this session from its start as a `tui-tester test` file: every input, a wait after each, your assert_text checks, masked goldens beside it. Works after exit.",
   input: v.strictObject({
     sessionId,
