@@ -82,10 +82,13 @@ export const saveTest = defineSessionTool({
     const text = fileText(plan.test, format, path);
     await writeAtomically(path, text);
     const steps = (plan.test.steps as unknown[]).length;
+    const shown = text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text;
     const left = history.leftOut.length ? `; left out: ${history.leftOut.join("; ")}` : "";
     return {
       summary: `Saved ${steps} steps (${plan.insertedWaits} waits chosen from new text${plan.idleWaits ? `, ${plan.idleWaits} idle waits where no new text appeared` : ""}) and ${goldens.length} golden(s) to ${path}${left}. Run it: tui-tester test ${relative(process.cwd(), path) || path}`,
-      data: { sessionId: session.id, path, format, steps, insertedWaits: plan.insertedWaits, idleWaits: plan.idleWaits, goldens, leftOut: history.leftOut, notes: plan.notes, file: text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text },
+      data: { sessionId: session.id, path, format, steps, insertedWaits: plan.insertedWaits, idleWaits: plan.idleWaits, goldens, leftOut: history.leftOut, notes: plan.notes, file: shown },
+      // the file as written, so the agent can read the steps it saved and judge them
+      parts: { lines: [...plan.notes, ...goldens.map((g) => `golden: ${g}`)], blocks: [`${basename(path)}:\n${shown}`] },
     };
   },
 });
