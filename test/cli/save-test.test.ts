@@ -112,6 +112,34 @@ describe("save_test", () => {
   });
 });
 
+describe("save_test: more step types, and the history's bound", () => {
+  test("mouse, resize and paste calls are steps; the saved test replays them", async () => {
+    const { sessionId } = await c.ok("start_session", { command: BUN, args: [fixture("mouse-app.ts"), "1000,1006,2004"], cols: 60, rows: 20 });
+    await c.ok("wait_for_text", { sessionId, pattern: "READY" });
+    await c.ok("mouse", { sessionId, action: "click", text: "CLICK ME" });
+    await c.ok("resize", { sessionId, cols: 70, rows: 20 });
+    await c.ok("paste", { sessionId, text: "x" });
+    await c.ok("save_test", { sessionId, path: "t/mouse.tui.json", snapshots: "none" });
+    const steps = (await readJson("t/mouse.tui.json")).steps;
+    // the fixture does not redraw on a resize: no new text, so an idle wait follows it
+    expect(steps.map((s: any) => s.type)).toEqual(["wait_for_text", "mouse", "resize", "wait_for_idle", "paste"]);
+    expect(steps[1]).toMatchObject({ action: "click", text: "CLICK ME", waitFor: { after: "input" } });
+    expect(steps[2]).toMatchObject({ cols: 70, rows: 20 });
+    expect((await runCli(["t/mouse.tui.json"], { cwd: dir.dir })).code).toBe(0);
+  });
+
+  test("past 500 entries the history stops recording, and save_test says why instead of writing half a test", async () => {
+    const id = await shell();
+    const checks = Array.from({ length: 501 }, () => ({ type: "assert_text", pattern: "t$" }));
+    await c.ok("run_script", { sessionId: id, steps: checks, returnFinalSnapshot: false });
+    const refused = await c.call("save_test", { sessionId: id, path: "t/full.tui.json" });
+    expect(refused.isError).toBe(true);
+    expect(refused.data.error.code).toBe("HISTORY_FULL");
+    expect(refused.text).toContain("500 entries");
+    expect(existsSync(join(dir.dir, "t/full.tui.json"))).toBe(false);
+  });
+});
+
 describe("waits and masks in the engine", () => {
   test('waitFor { after: "input" } ignores text already on the screen; wait_for_text takes it too', async () => {
     const id = await shell();
