@@ -20,10 +20,8 @@ const SEARCH_DIRS = ["/usr/lib", "/usr/local/lib", "/usr/lib64", "/lib"];
 
 let found: string | null | undefined;
 
-/** The libfaketime.so.1 on this machine (TUI_TESTER_FAKETIME_LIB wins), or null. */
-export function findLibfaketime(env: Record<string, string | undefined> = process.env): string | null {
-  const given = env.TUI_TESTER_FAKETIME_LIB;
-  if (given) return existsSync(given) ? given : null;
+/** The libfaketime.so.1 on this machine, or null. */
+export function findLibfaketime(): string | null {
   if (found !== undefined) return found;
   found = null;
   for (const dir of SEARCH_DIRS) {
@@ -43,7 +41,7 @@ function subdirs(dir: string): string[] {
 }
 
 /** The environment entries that set the clock, or an error saying how to get libfaketime. */
-export function fakeClockEnv(clock: string, inherited: string | undefined, now = Date.now()): Record<string, string> {
+export function fakeClockEnv(clock: string, inherited: string | undefined, now = Date.now(), lib = findLibfaketime()): Record<string, string> {
   const freeze = !clock.startsWith("@");
   const instant = freeze ? clock : clock.slice(1);
   const at = Date.parse(instant);
@@ -53,9 +51,8 @@ export function fakeClockEnv(clock: string, inherited: string | undefined, now =
   if (process.platform !== "linux") {
     throw new TuiError("UNSUPPORTED", "clock needs libfaketime, which tui-tester supports on Linux only.", "Leave clock out, and mask the clock in goldens (expect_snapshot mask) instead.");
   }
-  const lib = findLibfaketime();
   if (lib === null) {
-    throw new TuiError("FAKETIME_MISSING", "clock needs libfaketime (libfaketime.so.1), and it is not installed.", "Install it (Debian/Ubuntu: apt-get install faketime), or set TUI_TESTER_FAKETIME_LIB to its path.");
+    throw new TuiError("FAKETIME_MISSING", "clock needs libfaketime (libfaketime.so.1), and it is not installed.", "Install it (Debian/Ubuntu: apt-get install faketime; it is looked for under /usr/lib/*/faketime/).");
   }
   const seconds = Math.floor(at / 1000);
   const offset = Math.round((at - now) / 1000);

@@ -155,4 +155,14 @@ describe("start_session clock", () => {
     expect(fakeClockEnv("@2026-01-01T00:00:00Z", "/other.so", now)).toMatchObject({ FAKETIME: "+3600s", LD_PRELOAD: expect.stringMatching(/libfaketime\.so\.1:\/other\.so$/) });
     expect(() => fakeClockEnv("tomorrow", undefined)).toThrow(/ISO 8601/);
   });
+
+  test("without libfaketime the error says how to install it", () => {
+    let error: unknown;
+    try {
+      fakeClockEnv("2026-01-01T00:00:00Z", undefined, Date.now(), null);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: "FAKETIME_MISSING", hint: expect.stringContaining("apt-get install faketime") });
+  });
 });
