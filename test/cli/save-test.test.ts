@@ -71,6 +71,8 @@ describe("save_test", () => {
     await c.ok("save_test", { sessionId: id, path: "t/twice.tui.yaml", overwrite: true });
     const yaml = Bun.YAML.parse(await Bun.file(join(dir.dir, "t/twice.tui.yaml")).text()) as any;
     expect(yaml.steps.at(-1)).toMatchObject({ type: "expect_snapshot", name: "twice-end" });
+    expect(await Bun.file(join(dir.dir, "t/twice.tui.yaml")).text()).toStartWith("# Written by tui-tester save_test");
+    expect((await runCli(["t/twice.tui.yaml", "--ci"], { cwd: dir.dir })).code).toBe(0);
   });
 
   test("an exited session is saved, and its test passes", async () => {
