@@ -127,7 +127,8 @@ function settleLine(block: Data): string {
 function screenBlockLines(block: Data): string[] {
   const out: string[] = [];
   if (typeof block.settledBy === "string") {
-    out.push(settleLine(block));
+    const status = block.commandStatus === undefined ? "" : ` The command finished${block.commandStatus === null ? "" : ` with exit status ${block.commandStatus}`}.`;
+    out.push(settleLine(block) + status);
   } else if (block.waitedMs !== undefined) {
     const quiet = block.quiet === false ? ", output still arriving: use waitFor or wait_for_idle to catch later output" : block.quiet === true ? ", quiet" : "";
     out.push(`Settled after ${block.waitedMs} ms${quiet}.`);

@@ -120,3 +120,19 @@ test("TUI_TESTER_READY=quiet forces the quiet window, and the reply says so", as
   const idle = await waitForIdle(session, { idleMs: 50, timeoutMs: 5000, mode: "idle" });
   expect(idle).toMatchObject({ settledBy: "quiet", fallback: "TUI_TESTER_READY=quiet" });
 });
+
+test("OSC 133 prompt marks: the finished command's exit status is in the screen block", async () => {
+  await using registry = testRegistry();
+  // A minimal bash shell integration: a D mark with the last status before every prompt.
+  const session = await registry.start(
+    startOptions("bash", ["--norc", "--noprofile"], { env: { PS1: "$ ", PROMPT_COMMAND: 'printf "\\033]133;D;%s\\007" "$?"' } }),
+  );
+  await waitForText(session, { pattern: "$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
+  const failed = await press(session, "(exit 3)\r");
+  expect(failed.commandStatus).toBe(3);
+  expect(renderText("sent", { screen: failed })).toContain("The command finished with exit status 3.");
+  const ok = await press(session, "true\r");
+  expect(ok.commandStatus).toBe(0);
+  const typing = await observe(session, () => session.write(utf8.encode("ech")), { captureScreen: true, screenDetail: "full" });
+  expect(typing.screen!.commandStatus).toBeUndefined();
+});

@@ -16,8 +16,15 @@ import { hostArch, type Arch } from "./syscalls.ts";
 export const NO_RESPONSE_MS = 50;
 /** Back at rest, output the program wrote may still be on its way to the emulator; wait for it at most this long. */
 const DRAIN_GRACE_MS = 15;
-/** Start-up rule: the first input waits at most this long for a moment when no thread runs (see the docs). */
-const STARTUP_LOOK_MS = 300;
+/**
+ * Start-up rule (docs/ready-oracle.md): the rest is the first wait after the start-up output has been
+ * quiet STARTUP_QUIET_MS with no thread running. The first input waits for that moment at most
+ * STARTUP_LOOK_MS (a spinner is never quiet: then the last look with no thread running is taken).
+ * Runtimes settle into their idle rhythm after start-up (bun waits 100 ms at a time for ~150 ms,
+ * then 1000), and a rest taken during that would pass a pending timer as rest.
+ */
+const STARTUP_QUIET_MS = 200;
+const STARTUP_LOOK_MS = 500;
 /** Looks are 1 ms apart at first, then an eighth of the time waited so far, at most this far apart. */
 const MAX_LOOK_GAP_MS = 25;
 /** Output in this window before an input, from a program that rests on a timer, makes the settle `periodic`. */
@@ -61,6 +68,7 @@ export class ReadyOracle {
   private inputs = 0;
   private bytesAtLastSettle: number | undefined;
   private lastSettleAt = 0;
+  private inputsAtLastSettle = 0;
   /** The program has been seen writing on its own while at rest (a spinner, a clock): see periodic(). */
   private writesOnItsOwn = false;
 
@@ -117,15 +125,17 @@ export class ReadyOracle {
     let first = this.guarded(() => this.lookNow());
     if (first === undefined) return undefined;
     if (this.inputs === 0 && this.restGroup === undefined) {
-      // Start-up rule: the rest is the first look with no thread running, looked for briefly.
       const until = performance.now() + STARTUP_LOOK_MS;
-      while (!allWaiting(first) && performance.now() < until) {
-        await Bun.sleep(1);
+      let waiting = allWaiting(first) ? first : undefined;
+      const settled = () => waiting !== undefined && performance.now() - this.session.lastOutputAt >= STARTUP_QUIET_MS;
+      while (!settled() && performance.now() < until && this.session.running) {
+        await Bun.sleep(Math.min(10, Math.max(1, until - performance.now())));
         const again = this.guarded(() => this.lookNow());
         if (again === undefined) return undefined;
         first = again;
+        if (allWaiting(again)) waiting = again;
       }
-      this.remember(first, true);
+      if (waiting !== undefined) this.remember(waiting, true);
     } else if (this.confirmed) {
       this.remember(first, false);
     }
@@ -210,6 +220,7 @@ export class ReadyOracle {
             const periodic = this.periodic(seen);
             this.bytesAtLastSettle = this.session.bytesOut;
             this.lastSettleAt = performance.now();
+            this.inputsAtLastSettle = this.inputs;
             return outcome(periodic ? "periodic" : "idle", seen.leader);
           }
         }
@@ -243,7 +254,8 @@ export class ReadyOracle {
   }
 
   /**
-   * Before an input: did the program write while it was at rest since the last settle? Output
+   * Before an input: did the program write while it was at rest since the last settle, with no input
+   * since? Output
    * then is its own (a redraw on a timer). Before the first settle nothing is known (start-up
    * output is not a redraw), so the first input of a spinner settles as idle. Inputs sent back to
    * back leave no gap to see it in, so the finding stays until a gap of PERIODIC_WINDOW_MS without
@@ -252,6 +264,8 @@ export class ReadyOracle {
   private noteOwnWrites(): void {
     const now = performance.now();
     if (this.bytesAtLastSettle === undefined) return;
+    // Output after an input that was not settled here (waitFor, fixed) may be that input's answer.
+    if (this.inputs !== this.inputsAtLastSettle) return;
     if (this.session.bytesOut > this.bytesAtLastSettle) this.writesOnItsOwn = true;
     else if (now - this.lastSettleAt >= PERIODIC_WINDOW_MS) this.writesOnItsOwn = false;
   }
