@@ -231,10 +231,27 @@ export class ReadyOracle {
       const elapsed = performance.now() - since;
       if (elapsed >= capMs) {
         await this.session.emulator.flushed();
+        this.learnLongWaits(seen, capMs);
         return outcome("timeout", seen.leader, busy ?? (responded ? undefined : { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" }));
       }
       const gap = restSince !== undefined ? 1 : Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
       await Bun.sleep(Math.min(gap, capMs - elapsed));
+    }
+  }
+
+  /**
+   * After a timeout: a thread whose rest is only known from start-up, and that now waits for input
+   * with a timeout longer than the whole cap, has changed its rest (mc rests in select(10 s) after
+   * its first key, where it started in select with none). It is learnt, so the next input is not
+   * held to the cap again. A rest seen after an idle settle is never replaced this way.
+   */
+  private learnLongWaits(seen: Look, capMs: number): void {
+    for (const thread of seen.threads) {
+      const activity = thread.activity;
+      const known = this.rest.get(thread.tid);
+      if (known !== undefined && !known.provisional) continue;
+      if (activity.kind !== "wait" || activity.waitKind !== "input" || !activity.timed || (activity.timeoutMs ?? 0) < capMs) continue;
+      this.rest.set(thread.tid, { nr: activity.nr, timed: true, timeoutMs: activity.timeoutMs });
     }
   }
 
