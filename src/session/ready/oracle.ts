@@ -14,8 +14,13 @@ import { hostArch, type Arch } from "./syscalls.ts";
 
 /** A program that has neither read its input nor written anything this long after it is taken to ignore it (cooked mode, no echo). */
 export const NO_RESPONSE_MS = 50;
-/** Back at rest, output the program wrote may still be on its way to the emulator; wait for it at most this long. */
-const DRAIN_GRACE_MS = 15;
+/**
+ * Back at rest, output the program wrote may still be on its way to the emulator (the PTY's reader
+ * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores).
+ * Wait for it until the bytes received cover the bytes written, or at most this long (a program that
+ * also writes files or eventfds never reaches that).
+ */
+const DRAIN_GRACE_MS = 100;
 /**
  * Start-up rule (docs/ready-oracle.md): the rest is the first wait after the start-up output has been
  * quiet STARTUP_QUIET_MS with no thread running. The first input waits for that moment at most
@@ -192,6 +197,8 @@ export class ReadyOracle {
     const base = baseline?.look;
     const bytesAtStart = baseline?.bytesOut ?? this.session.bytesOut;
     let known = base;
+    // Bytes written (wchar) by every process seen during the settle, kept after it exits.
+    const wrote = new Map<number, number>();
     let restSince: { at: number; bytes: number; scanned: boolean } | undefined;
     for (;;) {
       if (signal?.aborted) throw signal.reason;
@@ -207,11 +214,12 @@ export class ReadyOracle {
         continue;
       }
       known = seen;
+      for (const [pid, io] of seen.io) wrote.set(pid, io.wchar);
       const busy = this.busyIn(seen);
       const responded = base === undefined || this.responded(base, seen, bytesAtStart, now - since);
       if (busy === undefined && responded) {
         if (restSince === undefined) restSince = { at: now, bytes: this.session.bytesOut, scanned: false };
-        else if (this.session.bytesOut === restSince.bytes && (this.drained(base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)) {
+        else if (this.session.bytesOut === restSince.bytes && (this.drained(base, wrote, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)) {
           await this.session.emulator.flushed();
           if (this.session.bytesOut === restSince.bytes) {
             this.confirmed = true;
@@ -265,9 +273,11 @@ export class ReadyOracle {
   }
 
   /** Everything the group wrote since the input has reached us (bytes received ≥ bytes written; echo and CRLF only add). */
-  private drained(base: Look | undefined, seen: Look, bytesAtStart: number): boolean {
+  private drained(base: Look | undefined, wrote: Map<number, number>, bytesAtStart: number): boolean {
     if (base === undefined) return false;
-    return this.session.bytesOut - bytesAtStart >= sum(seen, "wchar") - sum(base, "wchar", seen.pids);
+    let written = 0;
+    for (const [pid, wchar] of wrote) written += wchar - (base.io.get(pid)?.wchar ?? 0);
+    return this.session.bytesOut - bytesAtStart >= written;
   }
 
   /**
