@@ -124,6 +124,7 @@ async function fixtures(): Promise<void> {
           into.reads.push(procCost.reads - before.reads);
           into.procMs.push(procCost.ms - before.ms);
           if (missing) into.premature++;
+          if (missing && into === total[mode] && mode === "oracle") console.log(`  premature: ${c.name} #${n} settledBy ${block.settledBy} after ${block.waitedMs} ms`);
           if (missing && ["idle", "periodic", "quiet"].includes(block.settledBy)) into.claimedDone++;
         }
       }

@@ -12,8 +12,13 @@ import { procCost } from "./proc.ts";
 import { look, scanGroup, terminalOf, type Look, type ThreadLook } from "./reading.ts";
 import { hostArch, type Arch } from "./syscalls.ts";
 
-/** A program that has neither read its input nor written anything this long after it is taken to ignore it (cooked mode, no echo). */
-export const NO_RESPONSE_MS = 50;
+/**
+ * A program that has neither read its input nor written anything this long after it is taken to
+ * ignore it (cooked mode with no echo, a key it does not read). Until then a program still in its
+ * rest may simply not have been handed the key yet: the tty layer delivers input from a kernel
+ * worker, and on a loaded machine (load 14 on 2 cores) that took over 50 ms.
+ */
+export const NO_RESPONSE_MS = 250;
 /**
  * Back at rest, output the program wrote may still be on its way to the emulator (the PTY's reader
  * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores).
