@@ -73,7 +73,7 @@ const CASES: Case[] = [
   },
   { name: "spinner (80 ms redraw)", command: process.execPath, args: [fixture("spinner-app.ts")], ready: "spinning", input: () => "x", answer: (n) => `KEY ${n}` },
   { name: "two-phase (issue 11, 60 ms)", command: process.execPath, args: [fixture("two-phase-app.ts"), "60"], ready: "READY", input: () => "x", answer: (n) => `PHASE2 ${n}` },
-  { name: "vim insert", command: "vim", args: ["-u", "NONE", "-N"], ready: "~", input: (n) => (n === 1 ? "i" : "") + String.fromCharCode(96 + n), answer: (n) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i)).join("") },
+  { name: "vim insert", command: "vim", args: ["-u", "NONE", "-N", "-n"], ready: "~", input: (n) => (n === 1 ? "i" : "") + String.fromCharCode(96 + n), answer: (n) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i)).join("") },
   { name: "less page", command: "less", args: ["/etc/services"], ready: "services", input: () => " ", answer: () => "" },
 ];
 
@@ -151,7 +151,7 @@ const fmt = (counts: Record<string, number>) =>
 async function apps(): Promise<void> {
   const list: [string, string, string[], string, string[]][] = [
     ["htop", "htop", [], "PID", ["\x1b[B", "\x1b[B", "\x1b[A"]],
-    ["vim", "vim", ["-u", "NONE", "-N", "/etc/services"], "services", ["j", "j", "G", "gg"]],
+    ["vim", "vim", ["-u", "NONE", "-N", "-n", "/etc/services"], "services", ["j", "j", "G", "gg"]],
     ["mc", "mc", [], "Left", ["\x1b[B", "\x1b[B", "\t"]],
     ["less", "less", ["/etc/services"], "services", [" ", " ", "b"]],
     ["nano", "nano", [], "GNU nano", ["a", "b", "\r"]],

@@ -202,8 +202,6 @@ export class ReadyOracle {
     const base = baseline?.look;
     const bytesAtStart = baseline?.bytesOut ?? this.session.bytesOut;
     let known = base;
-    // Bytes written (wchar) by every process seen during the settle, kept after it exits.
-    const wrote = new Map<number, number>();
     let restSince: { at: number; bytes: number; scanned: boolean } | undefined;
     for (;;) {
       if (signal?.aborted) throw signal.reason;
@@ -219,12 +217,11 @@ export class ReadyOracle {
         continue;
       }
       known = seen;
-      for (const [pid, io] of seen.io) wrote.set(pid, io.wchar);
       const busy = this.busyIn(seen);
       const responded = base === undefined || this.responded(base, seen, bytesAtStart, now - since);
       if (busy === undefined && responded) {
         if (restSince === undefined) restSince = { at: now, bytes: this.session.bytesOut, scanned: false };
-        else if (this.session.bytesOut === restSince.bytes && (this.drained(base, wrote, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)) {
+        else if (this.session.bytesOut === restSince.bytes && (this.drained(base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)) {
           await this.session.emulator.flushed();
           if (this.session.bytesOut === restSince.bytes) {
             this.confirmed = true;
@@ -277,11 +274,15 @@ export class ReadyOracle {
     return elapsed >= NO_RESPONSE_MS;
   }
 
-  /** Everything the group wrote since the input has reached us (bytes received ≥ bytes written; echo and CRLF only add). */
-  private drained(base: Look | undefined, wrote: Map<number, number>, bytesAtStart: number): boolean {
+  /**
+   * Everything the group wrote since the input has reached us: bytes received ≥ bytes written (echo
+   * and CRLF only add). Counted over the processes of this look: a reaped child's writes are in its
+   * parent's counter from then on (the kernel adds them at wait()), so they must not be kept apart.
+   */
+  private drained(base: Look | undefined, seen: Look, bytesAtStart: number): boolean {
     if (base === undefined) return false;
     let written = 0;
-    for (const [pid, wchar] of wrote) written += wchar - (base.io.get(pid)?.wchar ?? 0);
+    for (const [pid, io] of seen.io) written += io.wchar - (base.io.get(pid)?.wchar ?? 0);
     return this.session.bytesOut - bytesAtStart >= written;
   }
 
