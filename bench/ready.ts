@@ -59,10 +59,40 @@ const CASES: Case[] = [
   py("poll", 150),
   py("cpu", 150),
   py("cpu", 400),
-  { name: "node setTimeout 150 ms", command: "node", args: [fixture("ready-node.js"), "150"], ready: "READY", input: () => "x", answer: (n) => `DONE ${n}` },
-  { name: "node setTimeout 400 ms", command: "node", args: [fixture("ready-node.js"), "400"], ready: "READY", input: () => "x", answer: (n) => `DONE ${n}` },
-  { name: "bash: sleep 0.3; echo", command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, ready: "$", input: (n) => `sleep 0.3; echo done-$((${n}*1))\r`, answer: (n) => `done-${n}\n$` },
-  { name: "bash: sleep 0.3 | cat", command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, ready: "$", input: (n) => `sleep 0.3 | cat; echo pipe-$((${n}*1))\r`, answer: (n) => `pipe-${n}\n$` },
+  {
+    name: "node setTimeout 150 ms",
+    command: "node",
+    args: [fixture("ready-node.js"), "150"],
+    ready: "READY",
+    input: () => "x",
+    answer: (n) => `DONE ${n}`,
+  },
+  {
+    name: "node setTimeout 400 ms",
+    command: "node",
+    args: [fixture("ready-node.js"), "400"],
+    ready: "READY",
+    input: () => "x",
+    answer: (n) => `DONE ${n}`,
+  },
+  {
+    name: "bash: sleep 0.3; echo",
+    command: "bash",
+    args: ["--norc", "--noprofile"],
+    env: { PS1: "$ " },
+    ready: "$",
+    input: (n) => `sleep 0.3; echo done-$((${n}*1))\r`,
+    answer: (n) => `done-${n}\n$`,
+  },
+  {
+    name: "bash: sleep 0.3 | cat",
+    command: "bash",
+    args: ["--norc", "--noprofile"],
+    env: { PS1: "$ " },
+    ready: "$",
+    input: (n) => `sleep 0.3 | cat; echo pipe-$((${n}*1))\r`,
+    answer: (n) => `pipe-${n}\n$`,
+  },
   {
     name: "python REPL 0.2-0.5 s",
     command: "python3",
@@ -71,10 +101,38 @@ const CASES: Case[] = [
     input: (n) => `len([i*i for i in range(${1_000_000 + n * 300_000})])+${n}\r`,
     answer: (n) => `${1_000_000 + n * 300_000 + n}\n>>>`,
   },
-  { name: "spinner (80 ms redraw)", command: process.execPath, args: [fixture("spinner-app.ts")], ready: "spinning", input: () => "x", answer: (n) => `KEY ${n}` },
-  { name: "two-phase (issue 11, 60 ms)", command: process.execPath, args: [fixture("two-phase-app.ts"), "60"], ready: "READY", input: () => "x", answer: (n) => `PHASE2 ${n}` },
-  { name: "vim insert", command: "vim", args: ["-u", "NONE", "-N", "-n"], ready: "~", input: (n) => (n === 1 ? "i" : "") + String.fromCharCode(96 + n), answer: (n) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i)).join("") },
-  { name: "less page", command: "less", args: ["/etc/services"], ready: "services", input: () => " ", answer: () => "" },
+  {
+    name: "spinner (80 ms redraw)",
+    command: process.execPath,
+    args: [fixture("spinner-app.ts")],
+    ready: "spinning",
+    input: () => "x",
+    answer: (n) => `KEY ${n}`,
+  },
+  {
+    name: "two-phase (issue 11, 60 ms)",
+    command: process.execPath,
+    args: [fixture("two-phase-app.ts"), "60"],
+    ready: "READY",
+    input: () => "x",
+    answer: (n) => `PHASE2 ${n}`,
+  },
+  {
+    name: "vim insert",
+    command: "vim",
+    args: ["-u", "NONE", "-N", "-n"],
+    ready: "~",
+    input: (n) => (n === 1 ? "i" : "") + String.fromCharCode(96 + n),
+    answer: (n) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i)).join(""),
+  },
+  {
+    name: "less page",
+    command: "less",
+    args: ["/etc/services"],
+    ready: "services",
+    input: () => " ",
+    answer: () => "",
+  },
 ];
 
 interface Tally {
@@ -88,12 +146,22 @@ interface Tally {
 const tally = (): Tally => ({ premature: 0, claimedDone: 0, settledBy: {}, waited: [], reads: [], procMs: [] });
 
 async function press(session: Session, keys: string): Promise<ScreenBlock> {
-  const observed = await observe(session, () => session.write(utf8.encode(keys)), { captureScreen: true, screenDetail: "full" });
+  const observed = await observe(session, () => session.write(utf8.encode(keys)), {
+    captureScreen: true,
+    screenDetail: "full",
+  });
   return observed.screen!;
 }
 
 async function startCase(registry: SessionRegistry, c: Case): Promise<Session> {
-  const session = await registry.start({ command: c.command, args: c.args, cols: 80, rows: 24, term: "xterm-256color", env: c.env });
+  const session = await registry.start({
+    command: c.command,
+    args: c.args,
+    cols: 80,
+    rows: 24,
+    term: "xterm-256color",
+    env: c.env,
+  });
   await waitForText(session, { pattern: c.ready, timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
   return session;
 }
@@ -102,7 +170,9 @@ async function fixtures(): Promise<void> {
   const oracle = new SessionRegistry({ ...DEFAULT_CONFIG, ready: "auto" });
   const quiet = new SessionRegistry({ ...DEFAULT_CONFIG, ready: "quiet" });
   console.log(`fixtures: ${ROUNDS} inputs per case and mode, interleaved (oracle, quiet window)`);
-  console.log("| case | oracle: premature | settledBy | p50 ms | /proc reads, ms per settle | quiet window: premature | p50 ms |");
+  console.log(
+    "| case | oracle: premature | settledBy | p50 ms | /proc reads, ms per settle | quiet window: premature | p50 ms |",
+  );
   console.log("|---|---|---|---|---|---|---|");
   const total = { oracle: tally(), quiet: tally() };
   for (const c of CASES) {
@@ -124,7 +194,8 @@ async function fixtures(): Promise<void> {
           into.reads.push(procCost.reads - before.reads);
           into.procMs.push(procCost.ms - before.ms);
           if (missing) into.premature++;
-          if (missing && into === total[mode] && mode === "oracle") console.log(`  premature: ${c.name} #${n} settledBy ${block.settledBy} after ${block.waitedMs} ms`);
+          if (missing && into === total[mode] && mode === "oracle")
+            console.log(`  premature: ${c.name} #${n} settledBy ${block.settledBy} after ${block.waitedMs} ms`);
           if (missing && ["idle", "periodic", "quiet"].includes(block.settledBy)) into.claimedDone++;
         }
       }
@@ -132,12 +203,15 @@ async function fixtures(): Promise<void> {
     await oracle.stop(sessions.oracle.id, "SIGKILL", 0);
     await quiet.stop(sessions.quiet.id, "SIGKILL", 0);
     const o = t.oracle;
-    console.log(
-      `| ${c.name} | ${o.premature}/${ROUNDS}${o.claimedDone ? ` (${o.claimedDone} claimed done)` : ""} | ${fmt(o.settledBy)} | ${median(o.waited)} | ${median(o.reads)}, ${median(o.procMs).toFixed(2)} | ${t.quiet.premature}/${ROUNDS} | ${median(t.quiet.waited)} |`,
-    );
+    const claimed = o.claimedDone ? ` (${o.claimedDone} claimed done)` : "";
+    const cost = `${median(o.reads)}, ${median(o.procMs).toFixed(2)}`;
+    const quietCells = `${t.quiet.premature}/${ROUNDS} | ${median(t.quiet.waited)}`;
+    const oracleCells = `${o.premature}/${ROUNDS}${claimed} | ${fmt(o.settledBy)} | ${median(o.waited)} | ${cost}`;
+    console.log(`| ${c.name} | ${oracleCells} | ${quietCells} |`);
   }
   const all = (x: Tally) => x.waited.length;
-  console.log(`\nall cases: oracle premature ${total.oracle.premature}/${all(total.oracle)} (claimed done: ${total.oracle.claimedDone}); quiet window premature ${total.quiet.premature}/${all(total.quiet)} (claimed done: ${total.quiet.claimedDone})`);
+  const sum = (x: Tally) => `premature ${x.premature}/${all(x)} (claimed done: ${x.claimedDone})`;
+  console.log(`\nall cases: oracle ${sum(total.oracle)}; quiet window ${sum(total.quiet)}`);
   await oracle.shutdown(200);
   await quiet.shutdown(200);
 }
@@ -155,7 +229,13 @@ async function apps(): Promise<void> {
     ["mc", "mc", [], "Left", ["\x1b[B", "\x1b[B", "\t"]],
     ["less", "less", ["/etc/services"], "services", [" ", " ", "b"]],
     ["nano", "nano", [], "GNU nano", ["a", "b", "\r"]],
-    ["dialog", "dialog", ["--menu", "Pick", "15", "40", "4", "a", "one", "b", "two", "c", "three"], "three", ["j", "\t", "\t"]],
+    [
+      "dialog",
+      "dialog",
+      ["--menu", "Pick", "15", "40", "4", "a", "one", "b", "two", "c", "three"],
+      "three",
+      ["j", "\t", "\t"],
+    ],
     ["python3", "python3", ["-q"], ">>>", ["1+1\r", "'x'*3\r"]],
     ["bash", "bash", ["--norc", "--noprofile"], "$", ["echo hi\r", "ls /\r"]],
   ];
@@ -168,7 +248,14 @@ async function apps(): Promise<void> {
       console.log(`| ${name} | skipped: not installed |`);
       continue;
     }
-    const session = await registry.start({ command, args, cols: 100, rows: 30, term: "xterm-256color", env: { PS1: "$ ", DIALOGRC: "/dev/null" } });
+    const session = await registry.start({
+      command,
+      args,
+      cols: 100,
+      rows: 30,
+      term: "xterm-256color",
+      env: { PS1: "$ ", DIALOGRC: "/dev/null" },
+    });
     await waitForText(session, { pattern: ready, timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
     const t = tally();
     for (let round = 0; round < (QUICK ? 1 : 3); round++) {
@@ -182,7 +269,10 @@ async function apps(): Promise<void> {
       }
     }
     const fellBack = t.settledBy.quiet ?? 0;
-    console.log(`| ${name} | ${t.waited.length} | ${fmt(t.settledBy)} | ${fellBack}/${t.waited.length} | ${median(t.waited)} | ${median(t.reads)} |`);
+    console.log(
+      `| ${name} | ${t.waited.length} | ${fmt(t.settledBy)} | ${fellBack}/${t.waited.length} | ` +
+        `${median(t.waited)} | ${median(t.reads)} |`,
+    );
     await registry.stop(session.id, "SIGKILL", 0);
   }
   await registry.shutdown(200);

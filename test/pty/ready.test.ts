@@ -16,7 +16,12 @@ const hasPython = Bun.which("python3") !== null;
 const hasNode = Bun.which("node") !== null;
 const utf8 = new TextEncoder();
 
-async function started(registry: ReturnType<typeof testRegistry>, command: string, args: string[], ready: string): Promise<Session> {
+async function started(
+  registry: ReturnType<typeof testRegistry>,
+  command: string,
+  args: string[],
+  ready: string,
+): Promise<Session> {
   const session = await registry.start(startOptions(command, args, { env: { PS1: "$ " } }));
   const seen = await waitForText(session, { pattern: ready, timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
   expect(seen.matched).toBe(true);
@@ -24,10 +29,18 @@ async function started(registry: ReturnType<typeof testRegistry>, command: strin
 }
 
 const press = (session: Session, keys: string) =>
-  observe(session, () => session.write(utf8.encode(keys)), { captureScreen: true, screenDetail: "full" }).then((o) => o.screen!);
+  observe(session, () => session.write(utf8.encode(keys)), { captureScreen: true, screenDetail: "full" }).then(
+    (o) => o.screen!,
+  );
 
 describe.skipIf(!linux || !hasPython)("delayed answers settle with the answer on screen", () => {
-  for (const [mode, ms] of [["sleep", 150], ["select", 150], ["poll", 150], ["cpu", 200], ["now", 0]] as const) {
+  for (const [mode, ms] of [
+    ["sleep", 150],
+    ["select", 150],
+    ["poll", 150],
+    ["cpu", 200],
+    ["now", 0],
+  ] as const) {
     test(`python raw-mode app, ${mode} ${ms} ms`, async () => {
       await using registry = testRegistry();
       const session = await started(registry, "python3", [fixture("ready-app.py"), mode, String(ms)], "READY");
@@ -57,7 +70,9 @@ describe.skipIf(!linux || !hasPython)("delayed answers settle with the answer on
     expect(screen.settledBy).toBe("timeout");
     expect(screen.quiet).toBe(false);
     expect(screen.busy).toMatchObject({ pid: session.pid, command: "python3", state: "running" });
-    expect(renderText("sent", { screen })).toContain(`Still busy after ${screen.waitedMs} ms: python3 (pid ${session.pid}) is running.`);
+    expect(renderText("sent", { screen })).toContain(
+      `Still busy after ${screen.waitedMs} ms: python3 (pid ${session.pid}) is running.`,
+    );
   });
 });
 
@@ -116,7 +131,9 @@ test("TUI_TESTER_READY=quiet forces the quiet window, and the reply says so", as
   expect(screen.settledBy).toBe("quiet");
   expect(screen.fallback).toBe("TUI_TESTER_READY=quiet");
   expect(screen.after!.text).toContain("PHASE1 1");
-  expect(renderText("sent", { screen })).toContain("output quiet for 100 ms (TUI_TESTER_READY=quiet; it may still be working)");
+  expect(renderText("sent", { screen })).toContain(
+    "output quiet for 100 ms (TUI_TESTER_READY=quiet; it may still be working)",
+  );
   const idle = await waitForIdle(session, { idleMs: 50, timeoutMs: 5000, mode: "idle" });
   expect(idle).toMatchObject({ settledBy: "quiet", fallback: "TUI_TESTER_READY=quiet" });
 });
@@ -125,7 +142,9 @@ test("OSC 133 prompt marks: the finished command's exit status is in the screen 
   await using registry = testRegistry();
   // A minimal bash shell integration: a D mark with the last status before every prompt.
   const session = await registry.start(
-    startOptions("bash", ["--norc", "--noprofile"], { env: { PS1: "$ ", PROMPT_COMMAND: 'printf "\\033]133;D;%s\\007" "$?"' } }),
+    startOptions("bash", ["--norc", "--noprofile"], {
+      env: { PS1: "$ ", PROMPT_COMMAND: 'printf "\\033]133;D;%s\\007" "$?"' },
+    }),
   );
   await waitForText(session, { pattern: "$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
   const failed = await press(session, "(exit 3)\r");
@@ -133,6 +152,9 @@ test("OSC 133 prompt marks: the finished command's exit status is in the screen 
   expect(renderText("sent", { screen: failed })).toContain("The command finished with exit status 3.");
   const ok = await press(session, "true\r");
   expect(ok.commandStatus).toBe(0);
-  const typing = await observe(session, () => session.write(utf8.encode("ech")), { captureScreen: true, screenDetail: "full" });
+  const typing = await observe(session, () => session.write(utf8.encode("ech")), {
+    captureScreen: true,
+    screenDetail: "full",
+  });
   expect(typing.screen!.commandStatus).toBeUndefined();
 });

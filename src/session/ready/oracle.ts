@@ -78,6 +78,7 @@ export class ReadyOracle {
   private inputs = 0;
   private bytesAtLastSettle: number | undefined;
   private lastSettleAt = 0;
+  private lastScan: { tpgid: number; highest: number; pids: number[] } | undefined;
   private inputsAtLastSettle = 0;
   /** The program has been seen writing on its own while at rest (a spinner, a clock): see periodic(). */
   private writesOnItsOwn = false;
@@ -114,10 +115,27 @@ export class ReadyOracle {
     if (terminal === undefined) return undefined;
     const tpgid = terminal.tpgid > 0 ? terminal.tpgid : this.session.pid;
     // The members found by the last scan, while the same group has the terminal; else a new scan.
-    // A group led by a lower pid than the session's first process means pids wrapped around: read them all.
-    const from = tpgid >= this.session.pid ? this.session.pid : 0;
-    const pids = known !== undefined && known.tpgid === tpgid ? known.pids : scanGroup(tpgid, terminal.session, from);
-    return look(this.arch!, tpgid, pids);
+    const pids = known !== undefined && known.tpgid === tpgid ? known.pids : this.members(tpgid, terminal.session);
+    const seen = look(this.arch!, tpgid, pids);
+    if (this.lastScan?.tpgid === tpgid) this.lastScan.pids = seen.pids; // the members still there
+    return seen;
+  }
+
+  /**
+   * The group's processes. A later scan for the same group reads only pids above the last scan's
+   * highest (processes started since) and keeps the members found before (a gone one reads as
+   * empty); a process that moves into the group (setpgid) moves the terminal to a new group too,
+   * which scans afresh. A group led by a lower pid than the session's first process means pids
+   * wrapped around: then every pid is read.
+   */
+  private members(tpgid: number, session: number): number[] {
+    const last = this.lastScan;
+    const incremental = last !== undefined && last.tpgid === tpgid && last.highest >= this.session.pid;
+    const from = incremental ? last.highest + 1 : tpgid >= this.session.pid ? this.session.pid : 0;
+    const scan = scanGroup(tpgid, session, from);
+    const pids = incremental ? [...new Set([...last.pids, ...scan.pids])].sort((a, b) => a - b) : scan.pids;
+    this.lastScan = { tpgid, highest: Math.max(scan.highest, last?.highest ?? 0), pids };
+    return pids;
   }
 
   private guarded<T>(read: () => T): T | undefined {
@@ -165,7 +183,10 @@ export class ReadyOracle {
   }
 
   private verdicts(seen: Look): { thread: ThreadLook; verdict: Verdict }[] {
-    return seen.threads.map((thread) => ({ thread, verdict: judge(thread.activity, this.rest.get(thread.tid), thread.tid === thread.pid) }));
+    return seen.threads.map((thread) => ({
+      thread,
+      verdict: judge(thread.activity, this.rest.get(thread.tid), thread.tid === thread.pid),
+    }));
   }
 
   /** What keeps `seen` from being at rest, or undefined when it is at rest. */
@@ -177,10 +198,16 @@ export class ReadyOracle {
     const first = busy[0];
     if (first !== undefined && !first.verdict.rest) {
       const { verdict, thread } = first;
-      return { pid: thread.pid, command: thread.command, state: verdict.state, ...(verdict.timerDueMs !== undefined ? { timerDueMs: verdict.timerDueMs } : {}) };
+      return {
+        pid: thread.pid,
+        command: thread.command,
+        state: verdict.state,
+        ...(verdict.timerDueMs !== undefined ? { timerDueMs: verdict.timerDueMs } : {}),
+      };
     }
     if (seen.tpgid !== (this.restGroup ?? this.session.pid)) {
-      // Another group has the terminal (a shell running a command) and none of its threads is busy: it waits, but not for us.
+      // Another group has the terminal (a shell running a command) and none of its threads is busy:
+      // it waits, but not for us.
       return { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" };
     }
     return undefined;
@@ -190,7 +217,12 @@ export class ReadyOracle {
    * Wait until the program is back at rest after an input (or, without a baseline, at rest now) and
    * the emulator has parsed what it wrote; at most `capMs` from `since`.
    */
-  async settle(baseline: Baseline | undefined, since: number, capMs: number, signal?: AbortSignal): Promise<ReadyOutcome> {
+  async settle(
+    baseline: Baseline | undefined,
+    since: number,
+    capMs: number,
+    signal?: AbortSignal,
+  ): Promise<ReadyOutcome> {
     const cost = { reads: procCost.reads, ms: procCost.ms };
     const outcome = (settledBy: SettledBy, program?: string, busy?: Busy): ReadyOutcome => ({
       settledBy,
@@ -221,7 +253,10 @@ export class ReadyOracle {
       const responded = base === undefined || this.responded(base, seen, bytesAtStart, now - since);
       if (busy === undefined && responded) {
         if (restSince === undefined) restSince = { at: now, bytes: this.session.bytesOut, scanned: false };
-        else if (this.session.bytesOut === restSince.bytes && (this.drained(base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)) {
+        else if (
+          this.session.bytesOut === restSince.bytes &&
+          (this.drained(base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)
+        ) {
           await this.session.emulator.flushed();
           if (this.session.bytesOut === restSince.bytes) {
             this.confirmed = true;
@@ -242,7 +277,11 @@ export class ReadyOracle {
       if (elapsed >= capMs) {
         await this.session.emulator.flushed();
         this.learnLongWaits(seen, capMs);
-        return outcome("timeout", seen.leader, busy ?? (responded ? undefined : { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" }));
+        return outcome(
+          "timeout",
+          seen.leader,
+          busy ?? (responded ? undefined : { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" }),
+        );
       }
       const gap = restSince !== undefined ? 1 : Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
       await Bun.sleep(Math.min(gap, capMs - elapsed));
@@ -260,12 +299,18 @@ export class ReadyOracle {
       const activity = thread.activity;
       const known = this.rest.get(thread.tid);
       if (known !== undefined && !known.provisional) continue;
-      if (activity.kind !== "wait" || activity.waitKind !== "input" || !activity.timed || (activity.timeoutMs ?? 0) < capMs) continue;
+      if (
+        activity.kind !== "wait" ||
+        activity.waitKind !== "input" ||
+        !activity.timed ||
+        (activity.timeoutMs ?? 0) < capMs
+      )
+        continue;
       this.rest.set(thread.tid, { nr: activity.nr, timed: true, timeoutMs: activity.timeoutMs });
     }
   }
 
-  /** Has the program taken the input? Read it, wrote something (from a rest with no timer), changed group, or had time. */
+  /** Has the program taken the input? It read, wrote (from a rest with no timer), changed group, or had time. */
   private responded(base: Look, seen: Look, bytesAtStart: number, elapsed: number): boolean {
     if (seen.tpgid !== base.tpgid || seen.pids.join() !== base.pids.join()) return true;
     if (sum(seen, "rchar") > sum(base, "rchar", seen.pids)) return true;
