@@ -147,7 +147,7 @@ test("OSC 133 prompt marks: the finished command's exit status is in the screen 
   await waitForText(session, { pattern: "$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
   const failed = await press(session, "(exit 3)\r");
   expect(failed.commandStatus).toBe(3);
-  expect(renderText("sent", { screen: failed })).toContain("The command finished with exit status 3.");
+  expect(renderText("sent", blockParts(failed))).toContain("The command finished with exit status 3.");
   const ok = await press(session, "true\r");
   expect(ok.commandStatus).toBe(0);
   const typing = await observe(session, () => session.write(utf8.encode("ech")), {
