@@ -156,3 +156,14 @@ test("OSC 133 prompt marks: the finished command's exit status is in the screen 
   });
   expect(typing.screen!.commandStatus).toBeUndefined();
 });
+
+test.skipIf(!linux)("wait_for_idle learns the rest itself when every earlier input used waitFor", async () => {
+  await using registry = testRegistry();
+  // bun rests on a 1 s timer: without a known rest that timed wait would look busy until the timeout.
+  const session = await started(registry, BUN, [fixture("echo-keys.ts")], "READY");
+  const waitFor = { pattern: "KEY 61", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true, regex: false, regexFlags: "" };
+  const typed = await observe(session, () => session.write(utf8.encode("a")), { captureScreen: true, screenDetail: "full", waitFor });
+  expect(typed.screen!.settledBy).toBe("waitFor");
+  const idle = await waitForIdle(session, { idleMs: 30, timeoutMs: 10_000, mode: "idle" });
+  expect(idle).toMatchObject({ idle: true, settledBy: "idle" });
+});
