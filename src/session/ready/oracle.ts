@@ -6,6 +6,7 @@
  * last known to be waiting for its user) and the foreground group at rest, and judges every look
  * against them.
  */
+import { cancelled } from "../../errors.ts";
 import type { Session } from "../session.ts";
 import { judge, restOf, type BusyState, type RestWait, type Verdict } from "./classify.ts";
 import { procCost } from "./proc.ts";
@@ -259,7 +260,7 @@ export class ReadyOracle {
     let known = base;
     let restSince: { at: number; bytes: number; scanned: boolean } | undefined;
     for (;;) {
-      if (signal?.aborted) throw signal.reason;
+      if (signal?.aborted) throw cancelled("The wait");
       if (!this.session.running) {
         await this.session.whenExited();
         return outcome("exit");
@@ -379,7 +380,8 @@ export class ReadyOracle {
 
   /** One look, for a fixed or waitFor settle: is the program at rest now? Undefined when unknown. */
   atRestNow(): { atRest: boolean; busy?: Busy; program?: string } | undefined {
-    if (!this.available || !this.session.running) return undefined;
+    // Without a known rest a timer wait cannot be judged (bun idles on a 1 s timer): unknown.
+    if (!this.available || !this.session.running || this.restGroup === undefined) return undefined;
     const seen = this.guarded(() => this.lookNow());
     if (seen === undefined) return undefined;
     const busy = this.busyIn(seen);
