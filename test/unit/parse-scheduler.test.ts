@@ -46,3 +46,19 @@ test("every queued byte is parsed: floods with a quiet session in between all fi
   expect(log.filter((n) => n === "A").length).toBe(20);
   expect(log.filter((n) => n === "Q").length).toBe(1);
 });
+
+test("a quiet session whose express slice leaves bytes queued is parsed to the end (no queue is stranded)", async () => {
+  const log: string[] = [];
+  const floods = ["A", "B"].map((name) => fakeEmulator(name, log, 6, 2));
+  for (const flood of floods) queueForParsing(flood, 6 << 15);
+  try {
+    await until(() => log.length >= 3, "the floods to be throttled");
+    // announced as a short queue (express lane), but more arrived behind it: three slices in all
+    const quiet = fakeEmulator("Q", log, 3);
+    queueForParsing(quiet, 100);
+    await until(() => quiet.left === 0, "the quiet session's whole queue to be parsed", 5000);
+    expect(log.filter((n) => n === "Q").length).toBe(3);
+  } finally {
+    for (const flood of floods) leaveParsing(flood);
+  }
+});
