@@ -40,7 +40,6 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
     type: v.picklist(names),
     label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Echoed in the step's result."))),
     continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
-    optional: v.optional(v.pipe(v.boolean(), v.description("The step's wait (wait_for_text, or an inline waitFor) may time out without failing it."))),
   });
 
   return defineSessionTool({
@@ -71,7 +70,7 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
             captureScreen: v.optional(v.boolean()),
             waitAfterMs: v.optional(v.number()),
             screenDetail,
-            optional: v.optional(v.pipe(v.boolean(), v.description("Waits may time out without failing their step. Default: inline waitFor true, wait_for_text false."))),
+            optional: v.optional(v.pipe(v.boolean(), v.description("Timed-out waits pass (a step may set it too)."))),
           }),
           v.description("For every step that has the option and does not set it."),
         ),

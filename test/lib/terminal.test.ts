@@ -105,6 +105,8 @@ describe("clock and after: input", () => {
   test.skipIf(findLibfaketime() === null)("clock sets the program's wall clock through libfaketime", async () => {
     await using t = await launch("bash", { args: ["-c", "date -u +%FT%T; sleep 30"], clock: new Date("2030-05-06T07:08:09Z") });
     await t.waitForText("2030-05-06T07:08:09");
+    await using ticking = await launch("bash", { args: ["-c", "date -u +%F; sleep 30"], clock: "2031-01-02T12:00:00Z", freezeClock: false });
+    await ticking.waitForText("2031-01-02");
   });
 
   test('waitForText with after: "input" skips text that was on the screen before the input', async () => {
