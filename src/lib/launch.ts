@@ -24,7 +24,7 @@ export interface LaunchOptions {
   name?: string;
   /**
    * The program's wall clock, through libfaketime (Linux, dynamically linked programs): an ISO
-   * date-time or a Date. Frozen there unless freezeClock is false.
+   * date-time or a Date, frozen there; "@<date-time>" (or freezeClock: false) ticks on from it.
    */
   clock?: string | Date;
   freezeClock?: boolean;
@@ -95,8 +95,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     rows,
     term: options.term ?? "xterm-256color",
     name: options.name,
-    clock: options.clock instanceof Date ? options.clock.toISOString() : options.clock,
-    freezeClock: options.freezeClock,
+    clock: fakeClock(options),
   };
   const session = await sessions.start(start);
   const terminal = new Terminal(session, engine());
@@ -121,4 +120,11 @@ function size(name: string, value: number, max: number): number {
     `${name} ${value} is not an integer from 1 to ${max}.`,
     `Pass ${name} in cells, e.g. { cols: 80, rows: 24 }.`,
   );
+}
+
+/** start_session's clock string: an instant (frozen) or "@" and an instant (ticking). */
+function fakeClock(options: LaunchOptions): string | undefined {
+  const at = options.clock instanceof Date ? options.clock.toISOString() : options.clock;
+  if (at === undefined || options.freezeClock !== false || at.startsWith("@")) return at;
+  return `@${at}`;
 }
