@@ -95,10 +95,21 @@ export function planTest(options: {
   let endSnapshot: TestPlan["endSnapshot"];
   if (snapshots !== "none") {
     endSnapshot = { name: `${slug}-end`, mask: options.endMask };
-    steps.push({ type: "expect_snapshot", name: endSnapshot.name, ...(options.endMask.length ? { mask: options.endMask } : {}) });
+    steps.push({
+      type: "expect_snapshot",
+      name: endSnapshot.name,
+      ...(options.endMask.length ? { mask: options.endMask } : {}),
+    });
   }
   if (steps.length === 0) steps.push({ type: "wait_for_idle", idleMs: IDLE_MS });
-  return { test: { name: options.name, session: sessionArgs(options.launch, options.testDir, options.inheritedEnv), steps }, goldens, endSnapshot, insertedWaits, idleWaits, notes };
+  return {
+    test: { name: options.name, session: sessionArgs(options.launch, options.testDir, options.inheritedEnv), steps },
+    goldens,
+    endSnapshot,
+    insertedWaits,
+    idleWaits,
+    notes,
+  };
 }
 
 function inputStep(entry: InputEntry): Record<string, unknown> {
@@ -114,7 +125,11 @@ function inputStep(entry: InputEntry): Record<string, unknown> {
   return step;
 }
 
-function sessionArgs(launch: LaunchArgs, testDir: string, inherited: Record<string, string | undefined>): Record<string, unknown> {
+function sessionArgs(
+  launch: LaunchArgs,
+  testDir: string,
+  inherited: Record<string, string | undefined>,
+): Record<string, unknown> {
   const session: Record<string, unknown> = { command: launch.command };
   if (launch.args.length > 0) session.args = launch.args;
   const cwd = relative(testDir, launch.cwd);
