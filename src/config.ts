@@ -4,7 +4,7 @@
  * parsed once into a typed Config that is passed down: nothing else in src/ reads TUI_TESTER_*.
  */
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { delimiter, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import type { TerminalTheme } from "./term/types.ts";
 
@@ -98,6 +98,15 @@ function directoryProblem(mustExist: boolean) {
   };
 }
 
+/** TUI_TESTER_FONTS: font files separated by the platform's path delimiter, each must exist. */
+function fontFilesProblem(value: string): string | undefined {
+  for (const file of value.split(delimiter).filter(Boolean)) {
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return `"${file.slice(0, 100)}" is not a file`;
+    if (!/\.(ttf|otf|ttc)$/i.test(file)) return `"${file.slice(0, 100)}" is not a .ttf, .otf or .ttc font`;
+  }
+  return undefined;
+}
+
 const port = (value: string) => (/^[0-9]+$/.test(value) && Number(value) <= 65535 ? undefined : "not a port number");
 
 const INT = "a positive integer";
@@ -124,6 +133,7 @@ export const ENVIRONMENT: Setting[] = [
   { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where oversized replies and other artifacts are written (created if missing).", accepted: "a directory path (created if missing)", problem: directoryProblem(false) },
   { name: "TUI_TESTER_CONTENT", default: DEFAULT_CONFIG.content, meaning: "Tool result content: text (rendered for the model) or json.", accepted: "text, json", problem: oneOf("text", "json") },
   { name: "TUI_TESTER_RECORD_DIR", default: "off", meaning: "Record every session as asciicast into this existing directory.", accepted: "an existing directory", problem: directoryProblem(true) },
+  { name: "TUI_TESTER_FONTS", default: "none", meaning: "Extra font files for PNG pictures (CJK, emoji), tried after the bundled fonts.", accepted: `font files (.ttf, .otf, .ttc) separated by "${delimiter}"`, problem: fontFilesProblem },
   { name: "TUI_TESTER_WEB_PORT", default: "a free port (0)", meaning: "Port of the local web viewer.", accepted: "an integer from 0 to 65535", problem: port },
 ];
 
@@ -147,9 +157,12 @@ export function helpText(): string {
 
 Usage: tui-tester [--help] [--version]
        tui-tester test [options] [paths or globs...]
+       tui-tester gif [options] IN.cast OUT.gif
+       tui-tester show-report [DIR]
 
 With no flags it speaks MCP (JSON-RPC) on stdin/stdout; point your MCP client at it.
-"tui-tester test" runs *.tui.json / *.tui.yaml test files headless (see tui-tester test --help).
+"tui-tester test" runs *.tui.json / *.tui.yaml test files headless (see tui-tester test --help);
+"--reporter html" writes a report that "show-report" serves. "gif" draws a recording as a GIF.
 
 Flags:
   --help, -h      Show this help and exit.

@@ -99,14 +99,15 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     freezeClock: options.freezeClock,
   };
   const session = await sessions.start(start);
-  const started = recording.apply(session).recording as { error?: string } | undefined;
   const terminal = new Terminal(session, engine());
   track(terminal, options.autoClose ?? true);
-  if (started?.error) {
+  try {
+    recording.apply(session);
+  } catch (error) {
     await terminal.close({ graceMs: 0 });
     throw new TuiError(
       "INVALID_ARGUMENT",
-      `Could not start the recording: ${started.error}`,
+      `Could not start the recording: ${error instanceof Error ? error.message : String(error)}`,
       "Pass a record path in a writable directory.",
     );
   }

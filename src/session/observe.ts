@@ -63,6 +63,8 @@ export interface ScreenBlock {
   before?: ScreenView;
   after?: ScreenView;
   diff: SnapshotDiff;
+  /** screenDetail "diff" whose changed rows would cost more than the screen: `after` is given instead. */
+  fullScreenInstead?: true;
   /** With screenDetail "diff": the after-screen's cursor and highlights. */
   cursor?: Snapshot["cursor"];
   highlights?: Highlight[];
@@ -182,6 +184,18 @@ export function toView(snapshot: Snapshot): ScreenView {
 function block(before: ScreenView, after: ScreenView, settle: Settle, started: number, detail: ScreenDetail): ScreenBlock {
   const diff = diffSnapshots(before, after);
   const totalMs = Math.round(performance.now() - started);
+  // Diff mode is for saving tokens: when the changed rows (both sides) would cost more than the
+  // screen itself, as when the whole screen changed, the screen is given instead.
+  if (detail === "diff" && diffSize(diff) > after.text.trimEnd().length + SCREEN_HEADING_CHARS) return { after, diff, ...settle, totalMs, fullScreenInstead: true };
   if (detail === "diff") return { diff, cursor: after.cursor, highlights: after.highlights, ...settle, totalMs };
   return { before, after, diff, ...settle, totalMs };
+}
+
+/** The screen's heading and "(see screen)" note, in characters, which a diff does without. */
+const SCREEN_HEADING_CHARS = 40;
+
+/** About the characters a diff's text takes: each changed row's two sides and its row number. */
+export function diffSize(diff: SnapshotDiff): number {
+  const rows = [...diff.changedLines.map((c) => c.before.trim().length + c.after.length + 8), ...[...diff.addedRows, ...diff.removedRows].map((r) => r.text.length + 16)];
+  return rows.reduce((sum, n) => sum + n, 0);
 }

@@ -318,6 +318,13 @@ export class Emulator {
     return cursorState(this.terminal, this.tracker.cursorVisible);
   }
 
+  /** The cursor shape the app chose with DECSCUSR (CSI Ps SP q), read from xterm.js's private modes; default block. */
+  cursorShape(): "block" | "underline" | "bar" {
+    const core = this.terminal as unknown as { _core?: { coreService?: { decPrivateModes?: { cursorStyle?: string } } } };
+    const style = core._core?.coreService?.decPrivateModes?.cursorStyle;
+    return style === "underline" || style === "bar" ? style : "block";
+  }
+
   /**
    * The whole terminal state as one ANSI stream (scrollback, normal and alternate screen, cursor,
    * modes) for repainting a viewer or restoring an exited session; write it into a cleared terminal of

@@ -69,7 +69,14 @@ export const startSession = defineTool({
   async run(args, ctx) {
     const artifacts = planRecording({ record: args.recordPath ?? args.record }, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path });
     const session = await ctx.sessions.start(args);
-    const recordingStart = artifacts.apply(session);
+    let recordingStart: Record<string, unknown>;
+    try {
+      recordingStart = artifacts.apply(session);
+    } catch (error) {
+      // The recording was asked for: a session without it would pass a test that meant to keep one.
+      await ctx.sessions.stop(session.id, "SIGKILL", 0).catch(() => undefined);
+      throw error;
+    }
     if (args.web || args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
     else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
     const info = { ...sessionInfo(session, ctx), ...recordingStart };
