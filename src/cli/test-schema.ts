@@ -45,11 +45,7 @@ function stepJsonSchema(tool: (typeof scriptSteps)[number]): Json {
   for (const [key, value] of Object.entries(schema.properties ?? {}))
     if (!NOT_IN_FILES.has(key)) properties[key] = value;
   const own = toJson(runScript.input.entries.steps) as Json;
-  for (const key of ["label", "continueOnError"]) properties[key] = own.items.properties[key];
-  properties.optional = {
-    type: "boolean",
-    description: "This step's wait (wait_for_text, or an inline waitFor) may time out without failing it.",
-  };
+  for (const key of ["label", "continueOnError", "optional"]) properties[key] = own.items.properties[key];
   const required = ["type", ...(schema.required ?? []).filter((k: string) => !NOT_IN_FILES.has(k))];
   return {
     type: "object",
