@@ -50,6 +50,12 @@ export interface InputEntry {
   source: InputSource;
   /** The agent's inline waitFor, when it matched; `newOnly` when the match was text new since the input. */
   waitFor?: WaitSpec & { newOnly: boolean };
+  /**
+   * False when the call returned before the app was back at rest (its settle timed out): the next
+   * input may then have gone in while this one was still being drawn, so text that appeared after the
+   * next input may really be this one's, and is not trusted as the next input's wait.
+   */
+  settled?: boolean;
   /** Stable text that appeared after this input, chosen once the next input began (or at save). */
   waitText?: string;
   /** The screen when the next input began, with the spans seen changing, when within the budget. */
@@ -120,10 +126,18 @@ export class InputHistory {
     args: Record<string, unknown>,
     baselineBefore: ScreenBaseline | null,
     waitFor?: InputEntry["waitFor"],
+    settled = true,
   ): void {
     const baseline = this.session.lastInput;
     if (baseline === null || baseline === baselineBefore) return;
-    const entry: InputEntry = { kind: "input", type, args, source: "agent", ...(waitFor ? { waitFor } : {}) };
+    const entry: InputEntry = {
+      kind: "input",
+      type,
+      args,
+      source: "agent",
+      ...(waitFor ? { waitFor } : {}),
+      ...(settled ? {} : { settled: false }),
+    };
     if (!this.add(entry, payloadOf(args))) return;
     this.pending = {
       entry,

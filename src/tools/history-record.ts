@@ -90,7 +90,10 @@ function record(
   if (waitFor && waited?.matched)
     kept = { ...waitSpec(waitFor as unknown as Record<string, unknown>), newOnly: matchedNewText(session, waitFor) };
   else if (waitFor) history.note(`${name}'s waitFor "${waitFor.pattern.slice(0, 60)}" did not match`);
-  history.agentInput(name, stepArgs(entries, args), before, kept);
+  // the ready oracle (or the quiet window) saw the app at rest when the call returned, or a wait matched
+  const settledBy = (data.screen as { settledBy?: string } | undefined)?.settledBy;
+  const settled = settledBy === undefined || !["timeout", "fixed"].includes(settledBy) || kept !== undefined;
+  history.agentInput(name, stepArgs(entries, args), before, kept, settled);
 }
 
 /** Did the agent's waitFor pattern match text that only appeared after the input? */

@@ -144,6 +144,28 @@ describe("the test save_test writes", () => {
     expect(plan.test.session).toEqual({ command: "bash", cols: 80, rows: 24 });
   });
 
+  test("after a call that returned before the app was at rest, the next input's new text is not trusted", () => {
+    const plan = planTest({
+      entries: [
+        { kind: "input", type: "send_text", args: { text: ":e other\r" }, source: "agent", settled: false },
+        { kind: "input", type: "send_keys", args: { keys: ["j"] }, source: "agent", waitText: "other file" },
+        { kind: "input", type: "send_keys", args: { keys: ["k"] }, source: "agent", waitText: "k done" },
+      ],
+      launch,
+      testDir: "/tmp/x",
+      name: "n",
+      slug: "n",
+      snapshots: "none",
+      inheritedEnv: { LANG: "C.UTF-8" },
+      endMask: [],
+    });
+    const steps = plan.test.steps as Record<string, unknown>[];
+    expect(steps[2]).toMatchObject({ type: "send_keys", keys: "j" });
+    expect(steps[2]!.waitFor).toBeUndefined();
+    expect(steps[3]).toMatchObject({ type: "wait_for_idle", label: expect.stringContaining("before the app had finished") });
+    expect(steps[4]).toMatchObject({ keys: "k", waitFor: { pattern: "k done", after: "input" } });
+  });
+
   test("a LANG the runner would change is written into the session's env", () => {
     const plan = planTest({
       entries: [],
