@@ -40,7 +40,7 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
     type: v.picklist(names),
     label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Echoed in the step's result."))),
     continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
-    optional: v.optional(v.pipe(v.boolean(), v.description("Its wait may time out without failing it."))),
+    optional: v.optional(v.pipe(v.boolean(), v.description("The step's wait (wait_for_text, or an inline waitFor) may time out without failing it."))),
   });
 
   return defineSessionTool({

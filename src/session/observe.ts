@@ -86,6 +86,11 @@ export interface ScreenBlock {
   busy?: Busy;
   /** Why the quiet window was used instead of the oracle. */
   fallback?: string;
+  /**
+   * The exit status of the shell command that finished during this input, from OSC 133 prompt marks
+   * (fish; bash or zsh with shell integration); null when the mark carried none.
+   */
+  commandStatus?: number | null;
   totalMs: number;
 }
 
@@ -103,6 +108,7 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
   const oracle = readyOracle(session);
   const adaptive = before !== undefined && !options.waitFor && options.waitAfterMs === undefined;
   const baseline = adaptive ? await oracle.baseline() : undefined;
+  const marks = session.running ? session.emulator.promptMarks.finished : 0;
   const actionStart = performance.now();
   const result = await session.asOneInput(action);
 
@@ -111,7 +117,7 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
     if (!before) return { result, waitFor };
     const waited = Math.round(performance.now() - actionStart);
     const settle: Settle = { settle: "waitFor", waitAfterMs: waited, waitedMs: waited, settledBy: "waitFor", ...restNow(session) };
-    return { result, waitFor, screen: block(before, toView(snapshot), settle, started, options.screenDetail) };
+    return { result, waitFor, screen: block(before, toView(snapshot), { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail) };
   }
   if (!options.captureScreen || !before) return { result };
 
@@ -136,10 +142,16 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
     }
   }
   const after = await settledView(session);
-  return { result, screen: block(before, after, settle, started, options.screenDetail) };
+  return { result, screen: block(before, after, { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail) };
 }
 
-type Settle = Pick<ScreenBlock, "settle" | "waitAfterMs" | "waitedMs" | "quiet" | "settledBy" | "program" | "busy" | "fallback">;
+type Settle = Pick<ScreenBlock, "settle" | "waitAfterMs" | "waitedMs" | "quiet" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus">;
+
+/** The status of a command that finished (an OSC 133 D mark) since the input, when one did. */
+function commandStatus(session: Session, marksBefore: number): Pick<ScreenBlock, "commandStatus"> {
+  const marks = session.emulator.promptMarks;
+  return marks.finished > marksBefore ? { commandStatus: marks.lastStatus } : {};
+}
 
 /** After a fixed or waitFor settle: one look says whether the program is still working (else the quiet window). */
 function restNow(session: Session): Pick<ScreenBlock, "quiet" | "busy" | "program"> {

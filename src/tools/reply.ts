@@ -70,8 +70,14 @@ function busyText(busy: Busy): string {
 
 /** The settle statement of an input's screen block: the ready oracle's verdict (docs/ready-oracle.md). */
 export function settleStatement(
-  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback">,
+  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus">,
 ): string {
+  // OSC 133 prompt marks (shell integration): the finished command's exit status.
+  const status = block.commandStatus === undefined ? "" : ` The command finished${block.commandStatus === null ? "" : ` with exit status ${block.commandStatus}`}.`;
+  return settleVerdict(block) + status;
+}
+
+function settleVerdict(block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback">): string {
   const ms = block.waitedMs;
   const program = block.program ?? "the program";
   const busy = block.busy;
