@@ -5,7 +5,7 @@
  *
  * Sessions are read by Worker threads (bun-terminal-worker.ts) so reading overlaps parsing, and
  * because `Bun.Terminal` cannot pause reading, a child is held back some other way (flow.ts): where
- * the tty can be stopped (tty-flow.ts, Linux) a few shared threads read every session; elsewhere each
+ * the tty can be stopped (tty-flow.ts, Linux) one shared thread reads every session; elsewhere each
  * session gets a thread of its own that blocks. Writes and resizes are posted to the reader; signals
  * go from here by pid.
  */
@@ -34,14 +34,9 @@ class ReaderThread {
     this.worker.onmessage = (event: MessageEvent<FromReader>) => this.sessions.get(event.data.key)?.receive(event.data);
     this.worker.onerror = (event) => {
       // The thread is gone: its sessions can no longer be read or written, so they end now.
-      const index = sharedReaders.indexOf(this);
-      if (index >= 0) sharedReaders.splice(index, 1);
+      if (sharedReader === this) sharedReader = undefined;
       for (const session of [...this.sessions.values()]) session.readerFailed(new Error(event.message));
     };
-  }
-
-  get sessionCount(): number {
-    return this.sessions.size;
   }
 
   attach(key: number, session: BunTerminalProcess): void {
@@ -59,14 +54,7 @@ class ReaderThread {
   }
 }
 
-/**
- * Where the tty can be stopped, sessions share a few reader threads, each new session going to the
- * least busy one. One thread for all made a loaded machine's scheduler give all reading one thread's
- * share of the CPU; a thread per session cost ~1.5 MiB and a GC timer each (32 idle sessions: 140-180
- * MiB, 1.5-2 % CPU). Four cost ~6 MiB in all (issue 22).
- */
-const SHARED_READER_THREADS = 4;
-const sharedReaders: ReaderThread[] = [];
+let sharedReader: ReaderThread | undefined;
 let nextKey = 0;
 let blockingOnly = false;
 
@@ -76,12 +64,7 @@ export function useBlockingReaders(on: boolean): void {
 }
 
 function readerThread(): ReaderThread {
-  if (blockingOnly || ttyFlow() === undefined) return new ReaderThread(false);
-  const least = sharedReaders.reduce<ReaderThread | undefined>((best, reader) => (best === undefined || reader.sessionCount < best.sessionCount ? reader : best), undefined);
-  if (least !== undefined && (least.sessionCount === 0 || sharedReaders.length >= SHARED_READER_THREADS)) return least;
-  const reader = new ReaderThread(true);
-  sharedReaders.push(reader);
-  return reader;
+  return !blockingOnly && ttyFlow() !== undefined ? (sharedReader ??= new ReaderThread(true)) : new ReaderThread(false);
 }
 
 class BunTerminalProcess extends PtyEvents implements PtyProcess {
