@@ -5,9 +5,11 @@
  */
 import { expectSnapshotStep } from "./script/expect-snapshot.ts";
 import { makeRunScript } from "./script/run-script.ts";
+import { saveTest } from "./script/save-test.ts";
 import { assertTextStep, sleepStep } from "./script/steps.ts";
 import { markRecordingTool, screenshotTool, startRecordingTool, stopRecordingTool, webViewerTool, withHumanInputNotice } from "./tools/artifact-tools.ts";
 import type { SessionToolDef, ToolDef } from "./tools/define.ts";
+import { exportRecordingTool } from "./tools/export-tools.ts";
 import { holdKey, sendKeys, sendRaw, sendText, typeText } from "./tools/input-tools.ts";
 import { startMonitor, stopMonitor } from "./tools/monitor-tools.ts";
 import { mouse, paste } from "./tools/pointer-tools.ts";
@@ -46,6 +48,7 @@ export const tools: ToolDef[] = [
   stopSession,
   listSessions,
   runScript,
+  saveTest,
   ...sessionTools,
   startMonitor,
   stopMonitor,
@@ -55,6 +58,7 @@ export const tools: ToolDef[] = [
   startRecordingTool,
   stopRecordingTool,
   markRecordingTool,
+  exportRecordingTool,
   screenshotTool,
   webViewerTool,
 ].map((tool) => withHumanInputNotice(tool as unknown as ToolDef));

@@ -4,7 +4,7 @@
  * parsed once into a typed Config that is passed down: nothing else in src/ reads TUI_TESTER_*.
  */
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { delimiter, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import type { TerminalTheme } from "./term/types.ts";
 
@@ -27,6 +27,8 @@ export interface Config {
   theme: Partial<TerminalTheme> | undefined;
   /** undefined: Bun.Terminal where it exists (POSIX), else bun-pty. */
   pty: PtyBackendName | undefined;
+  /** How inputs settle: the ready oracle where /proc allows (auto), or always the quiet window. */
+  ready: "auto" | "quiet";
   log: "on" | "silent";
   maxReplyBytes: number;
   /** Absolute; undefined: a private temp directory made on first use. */
@@ -49,6 +51,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   maxExitedKept: 64,
   theme: undefined,
   pty: undefined,
+  ready: "auto",
   log: "on",
   maxReplyBytes: 1024 * 1024,
   outputDir: undefined,
@@ -95,6 +98,15 @@ function directoryProblem(mustExist: boolean) {
   };
 }
 
+/** TUI_TESTER_FONTS: font files separated by the platform's path delimiter, each must exist. */
+function fontFilesProblem(value: string): string | undefined {
+  for (const file of value.split(delimiter).filter(Boolean)) {
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return `"${file.slice(0, 100)}" is not a file`;
+    if (!/\.(ttf|otf|ttc)$/i.test(file)) return `"${file.slice(0, 100)}" is not a .ttf, .otf or .ttc font`;
+  }
+  return undefined;
+}
+
 const port = (value: string) => (/^[0-9]+$/.test(value) && Number(value) <= 65535 ? undefined : "not a port number");
 
 const INT = "a positive integer";
@@ -115,11 +127,13 @@ export const ENVIRONMENT: Setting[] = [
     problem: themeProblem,
   },
   { name: "TUI_TESTER_PTY", default: "bun-terminal (POSIX), bun-pty (Windows)", meaning: "PTY backend: bun-terminal (Bun.Terminal, POSIX) or bun-pty.", accepted: "bun-terminal, bun-pty", problem: oneOf("bun-terminal", "bun-pty") },
+  { name: "TUI_TESTER_READY", default: DEFAULT_CONFIG.ready, meaning: "How inputs settle: auto (the ready oracle where /proc allows, docs/ready-oracle.md) or quiet (100 ms of quiet output).", accepted: "auto, quiet", problem: oneOf("auto", "quiet") },
   { name: "TUI_TESTER_LOG", default: DEFAULT_CONFIG.log, meaning: "Set to silent to drop the stderr log.", accepted: "on, silent", problem: oneOf("on", "silent") },
   { name: "TUI_TESTER_MAX_REPLY_BYTES", default: String(DEFAULT_CONFIG.maxReplyBytes), meaning: "Largest tool reply; a larger one goes to a file in the output directory.", accepted: INT, problem: positiveInt },
   { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where oversized replies and other artifacts are written (created if missing).", accepted: "a directory path (created if missing)", problem: directoryProblem(false) },
   { name: "TUI_TESTER_CONTENT", default: DEFAULT_CONFIG.content, meaning: "Tool result content: text (rendered for the model) or json.", accepted: "text, json", problem: oneOf("text", "json") },
   { name: "TUI_TESTER_RECORD_DIR", default: "off", meaning: "Record every session as asciicast into this existing directory.", accepted: "an existing directory", problem: directoryProblem(true) },
+  { name: "TUI_TESTER_FONTS", default: "none", meaning: "Extra font files for PNG pictures (CJK, emoji), tried after the bundled fonts.", accepted: `font files (.ttf, .otf, .ttc) separated by "${delimiter}"`, problem: fontFilesProblem },
   { name: "TUI_TESTER_WEB_PORT", default: "a free port (0)", meaning: "Port of the local web viewer.", accepted: "an integer from 0 to 65535", problem: port },
 ];
 
@@ -143,9 +157,12 @@ export function helpText(): string {
 
 Usage: tui-tester [--help] [--version]
        tui-tester test [options] [paths or globs...]
+       tui-tester gif [options] IN.cast OUT.gif
+       tui-tester show-report [DIR]
 
 With no flags it speaks MCP (JSON-RPC) on stdin/stdout; point your MCP client at it.
-"tui-tester test" runs *.tui.json / *.tui.yaml test files headless (see tui-tester test --help).
+"tui-tester test" runs *.tui.json / *.tui.yaml test files headless (see tui-tester test --help);
+"--reporter html" writes a report that "show-report" serves. "gif" draws a recording as a GIF.
 
 Flags:
   --help, -h      Show this help and exit.
@@ -182,6 +199,7 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   config.webPort = int("TUI_TESTER_WEB_PORT", config.webPort);
   config.screenDetail = (valid("TUI_TESTER_SCREEN_DETAIL") as Config["screenDetail"] | undefined) ?? config.screenDetail;
   config.pty = (valid("TUI_TESTER_PTY") as PtyBackendName | undefined) ?? config.pty;
+  config.ready = (valid("TUI_TESTER_READY") as Config["ready"] | undefined) ?? config.ready;
   config.log = (valid("TUI_TESTER_LOG") as Config["log"] | undefined) ?? config.log;
   config.content = (valid("TUI_TESTER_CONTENT") as Config["content"] | undefined) ?? config.content;
   const theme = valid("TUI_TESTER_THEME");

@@ -5,7 +5,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { ServerContext } from "./tools/context.ts";
 import type { ToolDef } from "./tools/define.ts";
 import { dispatch } from "./tools/dispatch.ts";
-import { inputJsonSchema, listedAnnotations, outputJsonSchema } from "./tools/json-schema.ts";
+import { inputJsonSchema, listedAnnotations, listedOutputSchemas } from "./tools/json-schema.ts";
 import { LineLimitedStdioTransport } from "./stdio-transport.ts";
 
 /** A call running longer than this gets progress notifications (when the client sent a progressToken). */
@@ -26,6 +26,19 @@ function collectWhenIdle(): void {
   idleCollect.unref();
 }
 
+/** tools/list: each tool's name, title, description, schemas and hints; output shapes described once. */
+export function listTools(tools: ToolDef[]) {
+  const outputs = listedOutputSchemas(tools);
+  return tools.map((tool) => ({
+    name: tool.name,
+    title: tool.annotations.title,
+    description: tool.description,
+    inputSchema: inputJsonSchema(tool),
+    outputSchema: outputs.get(tool.name)!,
+    annotations: listedAnnotations(tool),
+  }));
+}
+
 export function createServer(tools: ToolDef[], context: ServerContext): Server {
   let ajv: AjvJsonSchemaValidator | undefined;
   const server = new Server(
@@ -44,14 +57,7 @@ export function createServer(tools: ToolDef[], context: ServerContext): Server {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (listed ??= tools.map((tool) => ({
-      name: tool.name,
-      title: tool.annotations.title,
-      description: tool.description,
-      inputSchema: inputJsonSchema(tool),
-      outputSchema: outputJsonSchema(tool),
-      annotations: listedAnnotations(tool),
-    }))),
+    tools: (listed ??= listTools(tools)),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);

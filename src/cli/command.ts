@@ -3,18 +3,19 @@
  * report on stderr (and JUnit / JSON when asked). Returns the exit code and what belongs on
  * stdout; main.ts writes it, as it owns stdout.
  */
-import { mkdir } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { relative } from "node:path";
 import { type Config, VERSION } from "../config.ts";
 import { createServerContext } from "../tools/context.ts";
 import { parseTestArgs, TEST_HELP, UsageError, type TestOptions } from "./args.ts";
 import { discoverTestFiles } from "./discover.ts";
-import { junitReport } from "./junit.ts";
 import { loadTests, type TestCase } from "./load.ts";
+import { obsoleteGoldens } from "./obsolete.ts";
 import { Progress } from "./progress.ts";
+import { repeatTests, shardTests } from "./shard.ts";
 import { recorderBackend } from "./record-backend.ts";
-import { createRecorder, RECORDING_UNAVAILABLE } from "./recording.ts";
-import { failureReport, jsonReport, summarize, summaryLine } from "./report.ts";
+import { RECORDING_UNAVAILABLE } from "./recording.ts";
+import { failureReport, summarize, summaryLine } from "./report.ts";
+import { testRecorder, writeReports } from "./reporters.ts";
 import { runTest, type RunOptions, type TestResult } from "./run-test.ts";
 
 export interface CommandResult {
@@ -29,6 +30,7 @@ export async function testCommand(argv: string[], config: Config): Promise<Comma
   let options: TestOptions;
   let tests: TestCase[];
   let fileCount: number;
+  let obsolete: string[];
   try {
     options = parseTestArgs(argv);
     if (options.help) return { code: 0, stdout: TEST_HELP };
@@ -41,27 +43,36 @@ export async function testCommand(argv: string[], config: Config): Promise<Comma
     }
     tests = options.filter ? loaded.tests.filter((t) => options.filter!.test(t.title)) : loaded.tests;
     if (tests.length === 0) throw new UsageError(`No test title matches --filter ${options.filter} (${loaded.tests.length} test(s) found).`);
+    obsolete = await obsoleteGoldens(files, loaded.tests);
+    tests = repeatTests(shardTests(tests, options.shard), options.repeat);
+    if (tests.length === 0) {
+      err(`tui-tester test: shard ${options.shard!.index}/${options.shard!.total} has no tests (${loaded.tests.length} in all).\n`);
+      return { code: 0, stdout: "" };
+    }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     err(`tui-tester test: ${error.message}\nRun "tui-tester test --help" for usage.\n`);
     return { code: 2, stdout: "" };
   }
-  return run(tests, fileCount, options, config);
+  return run(tests, fileCount, options, config, obsolete);
 }
 
-async function run(tests: TestCase[], fileCount: number, options: TestOptions, config: Config): Promise<CommandResult> {
+async function run(tests: TestCase[], fileCount: number, options: TestOptions, config: Config, obsolete: string[]): Promise<CommandResult> {
   const started = performance.now();
   const deps = createServerContext({ ...config, screenDetail: "diff" });
   const workers = Math.min(options.workers, tests.length, config.maxSessions);
+  const recorder = testRecorder(options);
   const runOptions: RunOptions = {
     timeoutMs: options.timeoutMs,
     retries: options.retries,
     update: options.updateSnapshots ? "all" : options.ci ? "none" : "missing",
-    ...(options.recordFailures ? { recorder: createRecorder(resolve(options.outputDir), recorderBackend) } : {}),
+    ...(recorder ? { recorder } : {}),
   };
   const progress = new Progress(tests.length);
   const p = progress.colours;
-  progress.line(`tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} file(s), ${workers} worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`);
+  const shardNote = options.shard ? `, shard ${options.shard.index}/${options.shard.total}` : "";
+  const repeatNote = options.repeat > 1 ? `, each run ${options.repeat} times` : "";
+  progress.line(`tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} file(s)${shardNote}${repeatNote}, ${workers} worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`);
   if (options.recordFailures && !recorderBackend) progress.line(p.yellow(`  ${RECORDING_UNAVAILABLE}`));
 
   // Ctrl-C or a CI cancel: stop every session (no orphans) and exit as interrupted.
@@ -99,11 +110,11 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions, c
   const failed = results.filter((r) => r.status === "failed");
   if (failed.length > 0) err(`\n${failed.map((r) => failureReport(r, p)).join("\n\n")}\n`);
   err(`\n${summaryLine(summary, results, p)}\n`);
-  if (options.junit) {
-    const path = resolve(options.junit);
-    await mkdir(dirname(path), { recursive: true });
-    await Bun.write(path, junitReport(results, summary.durationMs));
-    err(p.dim(`JUnit report: ${options.junit}\n`));
+  if (obsolete.length > 0) {
+    const shown = obsolete.slice(0, 20).map((file) => `  ${relative(process.cwd(), file)}`).join("\n");
+    err(p.yellow(`${obsolete.length} golden(s) no test uses${options.ci ? " (--ci fails on them)" : ""}; delete them or name them in an expect_snapshot:\n${shown}${obsolete.length > 20 ? "\n  ..." : ""}\n`));
   }
-  return { code: failed.length > 0 ? 1 : 0, stdout: options.json ? jsonReport(results, summary, { workers }) : "" };
+  const stdout = await writeReports(options, tests, results, summary, workers, p);
+  const code = failed.length > 0 || (options.ci && obsolete.length > 0) ? 1 : 0;
+  return { code, stdout };
 }

@@ -10,6 +10,7 @@ import type { ServerContext } from "../tools/context.ts";
 import type { ToolContext } from "../tools/define.ts";
 import { runScript } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
+import { TEST_ENV_DEFAULTS } from "../script/test-from-history.ts";
 import { withSnapshotTarget, type SnapshotUpdate, type TestCase } from "./load.ts";
 import type { TestRecorder } from "./recording.ts";
 
@@ -21,6 +22,8 @@ export interface StepReport {
   label?: string;
   ok: boolean;
   elapsedMs: number;
+  /** ms since run_script began when the step finished. */
+  endedAtMs?: number;
   error?: { code: string; message: string; hint?: string };
   /** Only for failed steps and expect_snapshot steps: what the step reported. */
   result?: Record<string, unknown>;
@@ -58,8 +61,8 @@ export interface TestResult {
   /** The screen when the (last) attempt failed. */
   screen?: ScreenView;
   snapshots: SnapshotNote[];
-  /** Asciicast of the failed attempt (--record-failures), or why there is none. */
-  recording?: { path?: string; unavailable?: string };
+  /** Asciicast of the failed attempt (--record-failures, --trace), or why there is none. */
+  recording?: { path?: string; unavailable?: string; scriptStartMs?: number };
 }
 
 interface Attempt {
@@ -113,6 +116,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
   let sessionId: string | undefined;
   let recording: ReturnType<TestRecorder["start"]> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let scriptStartedAt: number | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => {
       controller.abort();
@@ -121,12 +125,14 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
   });
   try {
     const run = async () => {
-      const started = await startSession.run(test.session, ctx);
+      const started = await startSession.run({ ...test.session, env: { ...TEST_ENV_DEFAULTS, ...test.session.env } }, ctx);
       sessionId = String(started.data.sessionId);
       // the attempt timed out while the session was starting: the finally below has already run
       if (controller.signal.aborted) await deps.sessions.stop(sessionId, "SIGKILL", 0).catch(() => undefined);
       recording = options.recorder?.start(deps.sessions.get(sessionId), test, attempt);
-      const rawArgs = { sessionId, steps: withSnapshotTarget(test, options.update), defaults: test.defaults };
+      // a wait that times out fails its step unless the step or the file's defaults say optional: true
+      const rawArgs = { sessionId, steps: withSnapshotTarget(test, options.update), defaults: { optional: false, ...test.defaults } };
+      scriptStartedAt = performance.now();
       return runScript.run(v.parse(runScript.input, rawArgs), { ...ctx, rawArgs });
     };
     const running = run();
@@ -143,7 +149,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
     const failure: Failure | undefined = failed
       ? { code: failed.error?.code ?? "ASSERTION_FAILED", message: failed.error?.message ?? "The step failed.", ...(failed.error?.hint ? { hint: failed.error.hint } : {}), step: failed.index, stepType: failed.type, ...(failed.label ? { stepLabel: failed.label } : {}) }
       : undefined;
-    return { ok: data.ok, failure, steps, snapshots: snapshotNotes(steps), ...(data.ok ? {} : { screen: data.finalSnapshot }), recording: recording?.finish(data.ok) };
+    return { ok: data.ok, failure, steps, snapshots: snapshotNotes(steps), ...(data.ok ? {} : { screen: data.finalSnapshot }), recording: recording?.finish(data.ok, scriptStartedAt) };
   } catch (thrown) {
     // start_session failed (SPAWN_FAILED, LIMIT_REACHED) or something unexpected
     const error = toTuiError(thrown);

@@ -16,7 +16,7 @@ export type { ScreenBlock, ScreenView } from "../session/observe.ts";
 export type { StopResult } from "../session/registry.ts";
 export type { ExitInfo } from "../session/session.ts";
 export type { WaitIdleResult } from "../session/wait.ts";
-export type { CellRegion, CellsResult, Highlight, ScrollbackInfo, SnapshotDiff } from "../term/types.ts";
+export type { CellRegion, CellsResult, Highlight, ScrollbackInfo, SnapshotDiff, TerminalModes } from "../term/types.ts";
 export { launch, type LaunchOptions } from "./launch.ts";
 export type { Mask } from "./mask.ts";
 export type { MouseAction, MouseArgs } from "./pointer.ts";

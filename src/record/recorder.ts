@@ -27,6 +27,8 @@ export interface RecordOptions {
   dir: string;
   /** Also record what is typed into the program as `i` events. */
   includeInput?: boolean;
+  /** Replace an existing file at `path` (refused otherwise). */
+  overwrite?: boolean;
 }
 
 class Recording {
@@ -72,6 +74,14 @@ class Recording {
 }
 
 const recordings = new WeakMap<Session, Recording>();
+/** Every recording a session has had, newest last, for the web viewer's playback list (bounded). */
+const history = new WeakMap<Session, Recording[]>();
+const MAX_HISTORY = 20;
+
+/** The session's recordings, oldest first: the open one and those already stopped. */
+export function recordingHistory(session: Session): RecordingStats[] {
+  return (history.get(session) ?? []).map((r) => r.stats());
+}
 
 export function startRecording(session: Session, options: RecordOptions): RecordingStats {
   const current = recordings.get(session);
@@ -80,9 +90,12 @@ export function startRecording(session: Session, options: RecordOptions): Record
   }
   session.assertRunning();
   const name = `${session.id}-${stamp()}.cast`;
-  const path = artifactPath(options.path, options.dir, name);
+  const path = artifactPath(options.path, options.dir, name, options.overwrite);
   const recording = new Recording(session, path, options.includeInput ?? false);
   recordings.set(session, recording);
+  const kept = history.get(session) ?? [];
+  kept.push(recording);
+  history.set(session, kept.slice(-MAX_HISTORY));
   return recording.stats();
 }
 
@@ -114,7 +127,8 @@ export function recordingStats(session: Session): RecordingStats | undefined {
 /**
  * start_session's `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
  * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
- * before any output has been read, and returns what to add to the session info.
+ * before any output has been read, and returns what to add to the session info. A recording that
+ * cannot start throws: the caller stops the session and fails, as the recording was asked for.
  */
 export function planRecording(
   args: { record?: boolean | string },
@@ -129,11 +143,7 @@ export function planRecording(
   return {
     apply(session) {
       if (!wanted) return {};
-      try {
-        return { recording: { path: startRecording(session, { path: explicit, dir }).path } };
-      } catch (error) {
-        return { recording: { error: error instanceof Error ? error.message : String(error) } };
-      }
+      return { recording: { path: startRecording(session, { path: explicit, dir }).path } };
     },
   };
 }

@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import * as v from "valibot";
 import { TuiError } from "../errors.ts";
 import { compareGolden } from "../lib/golden.ts";
+import { MASK_CHAR, type Mask } from "../lib/mask.ts";
 import { annotations, defineSessionTool, type ToolOutcome } from "../tools/define.ts";
 import { clampedNumber, sessionId } from "../tools/schemas.ts";
 import { ReplyError } from "../tools/reply.ts";
@@ -18,6 +19,38 @@ const region = v.strictObject({
   rows: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Row count. Default: to the bottom."))),
   cols: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description("Column count. Default: to the right edge."))),
 });
+
+const maskRegion = v.strictObject({
+  row: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  col: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  rows: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  cols: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+
+export const maskSchema = v.pipe(
+  v.array(
+    v.union([
+      v.strictObject({ regex: v.pipe(v.string(), v.minLength(1), v.maxLength(1000)), flags: v.optional(v.pipe(v.string(), v.regex(/^[imsu]*$/, "flags may only contain i, m, s, u"))) }),
+      v.strictObject({ region: maskRegion }),
+    ]),
+  ),
+  v.maxLength(100),
+  v.description(`Replaced by "${MASK_CHAR}" in golden and screen before comparing: { regex, flags? } (each match on a row becomes one ${MASK_CHAR}) or { region: { row, col, rows (1), cols (to the edge) } } (one per cell), in screen coordinates.`),
+);
+
+export type StepMask = v.InferOutput<typeof maskSchema>[number];
+
+/** The step's masks as the library's (RegExp or rectangle); a bad regex is an INVALID_REGEX before anything runs. */
+export function toLibMasks(masks: StepMask[] | undefined): Mask[] {
+  return (masks ?? []).map((mask) => {
+    if ("region" in mask) return mask.region;
+    try {
+      return new RegExp(mask.regex, mask.flags ?? "");
+    } catch (error) {
+      throw new TuiError("INVALID_REGEX", `mask regex /${mask.regex.slice(0, 100)}/: ${(error as Error).message.slice(0, 200)}`, "Fix the pattern, or mask a region instead.");
+    }
+  });
+}
 
 export const expectSnapshotStep = defineSessionTool({
   name: "expect_snapshot",
@@ -30,8 +63,10 @@ export const expectSnapshotStep = defineSessionTool({
     dir: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("Directory of golden files, relative to the session's cwd. Default __snapshots__."))),
     update: v.optional(v.pipe(v.picklist(["none", "missing", "all"]), v.description("none: compare only. missing: write the file when absent. all: rewrite it.")), "none"),
     timeoutMs: clampedNumber(0, 600_000, 5000, "How long the screen may take to match before the step fails."),
+    mask: v.optional(maskSchema),
   }),
   annotations: annotations("Expect snapshot", "read"),
+  check: (args) => void toLibMasks(args.mask),
   allowExited: true,
   async act(session, args, ctx): Promise<ToolOutcome> {
     const base = args.dir === undefined ? join(session.config.cwd, "__snapshots__") : isAbsolute(args.dir) ? args.dir : resolve(session.config.cwd, args.dir);
@@ -42,7 +77,7 @@ export const expectSnapshotStep = defineSessionTool({
       mismatch: args.update === "none" ? 'If the new screen is right, rerun the CLI with --update-snapshots (or pass update: "all").' : "If the new screen is right, rerun with --update-snapshots.",
     };
     try {
-      const result = await compareGolden(session, { ...args, file, hints, signal: ctx.signal });
+      const result = await compareGolden(session, { ...args, mask: toLibMasks(args.mask), file, hints, signal: ctx.signal });
       const said = { matched: `matches (${result.rows} rows)`, written: `written (it was missing): ${file}`, updated: `updated: ${file}`, unchanged: `unchanged: ${file}` }[result.status];
       return { summary: `Snapshot "${args.name}" ${said}`, data: { ...data, ...result } };
     } catch (error) {

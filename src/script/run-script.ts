@@ -14,7 +14,7 @@ import { applyCompat, describeIssues } from "../tools/args.ts";
 import { clipMessage } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
 import { assertTextStep, sleepStep, withDefaults, type ScriptDefaults } from "./steps.ts";
-import { A, B, N, NN, O, shape } from "../tools/output-shape.ts";
+import { B, list, monitorReportFields, N, nested, NN, S, shape, stepShape, viewShape } from "../tools/output-shape.ts";
 
 interface StepResult {
   index: number;
@@ -24,6 +24,8 @@ interface StepResult {
   /** The step tool's own one-line summary. */
   summary?: string;
   elapsedMs: number;
+  /** When the step finished, in ms since the script began (places the step on a recording's timeline). */
+  endedAtMs: number;
   result?: Record<string, unknown>;
   error?: { code: string; message: string; hint?: string };
 }
@@ -38,11 +40,21 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
     type: v.picklist(names),
     label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Echoed in the step's result."))),
     continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
+    optional: v.optional(v.pipe(v.boolean(), v.description("The step's wait (wait_for_text, or an inline waitFor) may time out without failing it."))),
   });
 
   return defineSessionTool({
     name: "run_script",
-    output: shape({ ok: B, stepsRun: N, stoppedAtStep: NN, durationMs: N, results: A, monitor: O, rawOutput: O, finalSnapshot: O }),
+    output: shape({
+      ok: B,
+      stepsRun: N,
+      stoppedAtStep: NN,
+      durationMs: N,
+      results: list(stepShape),
+      monitor: nested(monitorReportFields),
+      rawOutput: nested({ bytes: N, output: S, truncated: B }),
+      finalSnapshot: viewShape,
+    }),
     description:
       "Run steps in order inside the server, no round trips. A step is {type, ...that tool's arguments minus sessionId}, or " +
       "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, excerptBytes, includeText} (pattern on screen; absent with negate), " +
@@ -59,6 +71,7 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
             captureScreen: v.optional(v.boolean()),
             waitAfterMs: v.optional(v.number()),
             screenDetail,
+            optional: v.optional(v.pipe(v.boolean(), v.description("Timed-out waits pass (a step may set it too)."))),
           }),
           v.description("For every step that has the option and does not set it."),
         ),
@@ -88,8 +101,8 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
 /** One raw step -> its tool and parsed arguments (script defaults merged in), or an error naming the step. */
 function planStep(tools: Map<string, SessionToolDef>, raw: Record<string, unknown>, index: number, id: string, defaults: ScriptDefaults) {
   const tool = tools.get(String(raw.type))!;
-  const { type: _t, label, continueOnError, ...rest } = applyCompat(tool.compat, raw) as Record<string, unknown>;
-  const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: id }, defaults));
+  const { type: _t, label, continueOnError, optional, ...rest } = applyCompat(tool.compat, raw) as Record<string, unknown>;
+  const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: id }, defaults, optional as boolean | undefined));
   if (!parsed.success) {
     throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}): ${describeIssues(parsed.issues, tool.input)}.`, `A ${tool.name} step takes ${tool === sleepStep || tool === assertTextStep ? "the arguments in the run_script description" : `the ${tool.name} tool's arguments without sessionId`}; check the script defaults too.`);
   }
@@ -128,18 +141,21 @@ async function runPlanned(
         if (!step.tool.allowExited) session.assertRunning();
         const outcome = await step.tool.act(session, step.args, ctx);
         const { sessionId: _s, ...result } = outcome.data;
-        const elapsedMs = Math.round(performance.now() - stepStart);
+        const ended = performance.now();
+        const elapsedMs = Math.round(ended - stepStart);
+        const endedAtMs = Math.round(ended - started);
         const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
         // An error result that carries its whole result (wait_for_text's timeout) fails the step like a throw.
         const failed = outcome.error ? { ok: false, error: clippedError(outcome.error) } : { ok: true, summary: outcome.summary };
-        results.push({ ...base, ...failed, elapsedMs, result });
+        results.push({ ...base, ...failed, elapsedMs, endedAtMs, result });
         rendered.push({ step: results.at(-1)!, parts });
         if (!outcome.error) continue;
       } catch (thrown) {
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
-        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: clippedError(error) });
+        const ended = performance.now();
+        results.push({ ...base, ok: false, elapsedMs: Math.round(ended - stepStart), endedAtMs: Math.round(ended - started), ...(error.details ? { result: details } : {}), error: clippedError(error) });
         const parts = error instanceof ReplyError ? error.parts : error.details ? { fields: fieldsWithout(error.details) } : {};
         rendered.push({ step: results.at(-1)!, parts });
       }

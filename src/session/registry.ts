@@ -4,6 +4,8 @@ import { TuiError } from "../errors.ts";
 import { descendants, OWNER_VARIABLE, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
 import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
+import { fakeClockEnv } from "./fake-clock.ts";
+import type { LaunchArgs } from "./history.ts";
 import { describeExit, Session, type ExitInfo } from "./session.ts";
 
 export interface StartOptions {
@@ -15,13 +17,15 @@ export interface StartOptions {
   rows: number;
   term: string;
   name?: string;
+  /** Wall clock through libfaketime (fake-clock.ts): an ISO instant, frozen there; "@<instant>" ticks from it. */
+  clock?: string;
 }
 
 /**
  * The settings a registry follows: session limits, what each session keeps, the stop grace, the
  * theme queries are told and the PTY backend.
  */
-export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty">;
+export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty" | "ready">;
 
 /** How long stop lets a session's output drain before hanging up on it when it is flooding. */
 const FLOOD_DRAIN_MS = 150;
@@ -54,6 +58,7 @@ export class SessionRegistry {
       );
     }
     const env = childEnv(options.env, options.term);
+    if (options.clock !== undefined) Object.assign(env, fakeClockEnv(options.clock, env.LD_PRELOAD));
     const cwd = options.cwd ?? process.cwd();
     const file = resolveCommand(options.command, cwd, env);
     this.backend ??= await selectBackend(this.limits.pty);
@@ -61,7 +66,7 @@ export class SessionRegistry {
     let session: Session;
     try {
       session = await Session.start(
-        { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme },
+        { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme, ready: this.limits.ready, launch: launchArgs(options, cwd) },
         this.backend,
       );
     } catch (error) {
@@ -166,6 +171,12 @@ async function killStragglers(pids: number[], deadline: number): Promise<void> {
     alive = alive.filter(processRunning);
   }
   for (const pid of alive) signalPid(pid, "SIGKILL");
+}
+
+/** start_session's arguments as given, for save_test (the env is only what the caller set). */
+function launchArgs(options: StartOptions, cwd: string): LaunchArgs {
+  const { command, args, cols, rows, term, env, clock } = options;
+  return { command, args, cwd, cols, rows, term, ...(env ? { env } : {}), ...(clock !== undefined ? { clock } : {}) };
 }
 
 /** The server's env, the caller's env over it, and TERM from the `term` option. */

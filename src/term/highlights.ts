@@ -40,16 +40,36 @@ function backgrounds(buffer: IBuffer, top: number, rows: number, cols: number, s
   return out;
 }
 
+/** Each cell's run of one background along its row, as "start-end", to tell a block from a tab on a bar. */
+function runExtents(bgs: number[][]): string[][] {
+  return bgs.map((row) => {
+    const out: string[] = new Array(row.length);
+    for (let start = 0; start < row.length; ) {
+      let end = start;
+      while (end + 1 < row.length && row[end + 1] === row[start]) end++;
+      out.fill(`${start}-${end}`, start, end + 1);
+      start = end + 1;
+    }
+    return out;
+  });
+}
+
 /**
- * A background one row high (differs from the cells above and below) that is either set in one
- * surrounding colour (dialog's item on its white box, even in the screen's own blue) or not the
- * screen's most common background (htop's cursor bar right under its header bar).
+ * A background one row high that is either set in one surrounding colour (dialog's item on its
+ * white box, even in the screen's own blue) or not the screen's most common background (htop's
+ * cursor bar right under its header bar). htop's active tab "[Main]" sits on the header bar below
+ * it, in the bar's colour: a run of another extent on a block's edge is still a tab.
  */
-function standsOut(bgs: number[][], r: number, c: number, screenBg: number): boolean {
+function standsOut(bgs: number[][], runs: string[][], r: number, c: number, screenBg: number): boolean {
   const bg = bgs[r]![c]!;
+  const same = (r2: number) => bgs[r2]?.[c] === bg;
+  // Inside a block (its colour above and below) nothing stands out; on a block's edge, a run of another
+  // extent in a colour not the screen's is a tab on the bar next to it.
+  const tab = (r2: number) => bg !== screenBg && runs[r2]![c] !== runs[r]![c];
   const up = bgs[r - 1]?.[c];
   const down = bgs[r + 1]?.[c];
-  if (bg === up || bg === down || (up === undefined && down === undefined)) return false;
+  if ((same(r - 1) && same(r + 1)) || (same(r - 1) && !tab(r - 1)) || (same(r + 1) && !tab(r + 1))) return false;
+  if (up === undefined && down === undefined) return false;
   return up === undefined || down === undefined || up === down || bg !== screenBg;
 }
 
@@ -58,9 +78,9 @@ function standsOut(bgs: number[][], r: number, c: number, screenBg: number): boo
  * of the same colour, unless that is the screen's own (htop's cursor bar crosses the header's sort
  * column, which has its colour).
  */
-function barCells(bgs: number[][], r: number, screenBg: number): boolean[] {
+function barCells(bgs: number[][], runs: string[][], r: number, screenBg: number): boolean[] {
   const row = bgs[r]!;
-  const bar = row.map((_, c) => standsOut(bgs, r, c, screenBg));
+  const bar = row.map((_, c) => standsOut(bgs, runs, r, c, screenBg));
   const widen = (c: number, from: number) => !bar[c] && bar[from] && row[c] === row[from] && row[c] !== screenBg;
   for (let c = 1; c < row.length; c++) if (widen(c, c - 1)) bar[c] = true;
   for (let c = row.length - 2; c >= 0; c--) if (widen(c, c + 1)) bar[c] = true;
@@ -88,6 +108,7 @@ export function viewportHighlights(terminal: Terminal): Highlight[] {
   const scratch = buffer.getNullCell();
   const bgs = backgrounds(buffer, top, rows, cols, scratch);
   const screenBg = mostCommon(bgs);
+  const runs = runExtents(bgs);
   let found: Highlight[] = [];
   for (let r = 0; r < rows; r++) {
     const line = buffer.getLine(top + r);
@@ -97,7 +118,7 @@ export function viewportHighlights(terminal: Terminal): Highlight[] {
       if (run && !/^[\s\u2500-\u257f]*$/.test(run.text)) found.push({ row: r, startCol: run.startCol, endCol, text: run.text, kind: run.kind });
       run = undefined;
     };
-    const bar = barCells(bgs, r, screenBg);
+    const bar = barCells(bgs, runs, r, screenBg);
     for (let c = 0; c < cols; c++) {
       const cell = line.getCell(c, scratch);
       if (!cell) break;

@@ -6,7 +6,7 @@ import { checkPayload, describeKeys, describeText, describeTyping, holdKey as ho
 import { clip } from "../util/clip.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
-import { clampedNumber, KEY_DESCRIPTION, keySpec, observeEntries, sessionId } from "./schemas.ts";
+import { clampedNumber, KEY_DESCRIPTION, keySpec, listedAs, observeEntries, sessionId } from "./schemas.ts";
 import { N, observedOutput, shape } from "./output-shape.ts";
 
 /** flushAfter (original version): the screen is always read after the parser has flushed. */
@@ -19,7 +19,14 @@ export const sendKeys = defineSessionTool({
   description: "Send key chords as xterm encodes them. Returns the changed rows and the screen after. Its observe options (captureScreen, waitAfterMs, waitFor, screenDetail) apply to every input tool.",
   input: v.strictObject({
     sessionId,
-    keys: v.pipe(v.union([keySpec, v.pipe(v.array(keySpec), v.minLength(1), v.maxLength(10_000))]), v.description(`${KEY_DESCRIPTION} Or a list.`)),
+    // Listed as a list of chords; one chord as a plain string is also accepted.
+    keys: listedAs(v.union([keySpec, v.pipe(v.array(keySpec), v.minLength(1), v.maxLength(10_000))]), {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      minItems: 1,
+      maxItems: 10_000,
+      description: `Key chords, sent in order. Each is ${KEY_DESCRIPTION[0]!.toLowerCase()}${KEY_DESCRIPTION.slice(1)}`,
+    }),
     ...observeEntries,
   }),
   annotations: annotations("Send keys", "write"),

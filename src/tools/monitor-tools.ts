@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { DEFAULT_MONITOR_BYTES, type MonitorReport } from "../monitor/monitor.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { clampedNumber, optionalBoolean, sessionId } from "./schemas.ts";
-import { A, B, N, S, shape } from "./output-shape.ts";
+import { monitorReportFields, S, shape } from "./output-shape.ts";
 import { fieldsWithout, type ReplyParts } from "./reply.ts";
 import { cursorAt, diffLines, screenText } from "./render-text.ts";
 
@@ -45,7 +45,7 @@ export const startMonitor = defineSessionTool({
 
 export const stopMonitor = defineTool({
   name: "stop_monitor",
-  output: shape({ monitorId: S, frameCount: N, droppedFrames: N, truncated: B, frames: A, finalText: S }),
+  output: shape(monitorReportFields),
   description: "Stop a monitor; returns frames (the first with the whole text, later ones row diffs), droppedFrames, truncated, finalText.",
   input: v.strictObject({ monitorId: v.pipe(v.string(), v.minLength(1)) }),
   annotations: annotations("Stop monitor", "write", false),

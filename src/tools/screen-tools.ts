@@ -10,7 +10,7 @@ import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
 import { mergeParts, snapshotBlocks, viewParts } from "./reply.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
-import { A, B, N, S, observedOutput, shape, viewOutput } from "./output-shape.ts";
+import { B, diffShape, N, S, observedOutput, shape, strings, viewOutput } from "./output-shape.ts";
 
 /** `droppedBytes` when output never reached the screen (the engine's flow-control limit), else nothing. */
 export function dropped(session: Session): { droppedBytes?: number } {
@@ -39,7 +39,7 @@ function snapParts(snap: Snapshot, session: Session) {
 export const snapshot = defineSessionTool({
   name: "snapshot",
   scriptable: true,
-  output: shape({ ...viewOutput, lines: A, ansi: S }),
+  output: shape({ ...viewOutput, lines: strings, ansi: S }),
   description: `Rendered screen: text, lines, cursor, highlights; format ansi adds SGR colours, cells runs of equal attributes per row (at most ${MAX_CELLS} cells a call; region picks a part). includeScrollback adds the whole buffer.`,
   input: v.strictObject({ sessionId, format: snapshotFormat, region, ...scrollbackEntries }),
   annotations: annotations("Snapshot", "read"),
@@ -109,7 +109,7 @@ const snapshotLike = v.looseObject({ text: v.optional(v.string()), lines: v.opti
 
 export const diffSnapshotsTool = defineTool({
   name: "diff_snapshots",
-  output: shape({ identical: B, changedLines: A, addedRows: A, removedRows: A }),
+  output: shape(diffShape.entries),
   description: "Row-level diff of two snapshots you already have (from snapshot, get_text or a screen block: text or lines, optional cursor/cols/rows). Stateless.",
   input: v.strictObject({ before: snapshotLike, after: snapshotLike }),
   annotations: annotations("Diff snapshots", "read"),

@@ -6,9 +6,9 @@ import type { ViewerStatus } from "../viewer/manager.ts";
 import { planRecording } from "../record/recorder.ts";
 import { artifactInfo, openWebViewer } from "./artifact-tools.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
-import { positiveInt, sessionId } from "./schemas.ts";
+import { listedAs, optionalBoolean, positiveInt, sessionId } from "./schemas.ts";
 import { dropped } from "./screen-tools.ts";
-import { A, B, N, NN, NS, O, S, shape } from "./output-shape.ts";
+import { B, exitShape, list, N, NN, NS, S, sessionShape, shape, strings } from "./output-shape.ts";
 import { fieldsWithout } from "./reply.ts";
 
 const viewerStatus = new WeakMap<Session, ViewerStatus>();
@@ -41,7 +41,7 @@ const signalName = v.picklist(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUI
 
 export const startSession = defineTool({
   name: "start_session",
-  output: shape({ sessionId: S, info: O }),
+  output: shape({ sessionId: S, info: sessionShape }),
   description: "Run a program in a new PTY and headless xterm; returns the sessionId. Pass visible: true so the human can watch (not in headless/CI runs).",
   input: v.strictObject({
     command: v.pipe(v.string(), v.minLength(1), v.description("On PATH or a path (\"bash\", \"./app\").")),
@@ -52,8 +52,12 @@ export const startSession = defineTool({
     rows: v.optional(positiveInt(500), 24),
     term: v.optional(v.pipe(v.string(), v.minLength(1)), "xterm-256color"),
     name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Shown in list_sessions and viewer titles."))),
-    visible: v.optional(v.pipe(v.union([v.boolean(), v.literal("web")]), v.description("true: a terminal window mirroring the session. \"web\": the web viewer (watch, take control); URL in info.viewer.")), false),
-    record: v.optional(v.pipe(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), v.description("Record asciicast v2 from the first byte: true, or a .cast path (as start_recording.path)."))),
+    // One type per listed field (single-type dialects); visible: "web" and record: "<path>" are still accepted.
+    visible: v.optional(listedAs(v.union([v.boolean(), v.literal("web")]), { type: "boolean", description: "A terminal window mirroring the session." }), false),
+    web: optionalBoolean(false, "Open the web viewer instead (watch, take control); its URL is in info.viewer."),
+    record: v.optional(listedAs(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), { type: "boolean", description: "Record asciicast v2 from the first byte." })),
+    recordPath: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("Record to this .cast path (as start_recording.path)."))),
+    clock: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("Frozen clock via libfaketime, e.g. \"2026-01-01T00:00:00Z\"; \"@...\" ticks from there."))),
     viewerCommand: v.optional(
       v.pipe(
         v.strictObject({ command: v.pipe(v.string(), v.minLength(1)), args: v.optional(v.array(v.string()), []) }),
@@ -63,10 +67,17 @@ export const startSession = defineTool({
   }),
   annotations: annotations("Start session", "write", false),
   async run(args, ctx) {
-    const artifacts = planRecording(args, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path });
+    const artifacts = planRecording({ record: args.recordPath ?? args.record }, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path });
     const session = await ctx.sessions.start(args);
-    const recordingStart = artifacts.apply(session);
-    if (args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
+    let recordingStart: Record<string, unknown>;
+    try {
+      recordingStart = artifacts.apply(session);
+    } catch (error) {
+      // The recording was asked for: a session without it would pass a test that meant to keep one.
+      await ctx.sessions.stop(session.id, "SIGKILL", 0).catch(() => undefined);
+      throw error;
+    }
+    if (args.web || args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
     else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
     const info = { ...sessionInfo(session, ctx), ...recordingStart };
     const viewer = viewerStatus.get(session);
@@ -79,7 +90,7 @@ export const startSession = defineTool({
 
 export const stopSession = defineTool({
   name: "stop_session",
-  output: shape({ alreadyExited: B, escalated: B, signalsSent: A, exit: O }),
+  output: shape({ alreadyExited: B, escalated: B, signalsSent: strings, exit: exitShape }),
   description: "Send signal and SIGHUP (like closing the terminal) to the process group and escaped descendants; SIGKILL after graceMs. Returns the exit info.",
   input: v.strictObject({
     sessionId,
@@ -96,7 +107,7 @@ export const stopSession = defineTool({
 
 export const listSessions = defineTool({
   name: "list_sessions",
-  output: shape({ count: N, running: N, maxSessions: N, sessions: A }),
+  output: shape({ count: N, running: N, maxSessions: N, sessions: list(sessionShape) }),
   description: "Every session, running or recently exited: state, pid, size, exit code, bytes out, terminal modes.",
   input: v.strictObject({}),
   annotations: annotations("List sessions", "read"),

@@ -24,17 +24,17 @@ test("a screen with very many highlights lists the first 40 and says how many mo
 test("an input's after-screen carries its highlights; the before-screen is never printed", () => {
   const before = view("  First\n  Second\n\n");
   const after = view("  First\n  Second\n\n", { highlights: [{ row: 0, startCol: 2, endCol: 7, text: "First", kind: "background" }] });
-  const screen = { before, after, diff: { identical: false, cursorMoved: true, resized: false, changedLines: [], addedRows: [], removedRows: [] }, settle: "adaptive", waitAfterMs: 150, waitedMs: 23, quiet: true, totalMs: 25 };
+  const screen = { before, after, diff: { identical: false, cursorMoved: true, resized: false, changedLines: [], addedRows: [], removedRows: [] }, settle: "adaptive", settledBy: "idle", program: "htop", waitAfterMs: 150, waitedMs: 23, quiet: true, totalMs: 25 };
   const text = renderText("Sent 1 key(s), 3 bytes", blockParts(screen as unknown as ScreenBlock));
-  expect(text).toContain("Settled after 23 ms, quiet.");
+  expect(text).toContain("Settled in 23 ms: htop is waiting for input.");
   expect(text).toContain("0:2-7 background \"First\"");
   expect(text.match(/Second/g)?.length).toBe(1);
 });
 
 test("a settle that stopped while output was still arriving says so and how to catch the rest", () => {
-  const screen = { diff: { identical: true, cursorMoved: false, resized: false, changedLines: [], addedRows: [], removedRows: [] }, cursor: { row: 0, col: 0, visible: true }, settle: "adaptive", waitAfterMs: 150, waitedMs: 150, quiet: false, totalMs: 150 };
+  const screen = { diff: { identical: true, cursorMoved: false, resized: false, changedLines: [], addedRows: [], removedRows: [] }, cursor: { row: 0, col: 0, visible: true }, settle: "adaptive", settledBy: "timeout", busy: { pid: 42, command: "python3", state: "running" }, waitAfterMs: 150, waitedMs: 150, quiet: false, totalMs: 150 };
   const text = renderText("Sent 1 bytes of text", blockParts(screen as unknown as ScreenBlock));
-  expect(text).toContain("Settled after 150 ms, output still arriving: use waitFor or wait_for_idle");
+  expect(text).toContain("Still busy after 150 ms: python3 (pid 42) is running. Use waitFor or wait_for_idle");
   expect(text).toContain("Screen unchanged.");
   expect(text).toContain("Cursor 0,0.");
 });
