@@ -22,20 +22,29 @@ function ticks(pid: number): number {
 
 const env: Record<string, string> = {};
 for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, "src", "main.ts")], env: { ...env, TUI_TESTER_LOG: "silent" }, stderr: "ignore" });
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [join(root, "src", "main.ts")],
+  env: { ...env, TUI_TESTER_LOG: "silent" },
+  stderr: "ignore",
+});
 const client = new Client({ name: "burst-cpu", version: "0" });
 await client.connect(transport);
 const pid = transport.pid!;
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })).structuredContent as Record<string, any>;
+async function call(name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+  return (await client.callTool({ name, arguments: args })).structuredContent as Record<string, any>;
+}
 
 const ids: string[] = [];
-for (let i = 0; i < SESSIONS; i++) ids.push((await call("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "bench$ " } })).sessionId);
+const bash = { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "bench$ " } };
+for (let i = 0; i < SESSIONS; i++) ids.push((await call("start_session", bash)).sessionId);
 for (const id of ids) await call("wait_for_text", { sessionId: id, pattern: "bench$" });
 const round = (r: number) =>
   Promise.all(
     ids.map((sessionId, i) => {
       const n = r * 100 + i;
-      return call("send_text", { sessionId, text: `echo $((${n}*7))\r`, waitFor: { pattern: `^${n * 7}$`, regex: true, regexFlags: "m" } });
+      const waitFor = { pattern: `^${n * 7}$`, regex: true, regexFlags: "m" };
+      return call("send_text", { sessionId, text: `echo $((${n}*7))\r`, waitFor });
     }),
   );
 await round(0);
@@ -43,5 +52,6 @@ await round(1);
 const before = ticks(pid);
 for (let r = 2; r < ROUNDS + 2; r++) await round(r);
 const clockTick = 10; // ms per tick at USER_HZ 100
-console.log(`${root}: server CPU per echo, ${SESSIONS} at once: ${(((ticks(pid) - before) * clockTick) / (ROUNDS * SESSIONS)).toFixed(2)} ms`);
+const perEcho = ((ticks(pid) - before) * clockTick) / (ROUNDS * SESSIONS);
+console.log(`${root}: server CPU per echo, ${SESSIONS} at once: ${perEcho.toFixed(2)} ms`);
 await client.close();
