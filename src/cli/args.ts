@@ -45,6 +45,8 @@ A file holds one test or a list of them:
     "steps": [ { "type": "send_text", "text": "echo $((6*7))\\r", "waitFor": { "pattern": "42" } },
                { "type": "expect_snapshot", "name": "after-echo" } ] }
 Optional per test: "defaults" (run_script defaults), "timeoutMs", "retries", "skip".
+An inline waitFor that times out fails its step unless the step (or "defaults") says "optional": true.
+Sessions get TZ=UTC and LANG=C.UTF-8 unless "session.env" sets them. save_test writes such files.
 The session's cwd defaults to the test file's directory (a relative cwd is resolved from there).
 expect_snapshot goldens live in __snapshots__/<file name>/<name>.txt (or .ansi) beside the file.
 

@@ -71,7 +71,7 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
             captureScreen: v.optional(v.boolean()),
             waitAfterMs: v.optional(v.number()),
             screenDetail,
-            optional: v.optional(v.pipe(v.boolean(), v.description("Waits may time out without failing their step. Default: inline waitFor true, wait_for_text false."))),
+            optional: v.optional(v.pipe(v.boolean(), v.description("Timed-out waits pass (a step may set it too)."))),
           }),
           v.description("For every step that has the option and does not set it."),
         ),

@@ -78,6 +78,8 @@ describe("every tool's real output matches its outputSchema", () => {
     await checked("get_text", { sessionId: "tui-unknown" });
     await checked("stop_session", { sessionId: id });
     await checked("get_exit_info", { sessionId: id });
+    expect((await checked("save_test", { sessionId: id, path: join(outputDir, "render.tui.json"), snapshots: "none" })).data.steps).toBeGreaterThan(0);
+    expect((await checked("save_test", { sessionId: id, path: join(outputDir, "render.tui.json") })).isError).toBe(true);
     const app = await checked("start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
     await checked("stop_session", { sessionId: app.data.sessionId, signal: "SIGKILL" });
     const { tools } = await c.client.listTools();
