@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { log } from "../util/log.ts";
 import { EMOJI_FONT_FILE, FONT_FILES } from "./assets.ts";
 
@@ -52,9 +52,12 @@ export function findCjkFonts(dirs = systemFontDirs()): string[] {
   return found.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).slice(0, 1);
 }
 
-/** TUI_TESTER_FONTS (checked at start-up by config.ts). */
-export function extraFontFiles(value = process.env.TUI_TESTER_FONTS): string[] {
-  return (value ?? "").split(delimiter).filter(Boolean);
+/** TUI_TESTER_FONTS, as config.ts parsed and checked it; set once by whoever holds the Config. */
+let extraFonts: readonly string[] = [];
+
+/** Font files every picture may use besides the bundled ones (fonts are per process, as the font cache is). */
+export function useExtraFonts(files: readonly string[]): void {
+  extraFonts = [...files];
 }
 
 /** Characters the bundled fonts do not draw: CJK ideographs, kana, hangul, fullwidth forms. */
@@ -101,7 +104,7 @@ export function fontFilesFor(svg: string): string[] {
   // Past ASCII the monospace face may lack a glyph (braille, symbols): DejaVu Sans has them.
   if (/[^\x00-\x7f]/.test(svg)) files.push(sans);
   if (EMOJI.test(svg)) files.push(EMOJI_FONT_FILE);
-  files.push(...extraFontFiles());
+  files.push(...extraFonts);
   if (needsCjk(svg)) files.push(...(cjkFiles ??= findCjkFonts()));
   return files;
 }
