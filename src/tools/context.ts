@@ -7,6 +7,7 @@
 import type { Config } from "../config.ts";
 import { MonitorRegistry } from "../monitor/registry.ts";
 import { SessionRegistry } from "../session/registry.ts";
+import { useExtraFonts } from "../render/fonts.ts";
 import { OutputDir } from "../util/artifact-path.ts";
 import { ViewerManager } from "../viewer/manager.ts";
 import { WebViewer } from "../web/server.ts";
@@ -32,6 +33,7 @@ export interface OwnedServerContext extends ServerContext {
 }
 
 export function createServerContext(config: Config, parts: { viewers?: ViewerManager } = {}): OwnedServerContext {
+  useExtraFonts(config.fonts);
   const sessions = new SessionRegistry(config);
   const monitors = new MonitorRegistry(config.maxMonitors);
   const viewers = parts.viewers ?? new ViewerManager();
