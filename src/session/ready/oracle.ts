@@ -80,7 +80,6 @@ export class ReadyOracle {
   private startupTried = false;
   private bytesAtLastSettle: number | undefined;
   private lastSettleAt = 0;
-  private lastScan: { tpgid: number; highest: number; pids: number[] } | undefined;
   private inputsAtLastSettle = 0;
   /** The program has been seen writing on its own while at rest (a spinner, a clock): see periodic(). */
   private writesOnItsOwn = false;
@@ -119,25 +118,12 @@ export class ReadyOracle {
     // The members found by the last scan, while the same group has the terminal; else a new scan.
     const pids = known !== undefined && known.tpgid === tpgid ? known.pids : this.members(tpgid, terminal.session);
     const seen = look(this.arch!, tpgid, pids);
-    if (this.lastScan?.tpgid === tpgid) this.lastScan.pids = seen.pids; // the members still there
     return seen;
   }
 
-  /**
-   * The group's processes. A later scan for the same group reads only pids above the last scan's
-   * highest (processes started since) and keeps the members found before (a gone one reads as
-   * empty); a process that moves into the group (setpgid) moves the terminal to a new group too,
-   * which scans afresh. A group led by a lower pid than the session's first process means pids
-   * wrapped around: then every pid is read.
-   */
+  /** The group's processes, from the session's process tree (reading.ts scanGroup). */
   private members(tpgid: number, session: number): number[] {
-    const last = this.lastScan;
-    const incremental = last !== undefined && last.tpgid === tpgid && last.highest >= this.session.pid;
-    const from = incremental ? last.highest + 1 : tpgid >= this.session.pid ? this.session.pid : 0;
-    const scan = scanGroup(tpgid, session, from);
-    const pids = incremental ? [...new Set([...last.pids, ...scan.pids])].sort((a, b) => a - b) : scan.pids;
-    this.lastScan = { tpgid, highest: Math.max(scan.highest, last?.highest ?? 0), pids };
-    return pids;
+    return scanGroup(tpgid, session, this.session.pid);
   }
 
   private guarded<T>(read: () => T): T | undefined {
