@@ -24,6 +24,8 @@ const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick");
 const sections = argv.filter((a) => !a.startsWith("--"));
 const want = (name: string) => sections.length === 0 || sections.includes(name);
+/** `--only=WORD`: only the fixture cases whose name holds WORD. */
+const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const ROUNDS = QUICK ? 3 : 10;
 const fixture = (name: string) => new URL(`../test/fixtures/${name}`, import.meta.url).pathname;
 const utf8 = new TextEncoder();
@@ -47,6 +49,16 @@ const py = (mode: string, ms: number): Case => ({
   ready: "READY",
   input: () => "x",
   answer: (n) => `DONE ${n}`,
+});
+
+/** A bun program answering from a setTimeout: bun idles in a 1 s timed wait, the timer cuts it short. */
+const bunTimer = (ms: number): Case => ({
+  name: `bun setTimeout ${ms} ms`,
+  command: process.execPath,
+  args: [fixture("two-phase-app.ts"), String(ms)],
+  ready: "READY",
+  input: () => "x",
+  answer: (n) => `PHASE2 ${n}`,
 });
 
 const CASES: Case[] = [
@@ -117,6 +129,16 @@ const CASES: Case[] = [
     input: () => "x",
     answer: (n) => `PHASE2 ${n}`,
   },
+  bunTimer(150),
+  bunTimer(400),
+  {
+    name: "bun raw mode, answers at once",
+    command: process.execPath,
+    args: [fixture("two-phase-app.ts"), "0"],
+    ready: "READY",
+    input: () => "x",
+    answer: (n) => `PHASE2 ${n}`,
+  },
   {
     name: "vim insert",
     command: "vim",
@@ -176,6 +198,7 @@ async function fixtures(): Promise<void> {
   console.log("|---|---|---|---|---|---|---|");
   const total = { oracle: tally(), quiet: tally() };
   for (const c of CASES) {
+    if (only !== undefined && !c.name.includes(only)) continue;
     if (Bun.which(c.command) === null) {
       console.log(`| ${c.name} | skipped: ${c.command} not installed |`);
       continue;
