@@ -24,7 +24,7 @@ const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick");
 const sections = argv.filter((a) => !a.startsWith("--"));
 const want = (name: string) => sections.length === 0 || sections.includes(name);
-/** `--only=WORD`: only the fixture cases whose name holds WORD. */
+/** `--only=WORD`: only the fixture cases and apps whose name holds WORD. */
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const ROUNDS = QUICK ? 3 : 10;
 const fixture = (name: string) => new URL(`../test/fixtures/${name}`, import.meta.url).pathname;
@@ -267,6 +267,7 @@ async function apps(): Promise<void> {
   console.log("| app | inputs | settledBy | fell back to quiet | p50 ms | /proc reads per settle |");
   console.log("|---|---|---|---|---|---|");
   for (const [name, command, args, ready, keys] of list) {
+    if (only !== undefined && !name.includes(only)) continue;
     if (Bun.which(command) === null) {
       console.log(`| ${name} | skipped: not installed |`);
       continue;
@@ -286,6 +287,7 @@ async function apps(): Promise<void> {
         if (!session.running) break;
         const before = procCost.reads;
         const block = await press(session, key);
+        if (process.env.READY_BENCH_DEBUG) console.log(name, JSON.stringify(key), block.settledBy, block.waitedMs, JSON.stringify(block.busy));
         t.settledBy[block.settledBy] = (t.settledBy[block.settledBy] ?? 0) + 1;
         t.waited.push(block.waitedMs);
         t.reads.push(procCost.reads - before);

@@ -38,6 +38,8 @@ const STARTUP_QUIET_MS = 200;
 const STARTUP_LOOK_MS = 500;
 /** Looks are 1 ms apart at first, then an eighth of the time waited so far, at most this far apart. */
 const MAX_LOOK_GAP_MS = 25;
+/** A timed input wait seen this often ending in the rest with nothing written is taken as rest (mc). */
+const QUIET_WAIT_REPEATS = 2;
 /** Output in this window before an input, from a program that rests on a timer, makes the settle `periodic`. */
 const PERIODIC_WINDOW_MS = 1000;
 
@@ -81,6 +83,15 @@ export class ReadyOracle {
   private bytesAtLastSettle: number | undefined;
   private lastSettleAt = 0;
   private inputsAtLastSettle = 0;
+  /**
+   * Per thread, timed input waits ("nr:timeoutMs") that are rest besides the one in `rest`, with how
+   * often each was seen ending in the rest with nothing written (see noteQuietWaits); a long wait learnt
+   * after a timeout (learnLongWaits) counts in full at once. Kept when `rest` changes: mc rests both in
+   * select with no timeout (after Tab) and in select(10 s) (after an arrow key).
+   */
+  private readonly quietWaits = new Map<number, Map<string, number>>();
+  /** Per thread, the timed input wait it is in during this settle, and its process's wchar then. */
+  private readonly watching = new Map<number, { key: string; wchar: number; left: boolean }>();
   /** The program has been seen writing on its own while at rest (a spinner, a clock): see periodic(). */
   private writesOnItsOwn = false;
 
@@ -189,11 +200,50 @@ export class ReadyOracle {
   }
 
   private verdicts(seen: Look): { thread: ThreadLook; verdict: Verdict }[] {
-    return seen.threads.map((thread) => ({
-      thread,
-      verdict: judge(thread.activity, this.rest.get(thread.tid), thread.tid === thread.pid),
-    }));
+    return seen.threads.map((thread) => ({ thread, verdict: this.verdict(thread) }));
   }
+
+  /** judge() against the thread's rest, or a timed input wait learnt as rest too (quietWaits). */
+  private verdict(thread: ThreadLook): Verdict {
+    const verdict = judge(thread.activity, this.rest.get(thread.tid), thread.tid === thread.pid);
+    const key = timedInputWait(thread);
+    const learnt = key !== undefined && (this.quietWaits.get(thread.tid)?.get(key) ?? 0) >= QUIET_WAIT_REPEATS;
+    return !verdict.rest && learnt ? { rest: true, waitsForInput: true, timed: true } : verdict;
+  }
+
+  /**
+   * Learn the timed input waits a thread goes through after an input and leaves for its rest having
+   * written nothing (mc: select(1 s) after every key, then its rest): seen QUIET_WAIT_REPEATS times,
+   * such a wait is taken as rest too. Written is the process's wchar (a write counts at the syscall,
+   * not when the bytes reach us); a wait that ends in writing, or in anything but the rest, is never
+   * learnt (a raw-mode app that answers after select(400) writes when the wait ends).
+   */
+  private noteQuietWaits(seen: Look): void {
+    for (const thread of seen.threads) {
+      const wchar = seen.io.get(thread.pid)?.wchar;
+      if (wchar === undefined) continue;
+      const key = timedInputWait(thread);
+      const watched = this.watching.get(thread.tid);
+      if (watched !== undefined && key === watched.key && !watched.left) continue;
+      if (watched !== undefined && thread.activity.kind !== "wait") {
+        watched.left = true;
+        continue;
+      }
+      if (watched !== undefined) {
+        this.watching.delete(thread.tid);
+        if (this.verdict(thread).rest && wchar === watched.wchar) this.countQuietWait(thread.tid, watched.key, 1);
+      }
+      if (key !== undefined && !this.verdict(thread).rest) this.watching.set(thread.tid, { key, wchar, left: false });
+    }
+  }
+
+  private countQuietWait(tid: number, key: string, by: number): void {
+    const counts = this.quietWaits.get(tid) ?? new Map<string, number>();
+    counts.set(key, (counts.get(key) ?? 0) + by);
+    this.quietWaits.set(tid, counts);
+    if (this.quietWaits.size > 4096) this.quietWaits.clear(); // bounded, as the rests are
+  }
+
 
   /** What keeps `seen` from being at rest, or undefined when it is at rest. */
   private busyIn(seen: Look): Busy | undefined {
@@ -243,6 +293,7 @@ export class ReadyOracle {
       if (first !== undefined) await this.learnStartupRest(first, Math.min(STARTUP_LOOK_MS, capMs / 2));
     }
     const bytesAtStart = baseline?.bytesOut ?? this.session.bytesOut;
+    this.watching.clear();
     let known = base;
     let restSince: { at: number; bytes: number; scanned: boolean } | undefined;
     for (;;) {
@@ -259,6 +310,7 @@ export class ReadyOracle {
         continue;
       }
       known = seen;
+      if (base !== undefined) this.noteQuietWaits(seen);
       const busy = this.busyIn(seen);
       const responded = base === undefined || this.responded(base, seen, bytesAtStart, now - since);
       if (busy === undefined && responded) {
@@ -317,6 +369,7 @@ export class ReadyOracle {
       )
         continue;
       this.rest.set(thread.tid, { nr: activity.nr, timed: true, timeoutMs: activity.timeoutMs });
+      this.countQuietWait(thread.tid, `${activity.nr}:${activity.timeoutMs}`, QUIET_WAIT_REPEATS);
     }
   }
 
@@ -374,6 +427,13 @@ export class ReadyOracle {
     if (busy === undefined) this.confirmed = true;
     return { atRest: busy === undefined, program: seen.leader, ...(busy ? { busy } : {}) };
   }
+}
+
+/** "nr:timeoutMs" of a thread in a timed wait for input with a known timeout, else undefined. */
+function timedInputWait(thread: ThreadLook): string | undefined {
+  const a = thread.activity;
+  if (a.kind !== "wait" || a.waitKind !== "input" || !a.timed || a.timeoutMs === undefined) return undefined;
+  return `${a.nr}:${a.timeoutMs}`;
 }
 
 function stateOf(verdict: Verdict): BusyState {
