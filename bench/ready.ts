@@ -287,7 +287,8 @@ async function apps(): Promise<void> {
         if (!session.running) break;
         const before = procCost.reads;
         const block = await press(session, key);
-        if (process.env.READY_BENCH_DEBUG) console.log(name, JSON.stringify(key), block.settledBy, block.waitedMs, JSON.stringify(block.busy));
+        if (process.env.READY_BENCH_DEBUG)
+          console.log(name, JSON.stringify(key), block.settledBy, block.waitedMs, JSON.stringify(block.busy));
         t.settledBy[block.settledBy] = (t.settledBy[block.settledBy] ?? 0) + 1;
         t.waited.push(block.waitedMs);
         t.reads.push(procCost.reads - before);

@@ -167,3 +167,36 @@ test.skipIf(!linux)("wait_for_idle learns the rest itself when every earlier inp
   const idle = await waitForIdle(session, { idleMs: 30, timeoutMs: 10_000, mode: "idle" });
   expect(idle).toMatchObject({ idle: true, settledBy: "idle" });
 });
+
+const hasMc = !lacks("mc", "the ready oracle's mc test");
+
+describe.skipIf(!linux || !hasMc)("mc: rests in select with no timeout and in select(10 s), passes select(1 s)", () => {
+  test("after the first arrow key reaches the cap, every later key settles idle, Tab between them too", async () => {
+    await using registry = testRegistry();
+    const home = (await import("node:fs")).mkdtempSync("/tmp/tui-tester-mc-");
+    for (const name of ["alpha", "bravo", "charlie", "delta", "echo"]) await Bun.write(`${home}/${name}.txt`, name);
+    const session = await registry.start(
+      startOptions("mc", ["--nosubshell", home, home], { env: { HOME: home, XDG_CONFIG_HOME: `${home}/.config` } }),
+    );
+    try {
+      const wait = { pattern: "charlie", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true };
+      const seen = await waitForText(session, wait);
+      expect(seen.matched).toBe(true);
+      // CSI B, not the SS3 B of mc's application cursor mode: mc waits in select(1 s) after it (its
+      // escape-sequence timeout), then rests in select(10 s). The first key reaches the cap (the 10 s
+      // wait is learnt then); the select(1 s) is learnt as rest after it ends twice with nothing written.
+      await press(session, "\x1b[B");
+      const keys = ["\x1b[B", "\t", "\x1b[B", "\x1b[B", "\t", "\x1b[B", "\x1b[B"];
+      const after: string[] = [];
+      for (const key of keys) {
+        const screen = await press(session, key);
+        expect(screen.settledBy).toBe("idle");
+        after.push(screen.after!.text);
+      }
+      for (const text of after) expect(text).toContain("alpha.txt");
+      expect(after.at(-1)).toContain("UP--DIR"); // the mini status: the cursor stays on ".."
+    } finally {
+      (await import("node:fs")).rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
