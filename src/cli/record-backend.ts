@@ -4,6 +4,6 @@ import { recordingStats, startRecording, stopRecording } from "../record/recorde
 import type { RecorderBackend } from "./recording.ts";
 
 export const recorderBackend: RecorderBackend | undefined = {
-  start: (session, path) => (recordingStats(session)?.closed === false ? false : (startRecording(session, { path, dir: dirname(path) }), true)),
+  start: (session, path) => (recordingStats(session)?.closed === false ? false : (startRecording(session, { path, dir: dirname(path), cwd: dirname(path) }), true)),
   stop: (session) => stopRecording(session).path,
 };

@@ -25,6 +25,8 @@ export interface RecordOptions {
   path?: string;
   /** Where a recording without a path goes: TUI_TESTER_RECORD_DIR, else the output directory. */
   dir: string;
+  /** What a relative `path` is relative to: the server's working directory. */
+  cwd: string;
   /** Also record what is typed into the program as `i` events. */
   includeInput?: boolean;
 }
@@ -80,7 +82,7 @@ export function startRecording(session: Session, options: RecordOptions): Record
   }
   session.assertRunning();
   const name = `${session.id}-${stamp()}.cast`;
-  const path = artifactPath(options.path, options.dir, name);
+  const path = artifactPath(options.path, options.dir, name, options.cwd);
   const recording = new Recording(session, path, options.includeInput ?? false);
   recordings.set(session, recording);
   return recording.stats();

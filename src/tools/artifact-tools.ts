@@ -24,7 +24,7 @@ export const startRecordingTool = defineSessionTool({
   }),
   annotations: annotations("Start recording", "write", false),
   async act(session, args, ctx) {
-    const stats = startRecording(session, { path: args.path, dir: recordDir(ctx), includeInput: args.includeInput });
+    const stats = startRecording(session, { path: args.path, dir: recordDir(ctx), cwd: ctx.cwd, includeInput: args.includeInput });
     return { summary: `Recording ${session.id} to ${stats.path}`, data: { sessionId: session.id, path: stats.path } };
   },
 });
@@ -84,7 +84,7 @@ export const screenshotTool = defineSessionTool({
   annotations: annotations("Screenshot", "read", false),
   allowExited: true,
   async act(session, args, ctx) {
-    const shot = await takeScreenshot(session, { format: args.format, path: args.path, dir: ctx.output.path, scale: args.scale });
+    const shot = await takeScreenshot(session, { format: args.format, path: args.path, dir: ctx.output.path, cwd: ctx.cwd, scale: args.scale });
     const data = { sessionId: session.id, format: shot.format, path: shot.path, width: shot.width, height: shot.height, bytes: shot.bytes, renderMs: shot.renderMs };
     const summary = `Screenshot of ${session.id} (${shot.width}x${shot.height} ${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
     const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");
@@ -104,13 +104,13 @@ export function planSessionArtifacts(args: { record?: boolean | string }, ctx: T
   // Checked at start-up too; this catches a directory removed since.
   if (envDir !== undefined && args.record !== false) assertDirectory(envDir, "TUI_TESTER_RECORD_DIR");
   const dir = recordDir(ctx);
-  const explicit = typeof args.record === "string" ? artifactPath(args.record, dir, "unused.cast") : undefined;
+  const explicit = typeof args.record === "string" ? artifactPath(args.record, dir, "unused.cast", ctx.cwd) : undefined;
   const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
   return {
     apply(session) {
       if (!wanted) return {};
       try {
-        return { recording: { path: startRecording(session, { path: explicit, dir }).path } };
+        return { recording: { path: startRecording(session, { path: explicit, dir, cwd: ctx.cwd }).path } };
       } catch (error) {
         return { recording: { error: error instanceof Error ? error.message : String(error) } };
       }
@@ -146,7 +146,7 @@ export const webViewerTool = defineTool({
 /** start_session visible: "web": open the viewer in the default browser where there is a display, else return the URL to pass on. */
 export function openWebViewer(session: Session, ctx: ToolContext): { requested: true; open: boolean; url: string; terminal?: string; reason?: string } {
   const url = ctx.web.url(session.id);
-  const launch = openBrowser(url);
+  const launch = openBrowser(url, process.platform, ctx.env);
   return launch.opened ? { requested: true, open: true, terminal: "web browser", url } : { requested: true, open: false, url, reason: `${launch.reason}; open the URL in a browser` };
 }
 

@@ -1,4 +1,5 @@
 /** Session lifecycle tools: start_session, stop_session, list_sessions, get_exit_info. */
+import { resolve } from "node:path";
 import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { describeExit } from "../session/session.ts";
@@ -62,7 +63,7 @@ export const startSession = defineTool({
   annotations: annotations("Start session", "write", false),
   async run(args, ctx) {
     const artifacts = planSessionArtifacts(args, ctx);
-    const session = await ctx.sessions.start(args);
+    const session = await ctx.sessions.start({ ...args, cwd: resolve(ctx.cwd, args.cwd ?? "") });
     const recordingStart = artifacts.apply(session);
     if (args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
     else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));

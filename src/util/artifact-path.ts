@@ -33,11 +33,11 @@ export function assertDirectory(dir: string, what: string): void {
 }
 
 /**
- * The absolute path for an artifact: `path` resolved against the server's cwd (its directory must
+ * The absolute path for an artifact: `path` resolved against `cwd`, the server's (its directory must
  * exist), or `defaultName` inside `defaultDir`.
  */
-export function artifactPath(path: string | undefined, defaultDir: string, defaultName: string): string {
-  const full = path === undefined ? join(defaultDir, defaultName) : resolve(process.cwd(), path);
+export function artifactPath(path: string | undefined, defaultDir: string, defaultName: string, cwd: string): string {
+  const full = path === undefined ? join(defaultDir, defaultName) : resolve(cwd, path);
   assertDirectory(dirname(full), path === undefined ? "Default output" : `Path "${shown(path)}"`);
   return full;
 }

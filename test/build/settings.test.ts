@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ENVIRONMENT, helpText, settingProblems } from "../../src/config.ts";
-import { connect, SERVER_ENTRY } from "../e2e/client.ts";
+import { connectStdio, SERVER_ENTRY } from "../e2e/client.ts";
 
 let dir = "";
 let file = "";
@@ -96,7 +96,7 @@ test("a long bad value is cut in the message", () => {
 
 test("with every variable set to a good non-default value the server starts and runs a session", async () => {
   const env = Object.fromEntries(Object.entries(CASES).map(([name, c]) => [name, c.good()]));
-  await using c = await connect({ env });
+  await using c = await connectStdio({ env });
   const started = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-c", "echo settings-ok; sleep 30"] });
   const waited = await c.call("wait_for_text", { sessionId: started.sessionId, pattern: "settings-ok", timeoutMs: 10_000 });
   expect(waited.isError).toBe(false);

@@ -1,10 +1,13 @@
-/** The engine's limits as an MCP client meets them, over stdio against the real server. */
+/**
+ * The engine's limits as an MCP client meets them: the transport's own limit over stdio against the
+ * real server process, the rest through the in-process server.
+ */
 import { expect, test } from "bun:test";
-import { connect } from "../e2e/client.ts";
+import { connect, connectStdio } from "../e2e/client.ts";
 import { processAlive, until } from "../helpers.ts";
 
 test("a request larger than the transport takes (12 MB) ends the server cleanly, leaving no child", async () => {
-  await using c = await connect();
+  await using c = await connectStdio();
   const { info } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-i"] });
   const serverPid = c.transport.pid!;
   // The SDK's stdio transport closes itself past its 10 MiB read buffer; the server must notice, not go deaf.
