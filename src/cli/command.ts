@@ -12,8 +12,7 @@ import { discoverTestFiles } from "./discover.ts";
 import { junitReport } from "./junit.ts";
 import { loadTests, type TestCase } from "./load.ts";
 import { Progress } from "./progress.ts";
-import { recorderBackend } from "./record-backend.ts";
-import { createRecorder, RECORDING_UNAVAILABLE } from "./recording.ts";
+import { createRecorder } from "./recording.ts";
 import { failureReport, jsonReport, summarize, summaryLine } from "./report.ts";
 import { runTest, type RunOptions, type TestResult } from "./run-test.ts";
 
@@ -57,12 +56,11 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions, c
     timeoutMs: options.timeoutMs,
     retries: options.retries,
     update: options.updateSnapshots ? "all" : options.ci ? "none" : "missing",
-    ...(options.recordFailures ? { recorder: createRecorder(resolve(options.outputDir), recorderBackend) } : {}),
+    ...(options.recordFailures ? { recorder: createRecorder(resolve(options.outputDir)) } : {}),
   };
   const progress = new Progress(tests.length);
   const p = progress.colours;
   progress.line(`tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} file(s), ${workers} worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`);
-  if (options.recordFailures && !recorderBackend) progress.line(p.yellow(`  ${RECORDING_UNAVAILABLE}`));
 
   // Ctrl-C or a CI cancel: stop every session (no orphans) and exit as interrupted.
   const interrupted = async (signal: NodeJS.Signals) => {

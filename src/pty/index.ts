@@ -8,6 +8,7 @@ import type { PtyBackend } from "./types.ts";
 
 export type { PtyBackend, PtyExit, PtyProcess, PtySpawnOptions } from "./types.ts";
 export { bytesRead, descendants } from "./process-tree.ts";
+export { deliverSignal, processExists } from "./signal.ts";
 
 let cached: Promise<PtyBackend> | undefined;
 

@@ -8,12 +8,13 @@ import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
 import { monitorEntries } from "../tools/monitor-tools.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
-import { clipMessage } from "../util/clip.ts";
+import { errorSummary, type ErrorSummary } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
 import { assertTextStep, sleepStep, withDefaults, type ScriptDefaults } from "./steps.ts";
 import { A, B, N, NN, O, shape } from "../tools/output-shape.ts";
 
-interface StepResult {
+/** One step's entry in run_script's `results` (and in `tui-tester test`'s report). */
+export interface StepResult {
   index: number;
   type: string;
   label?: string;
@@ -21,8 +22,9 @@ interface StepResult {
   /** The step tool's own one-line summary. */
   summary?: string;
   elapsedMs: number;
+  /** What the step returned (its data, or a failure's details); the test report keeps it only for failed and expect_snapshot steps. */
   result?: Record<string, unknown>;
-  error?: { code: string; message: string; hint?: string };
+  error?: ErrorSummary;
 }
 
 /** run_script over its step types: the scriptable tools plus sleepStep and assertTextStep. */
@@ -129,7 +131,7 @@ async function runPlanned(
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
-        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) } });
+        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: errorSummary(error) });
         if (options.stopOnError && !step.continueOnError) {
           stoppedAtStep = index;
           break;

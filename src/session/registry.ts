@@ -1,7 +1,7 @@
 /** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
 import { clip } from "../util/clip.ts";
 import { TuiError } from "../errors.ts";
-import { descendants, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import { deliverSignal, descendants, processExists, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
 import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
 import { describeExit, Session, type ExitInfo } from "./session.ts";
@@ -111,7 +111,7 @@ export class SessionRegistry {
     const signalsSent: string[] = [];
     const send = (sig: NodeJS.Signals) => {
       const delivered = session.signal(sig);
-      for (const pid of strays) signalPid(pid, sig);
+      for (const pid of strays) deliverSignal(pid, sig);
       if (delivered) signalsSent.push(sig);
     };
     send(signal);
@@ -149,23 +149,14 @@ export class SessionRegistry {
   }
 }
 
-function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Descendants that outlived the session get until the deadline to go, then SIGKILL. */
 async function killStragglers(pids: number[], deadline: number): Promise<void> {
-  let alive = pids.filter((pid) => signalPid(pid, 0));
+  let alive = pids.filter(processExists);
   while (alive.length > 0 && performance.now() < deadline) {
     await Bun.sleep(10);
-    alive = alive.filter((pid) => signalPid(pid, 0));
+    alive = alive.filter(processExists);
   }
-  for (const pid of alive) signalPid(pid, "SIGKILL");
+  for (const pid of alive) deliverSignal(pid, "SIGKILL");
 }
 
 /** The server's env, the caller's env over it, and TERM from the `term` option. */
