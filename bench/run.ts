@@ -552,7 +552,17 @@ async function benchPressure(backend?: string): Promise<void> {
       bashStops.push(await timedStop(c, started.sessionId as string));
     }
     addDist(section, "stop_session of an interactive bash (default SIGTERM)", "ms", bashStops, { target: "< 200 ms", pass: Math.max(...bashStops) < 200, reference: "2,004 ms before", note: `max ${round(Math.max(...bashStops))} ms` });
-    raw[section] = { rssIdleKiB: rssIdle, rssMaxKiB: rssMax, stops8: stops, bashStops };
+
+    // stop_session of a program under a shell (issue 22): its grandchild must not be waited for as a zombie.
+    const shellStops: number[] = [];
+    for (let i = 0; i < (QUICK ? 3 : 10); i++) {
+      const script = i % 2 === 0 ? "sleep 100" : "while :; do sleep 0.05; done";
+      const started = await c.ok("start_session", { command: "sh", args: ["-c", script] });
+      await Bun.sleep(100); // the shell has started its child
+      shellStops.push(await timedStop(c, started.sessionId as string));
+    }
+    addDist(section, "stop_session of sh -c 'sleep 100' / a sleep loop", "ms", shellStops, { target: "p50 < 50 ms", pass: percentile(shellStops, 0.5) < 50, reference: "1.1-1.8 s before (issue 22)", note: `max ${round(Math.max(...shellStops))} ms` });
+    raw[section] = { rssIdleKiB: rssIdle, rssMaxKiB: rssMax, stops8: stops, bashStops, shellStops };
   } finally {
     await c.close();
   }

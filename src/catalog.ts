@@ -5,6 +5,7 @@
  */
 import { expectSnapshotStep } from "./script/expect-snapshot.ts";
 import { makeRunScript } from "./script/run-script.ts";
+import { saveTest } from "./script/save-test.ts";
 import { assertTextStep, sleepStep } from "./script/steps.ts";
 import { markRecordingTool, screenshotTool, startRecordingTool, stopRecordingTool, webViewerTool, withHumanInputNotice } from "./tools/artifact-tools.ts";
 import type { SessionToolDef, ToolDef } from "./tools/define.ts";
@@ -46,6 +47,7 @@ export const tools: ToolDef[] = [
   stopSession,
   listSessions,
   runScript,
+  saveTest,
   ...sessionTools,
   startMonitor,
   stopMonitor,

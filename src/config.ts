@@ -27,6 +27,8 @@ export interface Config {
   theme: Partial<TerminalTheme> | undefined;
   /** undefined: Bun.Terminal where it exists (POSIX), else bun-pty. */
   pty: PtyBackendName | undefined;
+  /** How inputs settle: the ready oracle where /proc allows (auto), or always the quiet window. */
+  ready: "auto" | "quiet";
   log: "on" | "silent";
   maxReplyBytes: number;
   /** Absolute; undefined: a private temp directory made on first use. */
@@ -36,6 +38,8 @@ export interface Config {
   recordDir: string | undefined;
   /** 0: a free port. */
   webPort: number;
+  /** libfaketime.so.1 for start_session's clock; undefined: looked for in the usual directories. */
+  faketimeLib: string | undefined;
 }
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
@@ -49,12 +53,14 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   maxExitedKept: 64,
   theme: undefined,
   pty: undefined,
+  ready: "auto",
   log: "on",
   maxReplyBytes: 1024 * 1024,
   outputDir: undefined,
   content: "text",
   recordDir: undefined,
   webPort: 0,
+  faketimeLib: undefined,
 });
 
 export interface Setting {
@@ -115,11 +121,19 @@ export const ENVIRONMENT: Setting[] = [
     problem: themeProblem,
   },
   { name: "TUI_TESTER_PTY", default: "bun-terminal (POSIX), bun-pty (Windows)", meaning: "PTY backend: bun-terminal (Bun.Terminal, POSIX) or bun-pty.", accepted: "bun-terminal, bun-pty", problem: oneOf("bun-terminal", "bun-pty") },
+  { name: "TUI_TESTER_READY", default: DEFAULT_CONFIG.ready, meaning: "How inputs settle: auto (the ready oracle where /proc allows, docs/ready-oracle.md) or quiet (100 ms of quiet output).", accepted: "auto, quiet", problem: oneOf("auto", "quiet") },
   { name: "TUI_TESTER_LOG", default: DEFAULT_CONFIG.log, meaning: "Set to silent to drop the stderr log.", accepted: "on, silent", problem: oneOf("on", "silent") },
   { name: "TUI_TESTER_MAX_REPLY_BYTES", default: String(DEFAULT_CONFIG.maxReplyBytes), meaning: "Largest tool reply; a larger one goes to a file in the output directory.", accepted: INT, problem: positiveInt },
   { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where oversized replies and other artifacts are written (created if missing).", accepted: "a directory path (created if missing)", problem: directoryProblem(false) },
   { name: "TUI_TESTER_CONTENT", default: DEFAULT_CONFIG.content, meaning: "Tool result content: text (rendered for the model) or json.", accepted: "text, json", problem: oneOf("text", "json") },
   { name: "TUI_TESTER_RECORD_DIR", default: "off", meaning: "Record every session as asciicast into this existing directory.", accepted: "an existing directory", problem: directoryProblem(true) },
+  {
+    name: "TUI_TESTER_FAKETIME_LIB",
+    default: "found in /usr/lib, /usr/local/lib",
+    meaning: "Path of libfaketime.so.1, which start_session's clock preloads (a missing file is reported when a clock is asked for).",
+    accepted: "a file path",
+    problem: (value) => (statSync(value, { throwIfNoEntry: false })?.isDirectory() ? "a directory, not the library file" : undefined),
+  },
   { name: "TUI_TESTER_WEB_PORT", default: "a free port (0)", meaning: "Port of the local web viewer.", accepted: "an integer from 0 to 65535", problem: port },
 ];
 
@@ -182,12 +196,15 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   config.webPort = int("TUI_TESTER_WEB_PORT", config.webPort);
   config.screenDetail = (valid("TUI_TESTER_SCREEN_DETAIL") as Config["screenDetail"] | undefined) ?? config.screenDetail;
   config.pty = (valid("TUI_TESTER_PTY") as PtyBackendName | undefined) ?? config.pty;
+  config.ready = (valid("TUI_TESTER_READY") as Config["ready"] | undefined) ?? config.ready;
   config.log = (valid("TUI_TESTER_LOG") as Config["log"] | undefined) ?? config.log;
   config.content = (valid("TUI_TESTER_CONTENT") as Config["content"] | undefined) ?? config.content;
   const theme = valid("TUI_TESTER_THEME");
   if (theme !== undefined) config.theme = JSON.parse(theme) as Partial<TerminalTheme>;
   const outputDir = valid("TUI_TESTER_OUTPUT_DIR");
   if (outputDir !== undefined) config.outputDir = resolve(outputDir);
+  const faketimeLib = valid("TUI_TESTER_FAKETIME_LIB");
+  if (faketimeLib !== undefined) config.faketimeLib = resolve(faketimeLib);
   const recordDir = valid("TUI_TESTER_RECORD_DIR");
   if (recordDir !== undefined) config.recordDir = resolve(recordDir);
   return config;

@@ -19,6 +19,10 @@ export type ErrorCode =
   | "CANCELLED"
   | "INPUT_BLOCKED"
   | "HUMAN_IN_CONTROL"
+  | "FAKETIME_MISSING"
+  | "UNSUPPORTED"
+  | "HISTORY_FULL"
+  | "FILE_EXISTS"
   | "INTERNAL";
 
 export class TuiError extends Error {

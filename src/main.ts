@@ -2,9 +2,10 @@
 /** Entry: flags, registries, MCP server over stdio, shutdown on stdin end and signals; `test` runs test files. */
 import { helpText, parseConfig, settingProblems, VERSION } from "./config.ts";
 import { createServer, serveStdio } from "./server.ts";
+import { startWatchdog } from "./pty/index.ts";
 import { tools } from "./catalog.ts";
 import { createServerContext } from "./tools/context.ts";
-import { log, setLogLevel } from "./util/log.ts";
+import { escapeControls, log, setLogLevel } from "./util/log.ts";
 
 const flag = process.argv[2];
 if (flag === "--version" || flag === "-v") {
@@ -17,7 +18,7 @@ if (flag === "--help" || flag === "-h") {
 }
 const problems = settingProblems();
 if (problems.length > 0) {
-  process.stderr.write(`tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${p}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`);
+  process.stderr.write(`tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${escapeControls(p)}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`);
   process.exit(2);
 }
 // The settings, parsed once; in test mode the per-session log would drown the report, so it is off
@@ -31,10 +32,12 @@ if (flag === "test") {
   process.exit(code);
 }
 if (flag !== undefined) {
-  process.stderr.write(`Unknown argument "${flag}".\n\n${helpText()}`);
+  process.stderr.write(`Unknown argument "${escapeControls(flag)}".\n\n${helpText()}`);
   process.exit(2);
 }
 
+// Before any session starts: every child inherits the watchdog's mark (src/pty/watchdog.ts).
+startWatchdog();
 const context = createServerContext(config);
 const server = createServer(tools, context);
 
@@ -52,8 +55,8 @@ async function shutdown(reason: string, code = 0): Promise<void> {
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(signal));
 process.stdin.on("end", () => void shutdown("stdin closed"));
-// The transport can close without stdin ending: the SDK closes it (and pauses stdin) when a request
-// overflows its 10 MiB read buffer. A server that can no longer hear its client must not linger.
+// Should the transport close without stdin ending, a server that can no longer hear its client must
+// not linger. (An oversized request no longer closes it: src/stdio-transport.ts refuses that line.)
 server.onclose = () => void shutdown("transport closed");
 process.stdin.on("close", () => void shutdown("stdin closed"));
 // The server must never crash on a stray error: log it and keep serving.

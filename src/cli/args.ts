@@ -17,6 +17,10 @@ export interface TestOptions {
   /** Where --record-failures puts its recordings. */
   outputDir: string;
   help: boolean;
+  /** Run each test this many times (flake hunting). */
+  repeat: number;
+  /** This machine's part of the run: tests k with k mod total = index - 1. */
+  shard?: { index: number; total: number };
 }
 
 export class UsageError extends Error {}
@@ -42,7 +46,9 @@ Options:
   --retries N              Run a failing test again up to N times (default 0); a pass on retry is "flaky".
   --filter REGEX           Run only tests whose "file › name" title matches.
   --update-snapshots, -u   Rewrite every golden the tests compare with the current screen.
-  --ci                     Fail on a missing golden instead of writing it.
+  --ci                     Fail on a missing golden (or one no test uses) instead of writing it.
+  --repeat N               Run each test N times (default 1), to hunt flaky tests.
+  --shard I/N              Run only shard I of N (1-based), for CI machines that split a run.
   --junit FILE             Write a JUnit XML report.
   --json                   Print a JSON report on stdout.
   --record-failures        Keep an asciicast recording of each failed test attempt.
@@ -83,6 +89,8 @@ export function parseTestArgs(argv: string[]): TestOptions {
         "record-failures": { type: "boolean" },
         "output-dir": { type: "string" },
         help: { type: "boolean", short: "h" },
+        repeat: { type: "string" },
+        shard: { type: "string" },
       },
     });
   } catch (error) {
@@ -112,5 +120,14 @@ export function parseTestArgs(argv: string[]): TestOptions {
     recordFailures: values["record-failures"] === true,
     outputDir: values["output-dir"] || "tui-test-results",
     help: values.help === true,
+    repeat: integer("repeat", values.repeat, 1, 1000, 1),
+    ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
   };
+}
+
+function parseShard(value: string): { index: number; total: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  const [index, total] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  if (!m || total < 1 || index < 1 || index > total) throw new UsageError(`--shard takes I/N with 1 <= I <= N, e.g. 2/4; got "${value.slice(0, 40)}".`);
+  return { index, total };
 }

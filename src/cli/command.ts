@@ -4,14 +4,16 @@
  * stdout; main.ts writes it, as it owns stdout.
  */
 import { mkdir } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { type Config, VERSION } from "../config.ts";
 import { createServerContext } from "../tools/context.ts";
 import { parseTestArgs, TEST_HELP, UsageError, type TestOptions } from "./args.ts";
 import { discoverTestFiles } from "./discover.ts";
 import { junitReport } from "./junit.ts";
 import { loadTests, type TestCase } from "./load.ts";
+import { obsoleteGoldens } from "./obsolete.ts";
 import { Progress } from "./progress.ts";
+import { repeatTests, shardTests } from "./shard.ts";
 import { createRecorder } from "./recording.ts";
 import { failureReport, jsonReport, summarize, summaryLine } from "./report.ts";
 import { runTest, type RunOptions, type TestResult } from "./run-test.ts";
@@ -28,6 +30,7 @@ export async function testCommand(argv: string[], config: Config): Promise<Comma
   let options: TestOptions;
   let tests: TestCase[];
   let fileCount: number;
+  let obsolete: string[];
   try {
     options = parseTestArgs(argv);
     if (options.help) return { code: 0, stdout: TEST_HELP };
@@ -40,15 +43,21 @@ export async function testCommand(argv: string[], config: Config): Promise<Comma
     }
     tests = options.filter ? loaded.tests.filter((t) => options.filter!.test(t.title)) : loaded.tests;
     if (tests.length === 0) throw new UsageError(`No test title matches --filter ${options.filter} (${loaded.tests.length} test(s) found).`);
+    obsolete = await obsoleteGoldens(files, loaded.tests);
+    tests = repeatTests(shardTests(tests, options.shard), options.repeat);
+    if (tests.length === 0) {
+      err(`tui-tester test: shard ${options.shard!.index}/${options.shard!.total} has no tests (${loaded.tests.length} in all).\n`);
+      return { code: 0, stdout: "" };
+    }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     err(`tui-tester test: ${error.message}\nRun "tui-tester test --help" for usage.\n`);
     return { code: 2, stdout: "" };
   }
-  return run(tests, fileCount, options, config);
+  return run(tests, fileCount, options, config, obsolete);
 }
 
-async function run(tests: TestCase[], fileCount: number, options: TestOptions, config: Config): Promise<CommandResult> {
+async function run(tests: TestCase[], fileCount: number, options: TestOptions, config: Config, obsolete: string[]): Promise<CommandResult> {
   const started = performance.now();
   const deps = createServerContext({ ...config, screenDetail: "diff" });
   const workers = Math.min(options.workers, tests.length, config.maxSessions);
@@ -60,7 +69,9 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions, c
   };
   const progress = new Progress(tests.length);
   const p = progress.colours;
-  progress.line(`tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} file(s), ${workers} worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`);
+  const shardNote = options.shard ? `, shard ${options.shard.index}/${options.shard.total}` : "";
+  const repeatNote = options.repeat > 1 ? `, each run ${options.repeat} times` : "";
+  progress.line(`tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} file(s)${shardNote}${repeatNote}, ${workers} worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`);
 
   // Ctrl-C or a CI cancel: stop every session (no orphans) and exit as interrupted.
   const interrupted = async (signal: NodeJS.Signals) => {
@@ -97,11 +108,16 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions, c
   const failed = results.filter((r) => r.status === "failed");
   if (failed.length > 0) err(`\n${failed.map((r) => failureReport(r, p)).join("\n\n")}\n`);
   err(`\n${summaryLine(summary, results, p)}\n`);
+  if (obsolete.length > 0) {
+    const shown = obsolete.slice(0, 20).map((file) => `  ${relative(process.cwd(), file)}`).join("\n");
+    err(p.yellow(`${obsolete.length} golden(s) no test uses${options.ci ? " (--ci fails on them)" : ""}; delete them or name them in an expect_snapshot:\n${shown}${obsolete.length > 20 ? "\n  ..." : ""}\n`));
+  }
   if (options.junit) {
     const path = resolve(options.junit);
     await mkdir(dirname(path), { recursive: true });
     await Bun.write(path, junitReport(results, summary.durationMs));
     err(p.dim(`JUnit report: ${options.junit}\n`));
   }
-  return { code: failed.length > 0 ? 1 : 0, stdout: options.json ? jsonReport(results, summary, { workers }) : "" };
+  const code = failed.length > 0 || (options.ci && obsolete.length > 0) ? 1 : 0;
+  return { code, stdout: options.json ? jsonReport(results, summary, { workers }) : "" };
 }

@@ -7,8 +7,10 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import type { ScriptDefaults } from "../script/steps.ts";
+import { testGoldenDir } from "../script/test-from-history.ts";
 import { runScript } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
+import { testSchema } from "./test-schema.ts";
 
 export type SessionArgs = v.InferOutput<typeof startSession.input>;
 export type SnapshotUpdate = "missing" | "all" | "none";
@@ -31,20 +33,9 @@ export interface TestCase {
 
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-const testSchema = v.strictObject({
-  name: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
-  session: v.record(v.string(), v.unknown()),
-  steps: v.pipe(v.array(v.record(v.string(), v.unknown())), v.minLength(1), v.maxLength(1000)),
-  defaults: runScript.input.entries.defaults,
-  timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(3_600_000))),
-  retries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))),
-  skip: v.optional(v.boolean(), false),
-});
 
 /** Where a test file's goldens live: __snapshots__/<file name>/ beside it. */
-export function snapshotDir(file: string): string {
-  return join(dirname(file), "__snapshots__", basename(file));
-}
+export const snapshotDir = testGoldenDir;
 
 /** The steps as run: expect_snapshot steps get the file's golden directory and the run's update mode. */
 export function withSnapshotTarget(test: TestCase, update: SnapshotUpdate): Record<string, unknown>[] {

@@ -11,6 +11,7 @@ import type { ToolContext } from "../tools/define.ts";
 import { runScript } from "../catalog.ts";
 import type { StepResult } from "../script/run-script.ts";
 import { startSession } from "../tools/session-tools.ts";
+import { TEST_ENV_DEFAULTS } from "../script/test-from-history.ts";
 import { withSnapshotTarget, type SnapshotUpdate, type TestCase } from "./load.ts";
 import type { TestRecorder } from "./recording.ts";
 
@@ -111,12 +112,13 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
   });
   try {
     const run = async () => {
-      const started = await startSession.run(test.session, ctx);
+      const started = await startSession.run({ ...test.session, env: { ...TEST_ENV_DEFAULTS, ...test.session.env } }, ctx);
       sessionId = String(started.data.sessionId);
       // the attempt timed out while the session was starting: the finally below has already run
       if (controller.signal.aborted) await deps.sessions.stop(sessionId, "SIGKILL", 0).catch(() => undefined);
       recording = options.recorder?.start(deps.sessions.get(sessionId), test, attempt);
-      const rawArgs = { sessionId, steps: withSnapshotTarget(test, options.update), defaults: test.defaults };
+      // a wait that times out fails its step unless the step or the file's defaults say optional: true
+      const rawArgs = { sessionId, steps: withSnapshotTarget(test, options.update), defaults: { optional: false, ...test.defaults } };
       return runScript.run(v.parse(runScript.input, rawArgs), { ...ctx, rawArgs });
     };
     const running = run();

@@ -8,6 +8,9 @@
  * row diff from the frame before (and the text again after a resize). Frames are kept while their
  * size stays within `maxBytes`; past it, or past `maxFrames`, recording stops and the report says
  * `truncated: true` with `droppedFrames` counted, and `finalText` still shows the last screen.
+ *
+ * A monitor ends with its session: the exit is its last frame, and its frames stay readable
+ * through stop_monitor (src/monitor/registry.ts keeps a bounded number of ended monitors).
  */
 import type { Session } from "../session/session.ts";
 import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
@@ -51,6 +54,8 @@ export interface MonitorReport {
   maxBytes: number;
   /** The screen when the monitor stopped. */
   finalText: string;
+  /** Set when recording ended because the session exited, before stop_monitor was called. */
+  endedBySessionExit?: true;
   frames: Frame[];
 }
 
@@ -92,6 +97,7 @@ export class Monitor {
   private bytes = 0;
   private readonly maxBytes: number;
   private stopped = false;
+  private endedAt: number | undefined;
 
   constructor(
     readonly id: string,
@@ -106,28 +112,45 @@ export class Monitor {
     // At the release instant the finished frame is on screen: record it now.
     this.unsubscribe.push(session.emulator.onSyncRelease(() => this.capture()));
     if (options.keepIdenticalFrames) this.ticker = setInterval(() => this.capture(), options.intervalMs);
+    if (session.exit !== null) this.end();
+    else this.unsubscribe.push(session.onExit(() => this.end()));
+  }
+
+  /** Still recording: neither stopped nor ended by its session's exit. */
+  get recording(): boolean {
+    return !this.stopped;
+  }
+
+  /** The session exited: take the final screen and stop recording; the frames wait for stop(). */
+  private end(): void {
+    if (this.stopped) return;
+    this.finish();
+    this.endedAt = performance.now();
+  }
+
+  private finish(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.ticker);
+    for (const fn of this.unsubscribe) fn();
+    this.capture();
   }
 
   stop(): MonitorReport {
-    if (!this.stopped) {
-      this.stopped = true;
-      clearTimeout(this.timer);
-      clearInterval(this.ticker);
-      for (const fn of this.unsubscribe) fn();
-      this.capture();
-    }
+    if (!this.stopped) this.finish();
     return {
       monitorId: this.id,
       sessionId: this.session.id,
       frameCount: this.frames.length,
       changedFrameCount: this.frames.filter((f) => f.changed).length,
-      durationMs: Math.round(performance.now() - this.started),
+      durationMs: Math.round((this.endedAt ?? performance.now()) - this.started),
       droppedFrames: this.dropped,
       truncated: this.dropped > 0,
       bytes: this.bytes,
       maxBytes: this.maxBytes,
       finalText: this.last.text,
       frames: this.frames,
+      ...(this.endedAt !== undefined ? { endedBySessionExit: true as const } : {}),
     };
   }
 

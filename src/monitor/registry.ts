@@ -1,4 +1,8 @@
-/** Live monitors, capped by TUI_TESTER_MAX_MONITORS. */
+/**
+ * Monitors, capped by TUI_TESTER_MAX_MONITORS while recording. A monitor whose session exited has
+ * stopped recording and no longer counts; it is kept for stop_monitor to read, up to the same number
+ * of ended monitors (the oldest goes first), so frames nobody collects cannot pile up.
+ */
 import { TuiError } from "../errors.ts";
 import { DEFAULT_CONFIG } from "../config.ts";
 import type { Session } from "../session/session.ts";
@@ -11,11 +15,13 @@ export class MonitorRegistry {
   constructor(readonly maxMonitors: number = DEFAULT_CONFIG.maxMonitors) {}
 
   start(session: Session, options: MonitorOptions): Monitor {
-    if (this.monitors.size >= this.maxMonitors) {
+    this.pruneEnded();
+    const recording = [...this.monitors.values()].filter((m) => m.recording);
+    if (recording.length >= this.maxMonitors) {
       throw new TuiError(
         "LIMIT_REACHED",
-        `${this.monitors.size} monitors are recording, the limit is ${this.maxMonitors} (TUI_TESTER_MAX_MONITORS).`,
-        `Stop one with stop_monitor (recording: ${[...this.monitors.keys()].join(", ")}), or raise TUI_TESTER_MAX_MONITORS.`,
+        `${recording.length} monitors are recording, the limit is ${this.maxMonitors} (TUI_TESTER_MAX_MONITORS).`,
+        `Stop one with stop_monitor (recording: ${recording.map((m) => m.id).join(", ")}), or raise TUI_TESTER_MAX_MONITORS.`,
       );
     }
     const id = `mon-${++this.counter}-${Math.random().toString(36).slice(2, 6)}`;
@@ -31,7 +37,7 @@ export class MonitorRegistry {
       throw new TuiError(
         "MONITOR_NOT_FOUND",
         `No monitor with id "${id}".`,
-        ids.length > 0 ? `Recording monitors: ${ids.join(", ")}.` : "No monitor is recording; start one with start_monitor.",
+        ids.length > 0 ? `Known monitors: ${ids.join(", ")}.` : "No monitor is recording; start one with start_monitor.",
       );
     }
     this.monitors.delete(id);
@@ -42,6 +48,12 @@ export class MonitorRegistry {
   release(monitor: Monitor): MonitorReport {
     this.monitors.delete(monitor.id);
     return monitor.stop();
+  }
+
+  /** Ended monitors beyond maxMonitors are dropped, oldest first (Map order is start order). */
+  private pruneEnded(): void {
+    const ended = [...this.monitors.values()].filter((m) => !m.recording);
+    for (const monitor of ended.slice(0, Math.max(0, ended.length - this.maxMonitors))) this.monitors.delete(monitor.id);
   }
 
   stopAll(): void {

@@ -3,13 +3,16 @@
  * Preferred where available: output arrives as raw bytes, reads are event-driven (no poll
  * interval), and `Subprocess` reports the real exit code or signal.
  *
- * Each session's PTY is read by its own Worker (bun-terminal-worker.ts), because `Bun.Terminal`
- * cannot pause reading: a reader that must stop while the parser is behind has to block, and only
- * a thread of its own can. Writes and resizes are posted to it; signals go from here by pid.
+ * Sessions are read by Worker threads (bun-terminal-worker.ts) so reading overlaps parsing, and
+ * because `Bun.Terminal` cannot pause reading, a child is held back some other way (flow.ts): where
+ * the tty can be stopped (tty-flow.ts, Linux) one shared thread reads every session; elsewhere each
+ * session gets a thread of its own that blocks. Writes and resizes are posted to the reader; signals
+ * go from here by pid.
  */
 import { FlowGate } from "./flow.ts";
 import { log } from "../util/log.ts";
 import { deliverSignal } from "./signal.ts";
+import { ttyFlow } from "./tty-flow.ts";
 import type { FromReader, ToReader } from "./bun-terminal-worker.ts";
 import { PtyEvents, type PtyBackend, type PtyProcess, type PtySpawnOptions } from "./types.ts";
 
@@ -20,10 +23,54 @@ import { PtyEvents, type PtyBackend, type PtyProcess, type PtySpawnOptions } fro
  */
 const READER_ENTRY = import.meta.url.includes("$bunfs") ? "./pty/bun-terminal-worker.ts" : new URL("./bun-terminal-worker.ts", import.meta.url).href;
 
+/** A reader thread and the sessions it reads. */
+class ReaderThread {
+  /** `smol`: a reader only copies and posts chunks; a small heap collected often keeps it near 1 MiB. */
+  private readonly worker = new Worker(READER_ENTRY, { smol: true });
+  private readonly sessions = new Map<number, BunTerminalProcess>();
+
+  constructor(readonly shared: boolean) {
+    this.worker.unref(); // a reader thread never keeps the server alive on its own
+    this.worker.onmessage = (event: MessageEvent<FromReader>) => this.sessions.get(event.data.key)?.receive(event.data);
+    this.worker.onerror = (event) => {
+      // The thread is gone: its sessions can no longer be read or written, so they end now.
+      if (sharedReader === this) sharedReader = undefined;
+      for (const session of [...this.sessions.values()]) session.readerFailed(new Error(event.message));
+    };
+  }
+
+  attach(key: number, session: BunTerminalProcess): void {
+    this.sessions.set(key, session);
+  }
+
+  send(message: ToReader): void {
+    this.worker.postMessage(message);
+  }
+
+  /** A session is done with this thread; a thread of its own ends with it. */
+  detach(key: number): void {
+    this.sessions.delete(key);
+    if (!this.shared) this.worker.terminate();
+  }
+}
+
+let sharedReader: ReaderThread | undefined;
+let nextKey = 0;
+let blockingOnly = false;
+
+/** Tests: give each new session a blocking reader of its own, as on platforms without tty flow control. */
+export function useBlockingReaders(on: boolean): void {
+  blockingOnly = on;
+}
+
+function readerThread(): ReaderThread {
+  return !blockingOnly && ttyFlow() !== undefined ? (sharedReader ??= new ReaderThread(true)) : new ReaderThread(false);
+}
+
 class BunTerminalProcess extends PtyEvents implements PtyProcess {
   private readonly gate = new FlowGate();
-  /** `smol`: a reader thread only copies and posts chunks; a small heap collected often keeps each one near 1 MiB. */
-  private readonly worker = new Worker(READER_ENTRY, { smol: true });
+  private readonly key = ++nextKey;
+  private readonly reader = readerThread();
   private readonly started = Promise.withResolvers<number>();
   private exited = false;
   private closed = false;
@@ -31,10 +78,8 @@ class BunTerminalProcess extends PtyEvents implements PtyProcess {
 
   constructor(options: PtySpawnOptions) {
     super();
-    this.worker.unref(); // a reader thread never keeps the server alive on its own
-    this.worker.onmessage = (event: MessageEvent<FromReader>) => this.receive(event.data);
-    this.worker.onerror = (event) => this.readerFailed(event.message);
-    this.send({ type: "spawn", options, gate: this.gate.shared });
+    this.reader.attach(this.key, this);
+    this.send({ type: "spawn", options, gate: this.gate.shared, holdAtTty: this.reader.shared });
   }
 
   /** Resolves once the child runs (its pid known), rejects if it could not be spawned. */
@@ -57,7 +102,7 @@ class BunTerminalProcess extends PtyEvents implements PtyProcess {
   }
 
   consumed(bytes: number): void {
-    this.gate.release(bytes);
+    if (this.gate.release(bytes) && !this.closed) this.send({ type: "resume" });
   }
 
   get backlog(): number {
@@ -67,46 +112,46 @@ class BunTerminalProcess extends PtyEvents implements PtyProcess {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.gate.close(); // unblock the reader first, or it cannot take the message
-    if (this.exited) this.worker.terminate();
+    this.gate.close(); // unblock a blocking reader first, or it cannot take the message
+    if (this.exited) this.reader.detach(this.key);
     else this.send({ type: "close" });
   }
 
-  /**
-   * The reader thread died: a session not yet started fails to start; a running one can no longer be
-   * read or written, so its child is killed and the session ends instead of hanging.
-   */
-  private readerFailed(message: string): void {
-    log(`reader thread of pid ${this.pid} failed: ${message}`);
-    this.started.reject(new Error(message));
+  /** The reader thread died: a session not yet started fails to start; a running one is killed and ends. */
+  readerFailed(error: Error): void {
+    log(`reader thread failed: ${error.message}`);
+    this.started.reject(error);
     if (this.pid > 0 && !this.exited) {
       this.signal("SIGKILL");
-      this.receive({ type: "exit", exitCode: null, signal: "SIGKILL" });
+      this.receive({ type: "exit", key: this.key, exitCode: null, signal: "SIGKILL" });
     }
     this.close();
   }
 
-  private send(message: ToReader): void {
-    this.worker.postMessage(message);
+  private send(message: ToReader extends infer M ? (M extends { key: number } ? Omit<M, "key"> : never) : never): void {
+    this.reader.send({ ...message, key: this.key } as ToReader);
   }
 
-  private receive(message: FromReader): void {
+  receive(message: FromReader): void {
     switch (message.type) {
       case "spawned":
         this.started.resolve(message.pid);
         break;
       case "failed":
         this.started.reject(new Error(message.message));
-        this.worker.terminate();
+        this.reader.detach(this.key);
         break;
       case "data":
         this.emitData(message.chunk);
+        break;
+      case "error":
+        log(`reader of pid ${this.pid}: ${message.message}`);
         break;
       case "exit":
         this.exited = true;
         this.gate.close();
         this.emitExit({ exitCode: message.exitCode, signal: message.signal });
-        if (this.closed) this.worker.terminate();
+        if (this.closed) this.reader.detach(this.key);
         break;
     }
   }

@@ -5,7 +5,7 @@
  */
 import { TuiError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
-import { artifactPath, stamp } from "../util/artifact-path.ts";
+import { artifactPath, assertDirectory, stamp } from "../util/artifact-path.ts";
 import { log } from "../util/log.ts";
 import { AsciicastWriter } from "./asciicast.ts";
 
@@ -111,4 +111,31 @@ export function markRecording(session: Session, label: string): RecordingStats {
 
 export function recordingStats(session: Session): RecordingStats | undefined {
   return recordings.get(session)?.stats();
+}
+
+/**
+ * start_session's `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
+ * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
+ * before any output has been read, and returns what to add to the session info.
+ */
+export function planRecording(
+  args: { record?: boolean | string },
+  dirs: { recordDir?: string; outputDir: string; cwd: string },
+): { apply(session: Session): Record<string, unknown> } {
+  const envDir = dirs.recordDir;
+  // Checked at start-up too; this catches a directory removed since.
+  if (envDir !== undefined && args.record !== false) assertDirectory(envDir, "TUI_TESTER_RECORD_DIR");
+  const dir = envDir ?? dirs.outputDir;
+  const explicit = typeof args.record === "string" ? artifactPath(args.record, dir, "unused.cast", dirs.cwd) : undefined;
+  const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
+  return {
+    apply(session) {
+      if (!wanted) return {};
+      try {
+        return { recording: { path: startRecording(session, { path: explicit, dir, cwd: dirs.cwd }).path } };
+      } catch (error) {
+        return { recording: { error: error instanceof Error ? error.message : String(error) } };
+      }
+    },
+  };
 }

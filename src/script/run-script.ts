@@ -6,12 +6,15 @@ import { compileMatcher, type PatternSpec } from "../session/matcher.ts";
 import { settledView } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
-import { monitorEntries } from "../tools/monitor-tools.ts";
+import { monitorEntries, monitorParts } from "../tools/monitor-tools.ts";
+import { fieldsWithout, ReplyError, type ReplyParts } from "../tools/reply.ts";
+import { partLines } from "../tools/render-text.ts";
+import { scriptParts } from "./script-reply.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
 import { errorSummary, type ErrorSummary } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
 import { assertTextStep, sleepStep, withDefaults, type ScriptDefaults } from "./steps.ts";
-import { A, B, N, NN, O, shape } from "../tools/output-shape.ts";
+import { B, list, monitorReportFields, N, nested, NN, S, shape, stepShape, viewShape } from "../tools/output-shape.ts";
 
 /** One step's entry in run_script's `results` (and in `tui-tester test`'s report). */
 export interface StepResult {
@@ -37,11 +40,21 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
     type: v.picklist(names),
     label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Echoed in the step's result."))),
     continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
+    optional: v.optional(v.pipe(v.boolean(), v.description("The step's wait (wait_for_text, or an inline waitFor) may time out without failing it."))),
   });
 
   return defineSessionTool({
     name: "run_script",
-    output: shape({ ok: B, stepsRun: N, stoppedAtStep: NN, durationMs: N, results: A, monitor: O, rawOutput: O, finalSnapshot: O }),
+    output: shape({
+      ok: B,
+      stepsRun: N,
+      stoppedAtStep: NN,
+      durationMs: N,
+      results: list(stepShape),
+      monitor: nested(monitorReportFields),
+      rawOutput: nested({ bytes: N, output: S, truncated: B }),
+      finalSnapshot: viewShape,
+    }),
     description:
       "Run steps in order inside the server, no round trips. A step is {type, ...that tool's arguments minus sessionId}, or " +
       "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, excerptBytes, includeText} (pattern on screen; absent with negate), " +
@@ -58,6 +71,7 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
             captureScreen: v.optional(v.boolean()),
             waitAfterMs: v.optional(v.number()),
             screenDetail,
+            optional: v.optional(v.pipe(v.boolean(), v.description("Waits may time out without failing their step. Default: inline waitFor true, wait_for_text false."))),
           }),
           v.description("For every step that has the option and does not set it."),
         ),
@@ -87,8 +101,8 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
 /** One raw step -> its tool and parsed arguments (script defaults merged in), or an error naming the step. */
 function planStep(tools: Map<string, SessionToolDef>, raw: Record<string, unknown>, index: number, id: string, defaults: ScriptDefaults) {
   const tool = tools.get(String(raw.type))!;
-  const { type: _t, label, continueOnError, ...rest } = applyCompat(tool.compat, raw) as Record<string, unknown>;
-  const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: id }, defaults));
+  const { type: _t, label, continueOnError, optional, ...rest } = applyCompat(tool.compat, raw) as Record<string, unknown>;
+  const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: id }, defaults, optional as boolean | undefined));
   if (!parsed.success) {
     throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}): ${describeIssues(parsed.issues, tool.input)}.`, `A ${tool.name} step takes ${tool === sleepStep || tool === assertTextStep ? "the arguments in the run_script description" : `the ${tool.name} tool's arguments without sessionId`}; check the script defaults too.`);
   }
@@ -113,6 +127,7 @@ async function runPlanned(
   const rawAtStart = session.raw.total;
   const monitor = options.monitor ? ctx.monitors.start(session, options.monitor) : undefined;
   const results: StepResult[] = [];
+  const rendered: { step: StepResult; parts: ReplyParts }[] = [];
   let stoppedAtStep: number | null = null;
   let monitorReport: MonitorReport | undefined;
   try {
@@ -126,16 +141,24 @@ async function runPlanned(
         if (!step.tool.allowExited) session.assertRunning();
         const outcome = await step.tool.act(session, step.args, ctx);
         const { sessionId: _s, ...result } = outcome.data;
-        results.push({ ...base, ok: true, summary: outcome.summary, elapsedMs: Math.round(performance.now() - stepStart), result });
+        const elapsedMs = Math.round(performance.now() - stepStart);
+        const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
+        // An error result that carries its whole result (wait_for_text's timeout) fails the step like a throw.
+        const failed = outcome.error ? { ok: false, error: errorSummary(outcome.error) } : { ok: true, summary: outcome.summary };
+        results.push({ ...base, ...failed, elapsedMs, result });
+        rendered.push({ step: results.at(-1)!, parts });
+        if (!outcome.error) continue;
       } catch (thrown) {
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
         results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: errorSummary(error) });
-        if (options.stopOnError && !step.continueOnError) {
-          stoppedAtStep = index;
-          break;
-        }
+        const parts = error instanceof ReplyError ? error.parts : error.details ? { fields: fieldsWithout(error.details) } : {};
+        rendered.push({ step: results.at(-1)!, parts });
+      }
+      if (options.stopOnError && !step.continueOnError) {
+        stoppedAtStep = index;
+        break;
       }
     }
   } finally {
@@ -158,10 +181,15 @@ async function runPlanned(
     const bytes = session.raw.tail(Math.min(produced, options.rawOutputMaxBytes));
     data.rawOutput = { bytes: produced, output: new TextDecoder().decode(bytes), truncated: bytes.length < produced };
   }
-  if (options.returnFinalSnapshot) data.finalSnapshot = await settledView(session);
+  const finalSnapshot = options.returnFinalSnapshot ? await settledView(session) : undefined;
+  if (finalSnapshot) data.finalSnapshot = finalSnapshot;
   const failed = results.filter((r) => !r.ok);
   const summary = ok
     ? `Script ok: ${results.length}/${planned.length} steps in ${data.durationMs} ms`
     : `Script failed: ${failed.map((r) => `step ${r.index} (${r.type}${r.label ? ` "${r.label}"` : ""}): ${r.error?.message}`).join("; ")}; ran ${results.length}/${planned.length}`;
-  return { summary, data, isError: !ok };
+  const fields = fieldsWithout(data, "results", "finalSnapshot", "monitor");
+  const parts = scriptParts(fields, rendered, finalSnapshot);
+  if (monitorReport) parts.lines = [...(parts.lines ?? []), "Monitor:", ...partLines(monitorParts(monitorReport)).map((line) => `  ${line}`)];
+  return { summary, data, parts, isError: !ok };
 }
+

@@ -7,7 +7,7 @@ import { cancelled, TuiError } from "../errors.ts";
 import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolOutcome } from "../tools/define.ts";
-import { runObserved } from "../tools/observed.ts";
+import { matchLines, runObserved } from "../tools/observed.ts";
 import { clampedNumber, observeEntries, optionalBoolean, patternEntries, sessionId } from "../tools/schemas.ts";
 
 export const sleepStep = defineSessionTool({
@@ -83,7 +83,8 @@ export const assertTextStep = defineSessionTool({
     if (!passed) {
       throw new TuiError("ASSERTION_FAILED", args.negate ? `"${args.pattern}" is present but should be absent.` : `"${args.pattern}" is not on the ${data.matchedAgainst}.`, "See details.excerpt (or pass includeText: true) for what was there.", data);
     }
-    return { summary: `Assertion passed: "${args.pattern}" ${args.negate ? "absent" : "present"}`, data };
+    const parts = { fields: args.matchScreen ? {} : { matchedAgainst: "raw" }, lines: matchLines({ ...data, matched: found !== null, pattern: args.pattern }), blocks: args.includeText ? ["Text:", haystack] : [] };
+    return { summary: `Assertion passed: "${args.pattern}" ${args.negate ? "absent" : "present"}`, data, parts };
   },
 });
 
@@ -93,21 +94,27 @@ export interface ScriptDefaults {
   captureScreen?: boolean;
   waitAfterMs?: number;
   screenDetail?: "full" | "diff";
+  /** Waits that time out do not fail their step. Unset: wait_for_text steps fail, inline waitFor does not (the CLI sets false). */
+  optional?: boolean;
 }
 
-/** Apply script defaults to a raw step, only for keys that step's schema has; step values win. */
-export function withDefaults(tool: SessionToolDef, raw: Record<string, unknown>, defaults: ScriptDefaults): Record<string, unknown> {
+/**
+ * Apply script defaults to a raw step, only for keys that step's schema has; step values win.
+ * `optional` is the step's own flag (or undefined): an optional step's wait may time out without failing it.
+ */
+export function withDefaults(tool: SessionToolDef, raw: Record<string, unknown>, defaults: ScriptDefaults, optional?: boolean): Record<string, unknown> {
   const entries = tool.input.entries;
   const step: Record<string, unknown> = {};
   for (const key of ["captureScreen", "waitAfterMs", "screenDetail", "timeoutMs", "pollIntervalMs"] as const) {
     if (key in entries && defaults[key] !== undefined) step[key] = defaults[key];
   }
-  // wait_for_text steps fail on timeout unless told otherwise (the standalone tool does not).
-  if (tool.name === "wait_for_text") step.errorOnTimeout = true;
+  // wait_for_text fails on timeout (its default) unless the step or the defaults say optional
+  if (tool.name === "wait_for_text" && (optional ?? defaults.optional) === true) step.errorOnTimeout = false;
   Object.assign(step, raw);
   const waitFor = raw.waitFor;
   if (waitFor !== null && typeof waitFor === "object" && !Array.isArray(waitFor)) {
-    const nested: Record<string, unknown> = {};
+    // an inline waitFor fails its step when optional is false (tui-tester test's default); run_script keeps the original's "not matched"
+    const nested: Record<string, unknown> = { errorOnTimeout: !(optional ?? defaults.optional ?? true) };
     if (defaults.timeoutMs !== undefined) nested.timeoutMs = defaults.timeoutMs;
     if (defaults.pollIntervalMs !== undefined) nested.pollIntervalMs = defaults.pollIntervalMs;
     step.waitFor = { ...nested, ...waitFor };

@@ -3,8 +3,12 @@
  *
  * Settling, when no `waitFor` is given:
  * - explicit `waitAfterMs`: wait exactly that long after the input, then snapshot (fixed).
- * - default: adaptive. Wait up to FIRST_OUTPUT_MS for the app's first output after the input, then
- *   until output has been quiet for ADAPTIVE_QUIET_MS, never longer than MAX_SETTLE_MS in all.
+ * - default on Linux: the ready oracle (ready/oracle.ts, docs/ready-oracle.md). Settle once the
+ *   program is back at rest and its output is parsed, at most READY_CAP_MS (`settledBy` idle,
+ *   periodic, exit or timeout with what kept it busy).
+ * - where the oracle cannot run (no /proc, /proc denied, TUI_TESTER_READY=quiet): the quiet window.
+ *   Wait up to FIRST_OUTPUT_MS for the app's first output after the input, then until output has
+ *   been quiet for ADAPTIVE_QUIET_MS, never longer than MAX_SETTLE_MS in all (`settledBy` quiet).
  *
  * Why 100 ms of quiet (measured 2026-12-02, 2-core VM under load, bench/README.md): bash, python3,
  * vim, less and htop answer a key in one burst (largest gap between chunks 0-2 ms), so 20 ms was
@@ -17,6 +21,7 @@
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import { compileMatcher } from "./matcher.ts";
+import { readyOracle, type Busy, type SettledBy } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
 import { quietPeriod, waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
 
@@ -24,8 +29,14 @@ import { quietPeriod, waitForText, type WaitTextOptions, type WaitTextResult } f
 export const FIRST_OUTPUT_MS = 150;
 /** Output quiet this long counts as settled; also what `quiet` means in every settle mode. */
 export const ADAPTIVE_QUIET_MS = 100;
-/** Upper bound of the adaptive settle, for apps that never go quiet (spinners, streams). */
+/** Upper bound of the quiet-window settle, for apps that never go quiet (spinners, streams). */
 export const MAX_SETTLE_MS = 500;
+/**
+ * Upper bound of the oracle's settle. Only a program still working reaches it (an idle one settles
+ * in milliseconds), so it can be longer than the quiet window's: 2 s covers answers that take a
+ * moment (a REPL computing, a shell command) without making a busy program cost much.
+ */
+export const READY_CAP_MS = 2000;
 
 export type ScreenDetail = "full" | "diff";
 
@@ -60,8 +71,19 @@ export interface ScreenBlock {
   waitAfterMs: number;
   /** Milliseconds actually waited between the input and the after-snapshot. */
   waitedMs: number;
-  /** False when the app had written within the last ADAPTIVE_QUIET_MS at the after-snapshot (more may be coming). */
+  /**
+   * False when the program may still be working at the after-snapshot: not back at rest (oracle), or
+   * written to within the last ADAPTIVE_QUIET_MS (quiet window).
+   */
   quiet: boolean;
+  /** How the settle ended: idle, periodic (back at rest, redrawing on a timer), quiet, timeout, exit, waitFor, fixed. */
+  settledBy: SettledBy;
+  /** The foreground program judged by the oracle (its command name). */
+  program?: string;
+  /** What the program was doing when the settle gave up (or, after fixed/waitFor, at the after-snapshot). */
+  busy?: Busy;
+  /** Why the quiet window was used instead of the oracle. */
+  fallback?: string;
   totalMs: number;
 }
 
@@ -76,14 +98,17 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
   if (options.waitFor) compileMatcher(options.waitFor)[Symbol.dispose]();
   const started = performance.now();
   const before = options.captureScreen ? await settledView(session) : undefined;
+  const oracle = readyOracle(session);
+  const adaptive = before !== undefined && !options.waitFor && options.waitAfterMs === undefined;
+  const baseline = adaptive ? await oracle.baseline() : undefined;
   const actionStart = performance.now();
-  const result = await action();
+  const result = await session.asOneInput(action);
 
   if (options.waitFor) {
     const { snapshot, ...waitFor } = await waitForText(session, options.waitFor, options.signal);
     if (!before) return { result, waitFor };
     const waited = Math.round(performance.now() - actionStart);
-    const settle: Settle = { settle: "waitFor", waitAfterMs: waited, waitedMs: waited, quiet: isQuiet(session) };
+    const settle: Settle = { settle: "waitFor", waitAfterMs: waited, waitedMs: waited, settledBy: "waitFor", ...restNow(session) };
     return { result, waitFor, screen: block(before, toView(snapshot), settle, started, options.screenDetail) };
   }
   if (!options.captureScreen || !before) return { result };
@@ -91,17 +116,35 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
   let settle: Settle;
   if (options.waitAfterMs !== undefined) {
     await Bun.sleep(Math.max(0, actionStart + options.waitAfterMs - performance.now()));
-    settle = { settle: "fixed", waitAfterMs: options.waitAfterMs, waitedMs: Math.round(performance.now() - actionStart), quiet: isQuiet(session) };
-  } else {
-    await adaptiveSettle(session, actionStart, options.signal);
     const waited = Math.round(performance.now() - actionStart);
-    settle = { settle: "adaptive", waitAfterMs: waited, waitedMs: waited, quiet: isQuiet(session) };
+    settle = { settle: "fixed", waitAfterMs: options.waitAfterMs, waitedMs: waited, settledBy: "fixed", ...restNow(session) };
+  } else {
+    const ready = baseline !== undefined ? await oracle.settle(baseline, actionStart, READY_CAP_MS, options.signal) : undefined;
+    const waited = () => Math.round(performance.now() - actionStart);
+    if (ready !== undefined && ready.settledBy !== "quiet") {
+      const { settledBy, program, busy } = ready;
+      const quiet = settledBy !== "timeout";
+      settle = { settle: "adaptive", waitAfterMs: waited(), waitedMs: waited(), quiet, settledBy, ...(program ? { program } : {}), ...(busy ? { busy } : {}) };
+    } else {
+      await adaptiveSettle(session, actionStart, options.signal);
+      const quiet = isQuiet(session);
+      const settledBy: SettledBy = !session.running ? "exit" : quiet ? "quiet" : "timeout";
+      const fallback = oracle.unavailable ?? "the oracle could not run";
+      settle = { settle: "adaptive", waitAfterMs: waited(), waitedMs: waited(), quiet, settledBy, fallback };
+    }
   }
   const after = await settledView(session);
   return { result, screen: block(before, after, settle, started, options.screenDetail) };
 }
 
-type Settle = Pick<ScreenBlock, "settle" | "waitAfterMs" | "waitedMs" | "quiet">;
+type Settle = Pick<ScreenBlock, "settle" | "waitAfterMs" | "waitedMs" | "quiet" | "settledBy" | "program" | "busy" | "fallback">;
+
+/** After a fixed or waitFor settle: one look says whether the program is still working (else the quiet window). */
+function restNow(session: Session): Pick<ScreenBlock, "quiet" | "busy" | "program"> {
+  const now = readyOracle(session).atRestNow();
+  if (now === undefined) return { quiet: isQuiet(session) };
+  return { quiet: now.atRest, ...(now.program ? { program: now.program } : {}), ...(now.busy ? { busy: now.busy } : {}) };
+}
 
 function isQuiet(session: Session): boolean {
   return !session.running || performance.now() - session.lastOutputAt >= ADAPTIVE_QUIET_MS;

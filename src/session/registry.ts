@@ -1,9 +1,11 @@
 /** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
 import { clip } from "../util/clip.ts";
 import { TuiError } from "../errors.ts";
-import { deliverSignal, descendants, processExists, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import { deliverSignal, descendants, OWNER_VARIABLE, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
 import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
+import { fakeClockEnv } from "./fake-clock.ts";
+import type { LaunchArgs } from "./history.ts";
 import { describeExit, Session, type ExitInfo } from "./session.ts";
 
 export interface StartOptions {
@@ -15,13 +17,16 @@ export interface StartOptions {
   rows: number;
   term: string;
   name?: string;
+  /** Wall clock through libfaketime (fake-clock.ts): an ISO instant, frozen unless freezeClock is false. */
+  clock?: string;
+  freezeClock?: boolean;
 }
 
 /**
  * The settings a registry follows: session limits, what each session keeps, the stop grace, the
  * theme queries are told and the PTY backend.
  */
-export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty">;
+export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty" | "faketimeLib" | "ready">;
 
 /** How long stop lets a session's output drain before hanging up on it when it is flooding. */
 const FLOOD_DRAIN_MS = 150;
@@ -54,6 +59,7 @@ export class SessionRegistry {
       );
     }
     const env = childEnv(options.env, options.term);
+    if (options.clock !== undefined) Object.assign(env, fakeClockEnv(options.clock, options.freezeClock ?? true, env.LD_PRELOAD, this.limits.faketimeLib));
     const cwd = options.cwd ?? process.cwd();
     const file = resolveCommand(options.command, cwd, env);
     this.backend ??= await selectBackend(this.limits.pty);
@@ -61,7 +67,7 @@ export class SessionRegistry {
     let session: Session;
     try {
       session = await Session.start(
-        { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme },
+        { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme, ready: this.limits.ready, launch: launchArgs(options, cwd) },
         this.backend,
       );
     } catch (error) {
@@ -149,14 +155,20 @@ export class SessionRegistry {
   }
 }
 
-/** Descendants that outlived the session get until the deadline to go, then SIGKILL. */
+/** Descendants that outlived the session get until the deadline to go, then SIGKILL. A zombie has gone. */
 async function killStragglers(pids: number[], deadline: number): Promise<void> {
-  let alive = pids.filter(processExists);
+  let alive = pids.filter(processRunning);
   while (alive.length > 0 && performance.now() < deadline) {
-    await Bun.sleep(10);
-    alive = alive.filter(processExists);
+    await Bun.sleep(5);
+    alive = alive.filter(processRunning);
   }
   for (const pid of alive) deliverSignal(pid, "SIGKILL");
+}
+
+/** start_session's arguments as given, for save_test (the env is only what the caller set). */
+function launchArgs(options: StartOptions, cwd: string): LaunchArgs {
+  const { command, args, cols, rows, term, env, clock, freezeClock } = options;
+  return { command, args, cwd, cols, rows, term, ...(env ? { env } : {}), ...(clock !== undefined ? { clock, freezeClock: freezeClock ?? true } : {}) };
 }
 
 /** The server's env, the caller's env over it, and TERM from the `term` option. */
@@ -166,5 +178,8 @@ function childEnv(overrides: Record<string, string> | undefined, term: string): 
   Object.assign(env, overrides ?? {});
   env.TERM = overrides?.TERM ?? term;
   env.COLORTERM ??= "truecolor";
+  // The server's watchdog mark is not the caller's to change: it is how a killed server's strays are found.
+  const owner = process.env[OWNER_VARIABLE];
+  if (owner !== undefined) env[OWNER_VARIABLE] = owner;
   return env;
 }

@@ -4,6 +4,8 @@ import { bytesRead, descendants, type PtyBackend, type PtyExit, type PtyProcess 
 import { Emulator, type EmulatorOptions } from "../term/emulator.ts";
 import type { TerminalModes, TerminalTheme } from "../term/types.ts";
 import { ByteRing } from "../util/ring-buffer.ts";
+import type { ScreenBaseline } from "./baseline.ts";
+import { InputHistory, type LaunchArgs } from "./history.ts";
 
 const utf8 = new TextEncoder();
 
@@ -39,6 +41,10 @@ export interface SessionConfig {
   rawBufferBytes: number;
   scrollback: number;
   theme?: Partial<TerminalTheme>;
+  /** quiet: never use the ready oracle (TUI_TESTER_READY); default auto. */
+  ready?: "auto" | "quiet";
+  /** start_session's arguments as the agent gave them (the input history writes them into a test). */
+  launch?: LaunchArgs;
 }
 
 export interface ExitInfo {
@@ -70,12 +76,19 @@ export class Session {
   private readMark: number | null = null;
   private readonly outputListeners = new Set<(chunk: Uint8Array) => void>();
   private readonly exitListeners = new Set<(exit: ExitInfo) => void>();
-  private readonly resizeListeners = new Set<(size: { cols: number; rows: number }) => void>();
+  private readonly resizeListeners = new Set<(size: { cols: number; rows: number }, from: InputSource) => void>();
+  private readonly inputStartListeners = new Set<(baseline: ScreenBaseline, from: InputSource) => void>();
+  /** The screen just before the latest input began: what waitFor { after: "input" } compares with. */
+  lastInput: ScreenBaseline | null = null;
+  private inputGroupDepth = 0;
+  private inputGroupStarted = false;
   private readonly inputListeners = new Set<(bytes: Uint8Array, from: InputSource) => void>();
-  /** Checked before agent input is written; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
+  /** Checked before agent input or a resize; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
   inputGate: (() => void) | undefined;
   private readonly exited = Promise.withResolvers<ExitInfo>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Every input, wait and check in order, for save_test (bounded: see history.ts). */
+  readonly history: InputHistory;
 
   /** Spawn the child in a PTY of the backend; resolves once it runs. */
   static async start(config: SessionConfig, backend: PtyBackend): Promise<Session> {
@@ -97,6 +110,7 @@ export class Session {
     this.pty.onData((chunk) => this.handleOutput(chunk));
     this.pty.onExit((exit) => void this.handleExit(exit));
     this.state = "running";
+    this.history = new InputHistory(this, config.launch ?? { command: config.command, args: config.args, cwd: config.cwd, cols: config.cols, rows: config.rows, term: config.term });
   }
 
   /**
@@ -146,7 +160,26 @@ export class Session {
     return () => this.outputListeners.delete(listener);
   }
 
-  onResize(listener: (size: { cols: number; rows: number }) => void): () => void {
+  /** An input begins (the first write or resize of one input call): the screen just before it. */
+  onInputStart(listener: (baseline: ScreenBaseline, from: InputSource) => void): () => void {
+    this.inputStartListeners.add(listener);
+    return () => this.inputStartListeners.delete(listener);
+  }
+
+  /**
+   * Run one input call whose bytes go out in several writes (type_text, hold_key, a mouse click), so
+   * "the input" of waitFor { after: "input" } is the whole call, measured from before its first write.
+   */
+  async asOneInput<T>(action: () => T | Promise<T>): Promise<T> {
+    if (this.inputGroupDepth++ === 0) this.inputGroupStarted = false;
+    try {
+      return await action();
+    } finally {
+      this.inputGroupDepth--;
+    }
+  }
+
+  onResize(listener: (size: { cols: number; rows: number }, from: InputSource) => void): () => void {
     this.resizeListeners.add(listener);
     return () => this.resizeListeners.delete(listener);
   }
@@ -183,18 +216,30 @@ export class Session {
     if (from === "agent") this.inputGate?.();
     if (this.inputSinceRead === 0) this.readMark = this.bytesReadByProgram();
     else if (this.inputSinceRead + bytes.length > INPUT_CAP_BYTES) this.assertReading();
+    this.inputBegins(from);
     this.pty.write(bytes);
     this.inputSinceRead += bytes.length;
     for (const listener of this.inputListeners) listener(bytes, from);
   }
 
-  resize(cols: number, rows: number): void {
+  /** Resize the PTY and the emulator; refused to the agent, like input, while a human holds control. */
+  resize(cols: number, rows: number, from: InputSource = "agent"): void {
     this.assertRunning();
+    if (from === "agent") this.inputGate?.();
+    this.inputBegins(from);
     this.cols = cols;
     this.rows = rows;
     this.pty.resize(cols, rows);
     this.emulator.resize(cols, rows);
-    for (const listener of this.resizeListeners) listener({ cols, rows });
+    for (const listener of this.resizeListeners) listener({ cols, rows }, from);
+  }
+
+  /** Keep the screen as it is before this input (once per asOneInput group), then tell the listeners. */
+  private inputBegins(from: InputSource): void {
+    if (this.inputGroupDepth > 0 && this.inputGroupStarted) return;
+    if (this.inputGroupDepth > 0) this.inputGroupStarted = true;
+    this.lastInput = { ...this.emulator.viewport(), rawTotal: this.raw.total };
+    for (const listener of this.inputStartListeners) listener(this.lastInput, from);
   }
 
   /** Deliver a signal to the process group. False when the process is already gone. */

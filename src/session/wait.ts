@@ -7,7 +7,9 @@ import { cancelled } from "../errors.ts";
 // How long a synchronized update (mode 2026) may hide the screen before it is read anyway.
 import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
 import type { Snapshot } from "../term/types.ts";
+import { newTextOnly } from "./baseline.ts";
 import { compileMatcher, type Found, type MatchValue, type PatternSpec } from "./matcher.ts";
+import { readyOracle, type Busy, type SettledBy } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
 
 /** Raw matching keeps this much of the already-seen output so a match can straddle chunks. */
@@ -17,6 +19,8 @@ export interface WaitTextOptions extends PatternSpec {
   timeoutMs: number;
   pollIntervalMs: number;
   matchScreen: boolean;
+  /** "input": match only text that was not on the screen (or in the output) before the latest input. */
+  after?: "input";
 }
 
 export interface WaitTextResult {
@@ -37,7 +41,10 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
   const matcher = compileMatcher(options);
   const started = performance.now();
   const decoder = new TextDecoder();
-  let rawText = options.matchScreen ? "" : decoder.decode(session.raw.tail(), { stream: true });
+  // Before any input there is nothing to be new against: all text counts.
+  const baseline = options.after === "input" ? session.lastInput : null;
+  const rawSince = baseline === null ? session.raw.total : session.raw.total - baseline.rawTotal;
+  let rawText = options.matchScreen ? "" : decoder.decode(session.raw.tail(rawSince), { stream: true });
 
   return new Promise<WaitTextResult>((resolve, reject) => {
     const cleanups: (() => void)[] = [() => matcher[Symbol.dispose]()];
@@ -77,7 +84,8 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
       if (options.matchScreen) {
         const holding = session.emulator.syncHeldSince;
         if (holding !== null && start - holding < DEFAULT_MAX_HOLD_MS) return false;
-        found = matcher.find(session.emulator.text(), { screenCols: session.emulator.cols, budgetMs: deadline - start });
+        const text = baseline === null ? session.emulator.text() : newTextOnly(baseline, session.emulator.viewport()).join("\n");
+        found = matcher.find(text, { screenCols: session.emulator.cols, budgetMs: deadline - start });
       } else {
         found = matcher.find(rawText, { budgetMs: deadline - start });
       }
@@ -177,16 +185,26 @@ export interface WaitIdleResult {
   bytesDuringWait: number;
   /** How long the program had written nothing when the wait returned, in ms (the original's field). */
   idleFor: number;
+  /** idle, periodic, exit, timeout (the ready oracle), or quiet (the output window). */
+  settledBy: SettledBy;
+  program?: string;
+  busy?: Busy;
+  /** Why mode idle used the quiet window instead. */
+  fallback?: string;
 }
 
+export type IdleMode = "idle" | "quiet";
+
 /**
- * Resolves once no output has arrived for `idleMs`, counting from the later of the last output
- * and the start of the wait (so a wait right after an input always gives the app `idleMs` to answer).
+ * mode "idle": resolves once the program is at rest (the ready oracle, as input tools settle) and its
+ * output is parsed; where the oracle cannot run, as mode "quiet".
+ * mode "quiet": resolves once no output has arrived for `idleMs`, counting from the later of the last
+ * output and the start of the wait (so a wait right after an input always gives the app `idleMs` to answer).
  */
-export async function waitForIdle(session: Session, options: { idleMs: number; timeoutMs: number }, signal?: AbortSignal): Promise<WaitIdleResult> {
+export async function waitForIdle(session: Session, options: { idleMs: number; timeoutMs: number; mode?: IdleMode }, signal?: AbortSignal): Promise<WaitIdleResult> {
   const started = performance.now();
   const bytesAtStart = session.bytesOut;
-  const result = (idle: boolean): WaitIdleResult => ({
+  const result = (idle: boolean, settled: Pick<WaitIdleResult, "settledBy" | "program" | "busy" | "fallback">): WaitIdleResult => ({
     idle,
     timedOut: !idle,
     idleMs: options.idleMs,
@@ -194,10 +212,22 @@ export async function waitForIdle(session: Session, options: { idleMs: number; t
     elapsedMs: Math.round(performance.now() - started),
     bytesDuringWait: session.bytesOut - bytesAtStart,
     idleFor: Math.round(performance.now() - session.lastOutputAt),
+    ...settled,
   });
+  const oracle = readyOracle(session);
+  let fallback: string | undefined;
+  if ((options.mode ?? "idle") === "idle" && session.running) {
+    const ready = oracle.available ? await oracle.settle(undefined, started, options.timeoutMs, signal) : undefined;
+    if (ready !== undefined && ready.settledBy !== "quiet") {
+      const { settledBy, program, busy } = ready;
+      return result(settledBy !== "timeout", { settledBy, ...(program ? { program } : {}), ...(busy ? { busy } : {}) });
+    }
+    fallback = oracle.unavailable ?? "the oracle could not run";
+  }
   const idle = await quietPeriod(session, options.idleMs, options.timeoutMs, started, signal);
   await session.emulator.flushed();
-  return result(idle);
+  const settledBy: SettledBy = !session.running ? "exit" : idle ? "quiet" : "timeout";
+  return result(idle, { settledBy, ...(fallback ? { fallback } : {}) });
 }
 
 /**
@@ -231,5 +261,23 @@ export function quietPeriod(session: Session, quietMs: number, deadlineMs: numbe
     const unsubscribe = session.onOutput(arm);
     signal?.addEventListener("abort", onAbort, { once: true });
     arm();
+  });
+}
+
+/** Resolves on the screen's next parsed write, synchronized-update release or exit, or after timeoutMs. */
+export function nextScreenChange(session: Session, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    const cleanups: (() => void)[] = [];
+    const finish = () => {
+      for (const cleanup of cleanups) cleanup();
+      done();
+    };
+    cleanups.push(session.emulator.onParsed(finish), session.emulator.onSyncRelease(finish), session.onExit(finish));
+    const timer = setTimeout(finish, timeoutMs);
+    cleanups.push(() => clearTimeout(timer));
+    if (signal) {
+      signal.addEventListener("abort", finish, { once: true });
+      cleanups.push(() => signal.removeEventListener("abort", finish));
+    }
   });
 }

@@ -301,6 +301,14 @@ export class Emulator {
     });
   }
 
+  /**
+   * The visible rows with where they sit in the buffer: `top` is the buffer line of row 0, so a row
+   * keeps its number while the main screen scrolls (until the scrollback is full and trims).
+   */
+  viewport(): { top: number; screen: "main" | "alternate"; lines: string[]; cursorRow: number } {
+    return { top: this.terminal.buffer.active.viewportY, screen: this.screen(), lines: viewportLines(this.terminal), cursorRow: this.cursor().row };
+  }
+
   /** Visible rows joined with "\n", trailing blanks trimmed per row. */
   text(): string {
     return viewportLines(this.terminal).join("\n");

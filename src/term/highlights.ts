@@ -20,31 +20,56 @@ const PRIORITY: Record<Kind, number> = { inverse: 0, background: 1, bold: 2 };
 /** More bold runs than this on one screen and bold is the app's style, not a selection. */
 const MAX_BOLD_RUNS = 8;
 
-/** The background of every visible cell ("mode:colour"), row by row. */
-function backgrounds(buffer: IBuffer, top: number, rows: number, cols: number, scratch: IBufferCell): string[][] {
-  const out: string[][] = [];
+/**
+ * The background of every visible cell, row by row, as one number: the colour mode (xterm.js's
+ * CM_* bits, 2^24 and up) plus the colour (below 2^24). Numbers, not "mode:colour" strings: this
+ * runs on every screen a reply shows, and the strings were a tenth of the server's CPU when 32
+ * sessions answered at once (issue 22).
+ */
+function backgrounds(buffer: IBuffer, top: number, rows: number, cols: number, scratch: IBufferCell): number[][] {
+  const out: number[][] = [];
   for (let r = 0; r < rows; r++) {
     const line = buffer.getLine(top + r);
-    const row: string[] = [];
+    const row: number[] = [];
     for (let c = 0; c < cols; c++) {
       const cell = line?.getCell(c, scratch);
-      row.push(cell ? `${cell.getBgColorMode()}:${cell.getBgColor()}` : "0:0");
+      row.push(cell ? cell.getBgColorMode() + cell.getBgColor() : 0);
     }
     out.push(row);
   }
   return out;
 }
 
+/** Each cell's run of one background along its row, as "start-end", to tell a block from a tab on a bar. */
+function runExtents(bgs: number[][]): string[][] {
+  return bgs.map((row) => {
+    const out: string[] = new Array(row.length);
+    for (let start = 0; start < row.length; ) {
+      let end = start;
+      while (end + 1 < row.length && row[end + 1] === row[start]) end++;
+      out.fill(`${start}-${end}`, start, end + 1);
+      start = end + 1;
+    }
+    return out;
+  });
+}
+
 /**
- * A background one row high (differs from the cells above and below) that is either set in one
- * surrounding colour (dialog's item on its white box, even in the screen's own blue) or not the
- * screen's most common background (htop's cursor bar right under its header bar).
+ * A background one row high that is either set in one surrounding colour (dialog's item on its
+ * white box, even in the screen's own blue) or not the screen's most common background (htop's
+ * cursor bar right under its header bar). htop's active tab "[Main]" sits on the header bar below
+ * it, in the bar's colour: a run of another extent on a block's edge is still a tab.
  */
-function standsOut(bgs: string[][], r: number, c: number, screenBg: string): boolean {
+function standsOut(bgs: number[][], runs: string[][], r: number, c: number, screenBg: number): boolean {
   const bg = bgs[r]![c]!;
+  const same = (r2: number) => bgs[r2]?.[c] === bg;
+  // Inside a block (its colour above and below) nothing stands out; on a block's edge, a run of another
+  // extent in a colour not the screen's is a tab on the bar next to it.
+  const tab = (r2: number) => bg !== screenBg && runs[r2]![c] !== runs[r]![c];
   const up = bgs[r - 1]?.[c];
   const down = bgs[r + 1]?.[c];
-  if (bg === up || bg === down || (up === undefined && down === undefined)) return false;
+  if ((same(r - 1) && same(r + 1)) || (same(r - 1) && !tab(r - 1)) || (same(r + 1) && !tab(r + 1))) return false;
+  if (up === undefined && down === undefined) return false;
   return up === undefined || down === undefined || up === down || bg !== screenBg;
 }
 
@@ -53,9 +78,9 @@ function standsOut(bgs: string[][], r: number, c: number, screenBg: string): boo
  * of the same colour, unless that is the screen's own (htop's cursor bar crosses the header's sort
  * column, which has its colour).
  */
-function barCells(bgs: string[][], r: number, screenBg: string): boolean[] {
+function barCells(bgs: number[][], runs: string[][], r: number, screenBg: number): boolean[] {
   const row = bgs[r]!;
-  const bar = row.map((_, c) => standsOut(bgs, r, c, screenBg));
+  const bar = row.map((_, c) => standsOut(bgs, runs, r, c, screenBg));
   const widen = (c: number, from: number) => !bar[c] && bar[from] && row[c] === row[from] && row[c] !== screenBg;
   for (let c = 1; c < row.length; c++) if (widen(c, c - 1)) bar[c] = true;
   for (let c = row.length - 2; c >= 0; c--) if (widen(c, c + 1)) bar[c] = true;
@@ -63,10 +88,10 @@ function barCells(bgs: string[][], r: number, screenBg: string): boolean[] {
 }
 
 /** The background most cells have: the screen's own (default for a shell, blue for mc). */
-function mostCommon(bgs: string[][]): string {
-  const counts = new Map<string, number>();
+function mostCommon(bgs: number[][]): number {
+  const counts = new Map<number, number>();
   for (const row of bgs) for (const bg of row) counts.set(bg, (counts.get(bg) ?? 0) + 1);
-  let best = "";
+  let best = 0;
   let most = -1;
   for (const [bg, n] of counts) {
     if (n > most) [best, most] = [bg, n];
@@ -83,16 +108,17 @@ export function viewportHighlights(terminal: Terminal): Highlight[] {
   const scratch = buffer.getNullCell();
   const bgs = backgrounds(buffer, top, rows, cols, scratch);
   const screenBg = mostCommon(bgs);
+  const runs = runExtents(bgs);
   let found: Highlight[] = [];
   for (let r = 0; r < rows; r++) {
     const line = buffer.getLine(top + r);
     if (!line) continue;
-    let run: { kind: Kind; key: string; startCol: number; text: string } | undefined;
+    let run: { kind: Kind; key: number | string; startCol: number; text: string } | undefined;
     const close = (endCol: number) => {
       if (run && !/^[\s\u2500-\u257f]*$/.test(run.text)) found.push({ row: r, startCol: run.startCol, endCol, text: run.text, kind: run.kind });
       run = undefined;
     };
-    const bar = barCells(bgs, r, screenBg);
+    const bar = barCells(bgs, runs, r, screenBg);
     for (let c = 0; c < cols; c++) {
       const cell = line.getCell(c, scratch);
       if (!cell) break;

@@ -94,30 +94,6 @@ export const screenshotTool = defineSessionTool({
   },
 });
 
-/**
- * start_session's `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
- * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
- * before any output has been read, and returns what to add to the session info.
- */
-export function planSessionArtifacts(args: { record?: boolean | string }, ctx: ToolContext): { apply(session: Session): Record<string, unknown> } {
-  const envDir = ctx.config.recordDir;
-  // Checked at start-up too; this catches a directory removed since.
-  if (envDir !== undefined && args.record !== false) assertDirectory(envDir, "TUI_TESTER_RECORD_DIR");
-  const dir = recordDir(ctx);
-  const explicit = typeof args.record === "string" ? artifactPath(args.record, dir, "unused.cast", ctx.cwd) : undefined;
-  const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
-  return {
-    apply(session) {
-      if (!wanted) return {};
-      try {
-        return { recording: { path: startRecording(session, { path: explicit, dir, cwd: ctx.cwd }).path } };
-      } catch (error) {
-        return { recording: { error: error instanceof Error ? error.message : String(error) } };
-      }
-    },
-  };
-}
-
 /** Where recordings without a path go: TUI_TESTER_RECORD_DIR, else the output directory. */
 const recordDir = (ctx: ToolContext) => ctx.config.recordDir ?? ctx.output.path;
 
@@ -147,12 +123,15 @@ export const webViewerTool = defineTool({
 export function openWebViewer(session: Session, ctx: ToolContext): { requested: true; open: boolean; url: string; terminal?: string; reason?: string } {
   const url = ctx.web.url(session.id);
   const launch = openBrowser(url, process.platform, ctx.env);
-  return launch.opened ? { requested: true, open: true, terminal: "web browser", url } : { requested: true, open: false, url, reason: `${launch.reason}; open the URL in a browser` };
+  return launch.opened
+    ? { requested: true, open: true, terminal: "web browser", url }
+    : { requested: true, open: false, url, reason: `${launch.reason}; give the person this URL to open in a browser: ${url}` };
 }
 
 /**
  * Every tool acting on a session reports, once, that a human typed into it through the web viewer
- * since the agent's last successful call: its result gets `humanInput` and a line in the summary.
+ * since the agent's last successful call: its result gets `humanInput` and a note leading its summary
+ * (one line: the renderer shows a newline in a summary as a literal "\n").
  */
 export function withHumanInputNotice(tool: ToolDef): ToolDef {
   if (!("sessionId" in tool.input.entries)) return tool;
@@ -165,7 +144,7 @@ export function withHumanInputNotice(tool: ToolDef): ToolDef {
       if (!notice) return outcome;
       return {
         ...outcome,
-        summary: `Note: a human typed ${notice.bytes} bytes into ${id} through the web viewer between ${notice.firstInputAt} and ${notice.lastInputAt} (control released ${notice.releasedAt}); the screen may have changed.\n${outcome.summary}`,
+        summary: `Note: a human typed ${notice.bytes} bytes into ${id} through the web viewer between ${notice.firstInputAt} and ${notice.lastInputAt} (control released ${notice.releasedAt}); the screen may have changed. ${outcome.summary}`,
         data: { ...outcome.data, humanInput: notice },
       };
     },

@@ -6,6 +6,9 @@ import * as v from "valibot";
 import type { CompatMap } from "./args.ts";
 import type { Session } from "../session/session.ts";
 import type { ServerContext } from "./context.ts";
+import type { ReplyParts } from "./reply.ts";
+import type { ErrorCode } from "../errors.ts";
+import { recordingAct } from "./history-record.ts";
 
 /** The server's context plus what belongs to one call. */
 export interface ToolContext extends ServerContext {
@@ -19,8 +22,12 @@ export interface ToolContext extends ServerContext {
 export interface ToolOutcome {
   summary: string;
   data: Record<string, unknown>;
+  /** The text's named parts (reply.ts); without them the text is the summary and data's fields. */
+  parts?: ReplyParts;
   /** A failure that still carries its full result (run_script with ok: false): rendered as isError. */
   isError?: boolean;
+  /** The error of such a failure (wait_for_text's timeout): printed first, and put in structuredContent.error. */
+  error?: { code: ErrorCode; message: string; hint?: string };
   /** Content blocks after the text rendering, e.g. a screenshot as an MCP image and a link to its file. */
   extraContent?: (
     | { type: "image"; data: string; mimeType: string }
@@ -72,15 +79,18 @@ export function defineSessionTool<S extends ObjectSchema>(
   def: Omit<SessionToolDef<S>, "run" | "allowExited"> & { allowExited?: boolean },
 ): SessionToolDef<S> {
   const allowExited = def.allowExited ?? false;
+  // what the call did goes into the session's input history (save_test), as a tool or a script step
+  const recorded = recordingAct(def.name, def.input as never, def.act as never) as SessionToolDef<S>["act"];
   return {
     ...def,
+    act: recorded,
     allowExited,
     run(args, ctx) {
       def.check?.(args);
       const session = ctx.sessions.get((args as { sessionId: string }).sessionId);
       const act = async () => {
         if (!allowExited) session.assertRunning();
-        return def.act(session, args, ctx);
+        return recorded(session, args, ctx);
       };
       // Inputs run one at a time in call order (one user at one keyboard); reads, waits and observers
       // run at once, so a wait sent with the input that satisfies it never queues that input behind

@@ -1,30 +1,13 @@
 /** Keyboard input tools: send_keys, send_text, send_raw, hold_key, type_text. */
 import * as v from "valibot";
-import { cancelled, TuiError } from "../errors.ts";
-import { encodeKey, parseKey, parseKeys } from "../keys/index.ts";
-import type { Session } from "../session/session.ts";
+import { TuiError } from "../errors.ts";
+import { parseKey, parseKeys } from "../keys/index.ts";
+import { checkPayload, describeKeys, describeText, describeTyping, holdKey as holdKeyAction, sendBytes, sendKeys as sendKeysAction, sendText as sendTextAction, typeChars } from "../lib/keyboard.ts";
 import { clip } from "../util/clip.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
-import { clampedNumber, KEY_DESCRIPTION, keySpec, observeEntries, sessionId } from "./schemas.ts";
+import { clampedNumber, KEY_DESCRIPTION, keySpec, listedAs, observeEntries, sessionId } from "./schemas.ts";
 import { N, observedOutput, shape } from "./output-shape.ts";
-
-const utf8 = new TextEncoder();
-
-/** Most bytes one input call may carry (send_text, paste, send_raw, type_text). */
-export const MAX_INPUT_BYTES = 1024 * 1024;
-
-/** Refuse a payload over MAX_INPUT_BYTES before anything is sent. */
-export function checkPayload(tool: string, field: string, bytes: number): void {
-  if (bytes > MAX_INPUT_BYTES) {
-    throw new TuiError("INVALID_ARGUMENT", `${tool}.${field} is ${bytes} bytes; one call takes at most ${MAX_INPUT_BYTES} (1 MiB).`, `Split it into several ${tool} calls of at most 1 MiB each (run_script can send them in order with no round trips).`);
-  }
-}
-
-function send(session: Session, bytes: Uint8Array): number {
-  if (bytes.length > 0) session.write(bytes);
-  return bytes.length;
-}
 
 /** flushAfter (original version): the screen is always read after the parser has flushed. */
 const FLUSH_COMPAT = { flushAfter: null };
@@ -36,7 +19,14 @@ export const sendKeys = defineSessionTool({
   description: "Send key chords as xterm encodes them. Returns the changed rows and the screen after. Its observe options (captureScreen, waitAfterMs, waitFor, screenDetail) apply to every input tool.",
   input: v.strictObject({
     sessionId,
-    keys: v.pipe(v.union([keySpec, v.pipe(v.array(keySpec), v.minLength(1), v.maxLength(10_000))]), v.description(`${KEY_DESCRIPTION} Or a list.`)),
+    // Listed as a list of chords; one chord as a plain string is also accepted.
+    keys: listedAs(v.union([keySpec, v.pipe(v.array(keySpec), v.minLength(1), v.maxLength(10_000))]), {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      minItems: 1,
+      maxItems: 10_000,
+      description: `Key chords, sent in order. Each is ${KEY_DESCRIPTION[0]!.toLowerCase()}${KEY_DESCRIPTION.slice(1)}`,
+    }),
     ...observeEntries,
   }),
   annotations: annotations("Send keys", "write"),
@@ -45,11 +35,7 @@ export const sendKeys = defineSessionTool({
   check: (args) => void parseKeys(args.keys),
   act(session, args, ctx) {
     const specs = parseKeys(args.keys);
-    return runObserved(session, args, ctx, () => {
-      const modes = session.emulator.keyboardModes();
-      const bytes = utf8.encode(specs.map((spec) => encodeKey(spec, modes)).join(""));
-      return { keyCount: specs.length, bytesSent: send(session, bytes), specs };
-    }, (r) => `Sent ${r.keyCount} key(s), ${r.bytesSent} bytes`);
+    return runObserved(session, args, ctx, () => sendKeysAction(session, specs), describeKeys, ["keyCount", "specs", "bytesSent"]);
   },
 });
 
@@ -63,7 +49,7 @@ export const sendText = defineSessionTool({
   compat: FLUSH_COMPAT,
   check: (args) => checkPayload("send_text", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
-    return runObserved(session, args, ctx, () => ({ bytesSent: send(session, utf8.encode(args.text)) }), (r) => `Sent ${r.bytesSent} bytes of text`);
+    return runObserved(session, args, ctx, () => sendTextAction(session, args.text), describeText, ["bytesSent"]);
   },
 });
 
@@ -82,7 +68,7 @@ function decodeRaw(args: { hex?: string; base64?: string; utf8?: string }): Uint
     return Uint8Array.from(Buffer.from(args.base64, "base64"));
   }
   if (!args.utf8) throw new TuiError("INVALID_ARGUMENT", "utf8 is empty.", "Pass at least one character.");
-  return utf8.encode(args.utf8);
+  return new TextEncoder().encode(args.utf8);
 }
 
 export const sendRaw = defineSessionTool({
@@ -101,15 +87,9 @@ export const sendRaw = defineSessionTool({
   act(session, args, ctx) {
     const bytes = decodeRaw(args);
     checkPayload("send_raw", "bytes", bytes.length);
-    return runObserved(session, args, ctx, () => ({ bytesSent: send(session, bytes), hex: Buffer.from(bytes.subarray(0, 64)).toString("hex") }), (r) => `Sent ${r.bytesSent} raw bytes`);
+    return runObserved(session, args, ctx, () => ({ bytesSent: sendBytes(session, bytes), hex: Buffer.from(bytes.subarray(0, 64)).toString("hex") }), (r) => `Sent ${r.bytesSent} raw bytes`, ["hex", "bytesSent"]);
   },
 });
-
-/** Sleep that ends early (with an error) when the request is cancelled. */
-async function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) throw cancelled("The input");
-  await Bun.sleep(ms);
-}
 
 export const holdKey = defineSessionTool({
   name: "hold_key",
@@ -127,18 +107,7 @@ export const holdKey = defineSessionTool({
   check: (args) => void parseKey(args.key),
   act(session, args, ctx) {
     const spec = parseKey(args.key);
-    return runObserved(session, args, ctx, async () => {
-      const started = performance.now();
-      let events = 0;
-      let bytesSent = 0;
-      while (events === 0 || performance.now() - started + args.intervalMs <= args.durationMs) {
-        bytesSent += send(session, utf8.encode(encodeKey(spec, session.emulator.keyboardModes())));
-        events++;
-        await pause(Math.max(0, started + events * args.intervalMs - performance.now()), ctx.signal);
-        if (!session.running) break;
-      }
-      return { events, bytesSent, spec, durationMs: Math.round(performance.now() - started) };
-    }, (r) => `Held ${JSON.stringify(args.key)} for ${r.durationMs} ms (${r.events} repeats)`);
+    return runObserved(session, args, ctx, () => holdKeyAction(session, spec, args, ctx.signal), (r) => `Held ${JSON.stringify(args.key)} for ${r.durationMs} ms (${r.events} repeats)`, ["spec"]);
   },
 });
 
@@ -156,19 +125,6 @@ export const typeText = defineSessionTool({
   annotations: annotations("Type text", "write"),
   check: (args) => checkPayload("type_text", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
-    return runObserved(session, args, ctx, async () => {
-      const started = performance.now();
-      const chars = [...args.text];
-      let typed = 0;
-      let bytesSent = 0;
-      for (const [i, ch] of chars.entries()) {
-        if (i > 0) await pause(Math.max(0, started + (i * 1000) / args.cps - performance.now()), ctx.signal);
-        if (!session.running) break;
-        bytesSent += send(session, utf8.encode(ch));
-        typed++;
-      }
-      // `chars` counts what was typed: a session that exits (or is stopped) mid-way ends the typing.
-      return { chars: typed, bytesSent, cps: args.cps, durationMs: Math.round(performance.now() - started), ...(typed < chars.length ? { untyped: chars.length - typed } : {}) };
-    }, (r) => `Typed ${r.chars} characters in ${r.durationMs} ms${r.untyped ? `; the session exited with ${r.untyped} left untyped` : ""}`);
+    return runObserved(session, args, ctx, () => typeChars(session, args.text, args.cps, ctx.signal), describeTyping);
   },
 });

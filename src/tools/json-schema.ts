@@ -25,11 +25,12 @@ const SHARED: Record<string, [owner: string, field: string]> = {
   monitor: ["start_monitor", "arguments"],
 };
 
-function pointer(full: Json, owner: string, field: string): Json {
+function pointer(full: Json, owner: string, field: string, name = field): Json {
   // captureScreen, waitAfterMs and screenDetail explain themselves once send_keys has said it;
   // the structured ones (waitFor, a key) get a pointer.
   const where = field === "arguments" ? `${owner}'s arguments` : `${owner}.${field}`;
-  const short: Json = full.type === "object" || full.anyOf ? { description: `As ${where}.` } : {};
+  // A field named unlike its owner's (hold_key.key, one of send_keys.keys) says where it is described.
+  const short: Json = name !== field ? { description: `One entry as in ${where}.` } : full.type === "object" || full.anyOf ? { description: `As ${where}.` } : {};
   if (Array.isArray(full.anyOf)) short.anyOf = full.anyOf.map((alt: Json) => ({ type: alt.type }));
   // "required" inside a structured field is part of what the pointer refers to
   for (const key of ["type", "enum", "default"] as const) if (full[key] !== undefined) short[key] = full[key];
@@ -45,9 +46,14 @@ const DEFINITIONS = { key: keySpec };
 export function toJson(schema: Parameters<typeof toJsonSchema>[0], definitions?: typeof DEFINITIONS): Json {
   // typeMode "input": fields with defaults are optional for the caller. Transforms (clamps) have no
   // JSON Schema form and are ignored; their bounds are stated in the field descriptions.
-  const json = toJsonSchema(schema, { typeMode: "input", errorMode: "ignore", target: "draft-07", definitions }) as Json;
+  const json = toJsonSchema(schema, { typeMode: "input", errorMode: "ignore", target: "draft-07", definitions, overrideAction: listedForm }) as Json;
   delete json.$schema;
   return definitions ? foldSingleUseDefs(json) : json;
+}
+
+/** A field's listed form (schemas.ts listedAs), in place of the union it accepts. */
+function listedForm({ valibotAction }: { valibotAction: { type: string; metadata?: { listed?: Json } } }): Json | undefined {
+  return valibotAction.type === "metadata" ? valibotAction.metadata?.listed : undefined;
 }
 
 /** The converter emits every given definition; keep only those used twice or more, inline a single use. */
@@ -76,7 +82,7 @@ export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"
   if (!compact) return { ...tidy(schema), type: "object" };
   const properties: Json = schema.properties ?? {};
   for (const [field, [owner, ownerField]] of Object.entries(SHARED)) {
-    if (owner !== tool.name && properties[field]) properties[field] = pointer(properties[field], owner, ownerField);
+    if (owner !== tool.name && properties[field]) properties[field] = pointer(properties[field], owner, ownerField, field);
   }
   // waitFor's own fields are the arguments of wait_for_text: say so instead of repeating them.
   if (tool.name === "send_keys" && properties.waitFor?.properties) {
@@ -94,15 +100,48 @@ export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"
   return { ...rest, type: "object" };
 }
 
-/** The tool's outputSchema: top-level fields and types (see output-shape.ts). */
+/** The tool's outputSchema: fields, types and nested shapes (see output-shape.ts). */
 export function outputJsonSchema(tool: ToolDef): { type: "object"; [key: string]: unknown } {
   return { ...tidy(toJson(tool.output ?? anyObject)), type: "object" };
 }
 
-/** { type: "number" } and nothing else: an anyOf of these is the same as a type list. */
-const isBareType = (alt: unknown): boolean => typeof alt === "object" && alt !== null && Object.keys(alt).length === 1 && typeof (alt as Json).type === "string";
+/** Tools whose output shapes are described in full first; the others point at them. */
+const SHAPE_OWNERS = ["snapshot", "send_keys", "wait_for_text", "start_session", "stop_monitor"];
 
-/** Drop what JSON Schema assumes anyway: empty required/properties/items, additionalProperties: true; anyOf of bare types becomes a type list. */
+/**
+ * Every tool's outputSchema for tools/list, a nested shape described once: a later identical object
+ * (three fields or more) becomes a pointer, `{ type, description: "As send_keys.screen." }`, as the
+ * input side does (the screen block alone is about 750 tokens, and eight tools return one).
+ * Pointer paths name properties with dots and array items with [].
+ */
+export function listedOutputSchemas(tools: ToolDef[]): Map<string, Json> {
+  const seen = new Map<string, string>();
+  const order = [...tools].sort((a, b) => rank(a.name) - rank(b.name));
+  const out = new Map<string, Json>();
+  for (const tool of order) out.set(tool.name, pointShared(outputJsonSchema(tool), tool.name, "", seen));
+  return out;
+}
+
+const rank = (name: string) => (SHAPE_OWNERS.includes(name) ? SHAPE_OWNERS.indexOf(name) : SHAPE_OWNERS.length);
+
+function pointShared(node: Json, tool: string, path: string, seen: Map<string, string>): Json {
+  const fields = node.properties ? Object.keys(node.properties).length : 0;
+  if (path !== "" && fields >= 3) {
+    const key = JSON.stringify(node);
+    const first = seen.get(key);
+    if (first) return { type: node.type, description: `As ${first}.` };
+    seen.set(key, `${tool}.${path}`);
+  }
+  const out: Json = { ...node };
+  if (node.properties) {
+    out.properties = Object.fromEntries(Object.entries(node.properties as Json).map(([k, s]) => [k, pointShared(s, tool, path ? `${path}.${k}` : k, seen)]));
+  }
+  if (node.items && typeof node.items === "object") out.items = pointShared(node.items, tool, `${path}[]`, seen);
+  if (Array.isArray(node.anyOf)) out.anyOf = node.anyOf.map((alt: Json) => pointShared(alt, tool, path, seen));
+  return out;
+}
+
+/** Drop what JSON Schema assumes anyway: empty required/properties/items, additionalProperties: true; an anyOf stays one (a type list is not single-type). */
 function tidy(json: Json): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(json)) {
@@ -112,7 +151,6 @@ function tidy(json: Json): Json {
     if ((key === "required" && Array.isArray(value) && value.length === 0) || ((key === "properties" || key === "items") && Object.keys(value ?? {}).length === 0)) continue;
     if (key === "properties") out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, s]) => [k, tidy(s as Json)]));
     else if (key === "items" && typeof value === "object") out[key] = tidy(value as Json);
-    else if (key === "anyOf" && Array.isArray(value) && value.every(isBareType)) out.type = value.map((alt: Json) => alt.type);
     else if (key === "anyOf" && Array.isArray(value)) out[key] = value.map((alt) => tidy(alt as Json));
     else out[key] = value;
   }

@@ -1,9 +1,23 @@
 /** Frame recording: start_monitor, stop_monitor. */
 import * as v from "valibot";
-import { DEFAULT_MONITOR_BYTES } from "../monitor/monitor.ts";
+import { DEFAULT_MONITOR_BYTES, type MonitorReport } from "../monitor/monitor.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { clampedNumber, optionalBoolean, sessionId } from "./schemas.ts";
-import { A, B, N, S, shape } from "./output-shape.ts";
+import { monitorReportFields, S, shape } from "./output-shape.ts";
+import { fieldsWithout, type ReplyParts } from "./reply.ts";
+import { cursorAt, diffLines, screenText } from "./render-text.ts";
+
+/** A monitor's frames as the model reads them: the first whole, later ones as changed rows; unchanged ones left out. */
+export function monitorParts(report: MonitorReport): ReplyParts {
+  const lines: string[] = [];
+  for (const [i, frame] of report.frames.entries()) {
+    if (i > 0 && frame.changed === false) continue;
+    lines.push(`Frame ${i} at +${frame.offsetMs} ms${frame.cursor ? `, cursor ${cursorAt(frame.cursor)}` : ""}:`);
+    if (frame.diff && !(i === 0 && frame.text !== undefined)) lines.push(...diffLines({ diff: frame.diff, rows: "after" }));
+    else if (frame.text !== undefined) lines.push(...screenText(frame.text).split("\n"));
+  }
+  return { fields: fieldsWithout({ ...report }, "frames", "finalText"), lines, blocks: ["Final screen:", screenText(report.finalText)] };
+}
 
 export const monitorEntries = {
   intervalMs: clampedNumber(10, 60_000, 100, "Min gap between frames."),
@@ -31,13 +45,15 @@ export const startMonitor = defineSessionTool({
 
 export const stopMonitor = defineTool({
   name: "stop_monitor",
-  output: shape({ monitorId: S, frameCount: N, droppedFrames: N, truncated: B, frames: A, finalText: S }),
+  output: shape(monitorReportFields),
   description: "Stop a monitor; returns frames (the first with the whole text, later ones row diffs), droppedFrames, truncated, finalText.",
   input: v.strictObject({ monitorId: v.pipe(v.string(), v.minLength(1)) }),
   annotations: annotations("Stop monitor", "write", false),
   async run(args, ctx) {
     const report = ctx.monitors.stop(args.monitorId);
     const cut = report.truncated ? `; ${report.droppedFrames} later frames dropped (maxFrames/maxBytes reached)` : "";
-    return { summary: `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms${cut}`, data: { ...report } };
+    const ended = report.endedBySessionExit ? `; recording ended when ${report.sessionId} exited` : "";
+    const summary = `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms${cut}${ended}`;
+    return { summary, data: { ...report }, parts: monitorParts(report) };
   },
 });

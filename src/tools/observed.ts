@@ -1,43 +1,47 @@
-/** Runs an input under observe() and turns the result into a tool outcome (shared by all input tools). */
+/** An input tool's observe options (its arguments and the server's default detail) -> lib/observed.ts. */
 import * as v from "valibot";
 import { TuiError } from "../errors.ts";
-import { clip } from "../util/clip.ts";
-import { observe, type ScreenDetail } from "../session/observe.ts";
+import { observeInput } from "../lib/observed.ts";
+import type { ScreenBlock } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolOutcome } from "./define.ts";
+import { blockParts, fieldsWithout, mergeParts, ReplyError, type ReplyParts } from "./reply.ts";
 import type { observeEntries } from "./schemas.ts";
 
 export type ObserveArgs = v.InferOutput<v.StrictObjectSchema<typeof observeEntries, undefined>>;
 
-export async function runObserved(
+export async function runObserved<R extends Record<string, unknown>>(
   session: Session,
   args: ObserveArgs,
   ctx: ToolContext,
-  action: () => Promise<Record<string, unknown>> | Record<string, unknown>,
-  describe: (result: Record<string, unknown>) => string,
+  action: () => Promise<R> | R,
+  describe: (result: R) => string,
+  /** Result fields the text leaves out (the summary says them, or they echo the request). */
+  unlisted: string[] = [],
 ): Promise<ToolOutcome> {
-  const screenDetail: ScreenDetail = args.screenDetail ?? ctx.config.screenDetail;
-  const observed = await observe(session, action, {
-    captureScreen: args.captureScreen,
-    waitAfterMs: args.waitAfterMs,
-    waitFor: args.waitFor,
-    screenDetail,
-    signal: ctx.signal,
-  });
-  const data: Record<string, unknown> = { sessionId: session.id, ...observed.result };
-  if (observed.screen) data.screen = observed.screen;
-  if (observed.waitFor) data.waitFor = observed.waitFor;
-  const wait = observed.waitFor;
-  if (wait && !wait.matched && args.waitFor?.errorOnTimeout) {
-    throw new TuiError(
-      "WAIT_TIMEOUT",
-      `${describe(observed.result)}, but "${wait.pattern}" did not appear on the ${wait.matchedAgainst} within ${wait.timeoutMs} ms${wait.exited ? " (the process exited)" : ""}.`,
-      "The screen at the timeout is in details.screen; check the pattern, raise waitFor.timeoutMs, or try matchScreen: false.",
-      data,
-    );
+  const options = { captureScreen: args.captureScreen, waitAfterMs: args.waitAfterMs, waitFor: args.waitFor };
+  try {
+    const outcome = await observeInput(session, { ...options, screenDetail: args.screenDetail ?? ctx.config.screenDetail, signal: ctx.signal }, action, describe);
+    return { ...outcome, parts: inputParts(outcome.data, unlisted) };
+  } catch (error) {
+    // A missed waitFor with errorOnTimeout: the error shows the screen at the timeout, as a reply would.
+    if (!(error instanceof TuiError) || error.code !== "WAIT_TIMEOUT" || !error.details) throw error;
+    throw new ReplyError(error.code, error.message, error.hint ?? "", error.details, inputParts(error.details, unlisted));
   }
-  const pattern = JSON.stringify(clip(wait?.pattern ?? "", 80));
-  const waitNote = wait ? (wait.matched ? `; ${pattern} matched after ${wait.elapsedMs} ms` : `; ${pattern} not seen (${wait.exited ? "process exited" : `timed out after ${wait.timeoutMs} ms`})`) : "";
-  const changed = observed.screen ? `; ${observed.screen.diff.identical ? "screen unchanged" : `${observed.screen.diff.changedLines.length} rows changed`}` : "";
-  return { summary: `${describe(observed.result)}${waitNote}${changed}`, data };
+}
+
+/** An input's parts: its own fields, the inline wait's match, then settle, changed rows and screen. */
+function inputParts(data: Record<string, unknown>, unlisted: string[]): ReplyParts {
+  const wait = data.waitFor as { matched: boolean; match?: unknown; pattern: string } | undefined;
+  return mergeParts(
+    { fields: fieldsWithout(data, "screen", "waitFor", ...unlisted) },
+    wait ? { lines: matchLines(wait, "waitFor ") } : undefined,
+    data.screen ? blockParts(data.screen as ScreenBlock) : undefined,
+  );
+}
+
+/** The matched text when it says more than the pattern (a regex's match, say). */
+export function matchLines(wait: { matched: boolean; match?: unknown; pattern: string }, prefix = ""): string[] {
+  if (!wait.matched || wait.match === undefined || wait.match === null || wait.match === wait.pattern) return [];
+  return [`${prefix}match: ${JSON.stringify(wait.match)}`];
 }

@@ -1,9 +1,9 @@
 /**
- * Building blocks for a tool's `output` schema: the top-level fields of its structuredContent and
- * their types. Loose on purpose: fields are optional and extra fields are allowed, because an error
- * result ({ error, details }) and a reply spilled to a file ({ ..., spilled }) carry the same
- * structuredContent slot, and the SDK client validates whatever is there. A test checks every
- * tool's real output against its schema.
+ * Building blocks for a tool's `output` schema: the fields of its structuredContent and their types.
+ * Top level: every field optional and extra fields allowed, because an error result ({ error,
+ * details }) and a reply spilled to a file ({ ..., spilled }) carry the same structuredContent slot,
+ * and the SDK client validates whatever is there. Nested objects name their fields and the required
+ * ones (scripts/schema-lint.ts checks it). A test checks every tool's real output against its schema.
  */
 import * as v from "valibot";
 
@@ -11,17 +11,89 @@ export const S = v.string();
 export const N = v.number();
 export const B = v.boolean();
 export const O = v.looseObject({});
-export const A = v.array(v.unknown());
 export const NN = v.nullable(N);
 export const NS = v.nullable(S);
+export const list = <T extends v.GenericSchema>(item: T) => v.array(item);
+export const strings = list(S);
 
 /** Every field optional, extra fields allowed. */
 export const shape = (fields: Record<string, v.GenericSchema>) =>
   v.looseObject(Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, v.optional(s)])));
 
-// sessionId is echoed in most results but not declared: the caller sent it.
-export const observedOutput = { bytesSent: N, screen: O, waitFor: O };
-export const viewOutput = { text: S, cols: N, rows: N, cursor: O, scrollback: O, highlights: A };
+/** A nested object: `required` fields always there, `optional` ones sometimes; extra fields allowed. */
+export const nested = (required: Record<string, v.GenericSchema>, optional: Record<string, v.GenericSchema> = {}) =>
+  v.looseObject({ ...required, ...Object.fromEntries(Object.entries(optional).map(([k, s]) => [k, v.optional(s)])) });
+
+export const cursorShape = nested({ row: N, col: N, visible: B });
+export const highlightShape = nested({ row: N, startCol: N, endCol: N, text: S, kind: S });
+const rowText = nested({ row: N, text: S });
+export const diffShape = nested({
+  identical: B,
+  cursorMoved: B,
+  resized: B,
+  changedLines: list(nested({ row: N, before: S, after: S })),
+  addedRows: list(rowText),
+  removedRows: list(rowText),
+});
+export const viewShape = nested({ text: S, lines: strings, cursor: cursorShape, highlights: list(highlightShape), cols: N, rows: N });
+/** An input's screen block (session/observe.ts ScreenBlock). */
+export const screenBlockShape = nested(
+  { diff: diffShape, settle: S },
+  { before: viewShape, after: viewShape, cursor: cursorShape, highlights: list(highlightShape), waitAfterMs: N, waitedMs: N, quiet: B, totalMs: N },
+);
+/** A match: the matched text, or the regex's groups. */
+export const matchShape = v.nullable(v.union([S, strings]));
+export const waitShape = nested(
+  { pattern: S, matched: B, elapsedMs: N },
+  { match: matchShape, timedOut: B, timeoutMs: N, matchedAgainst: S, exited: B },
+);
+export const errorShape = nested({ code: S, message: S }, { hint: S });
+const bufferText = nested({ totalLines: N, lines: strings, text: S, truncated: B });
+export const scrollbackShape = nested(
+  { totalLines: N, lines: strings, text: S, isAltScreen: B, truncated: B, maxLines: N },
+  { normalBuffer: bufferText },
+);
+export const exitShape = nested({ exitCode: NN, signal: NS }, { exitedAt: S, runtimeMs: N });
+const modesShape = nested({
+  applicationCursorKeys: B,
+  applicationKeypad: B,
+  bracketedPaste: B,
+  mouseTracking: S,
+  mouseEncoding: S,
+  kittyKeyboardFlags: N,
+  altScreen: B,
+  synchronizedOutput: B,
+  cursorVisible: B,
+  focusEvents: B,
+});
+const viewerShape = nested({ requested: B, open: B }, { terminal: S, fifo: S, reason: S, url: S });
+/** One session as start_session and list_sessions report it. */
+export const sessionShape = nested(
+  { id: S, sessionId: S, name: NS, command: S, args: strings, pid: N, state: S, cols: N, rows: N, exitCode: NN, signal: NS },
+  {
+    cwd: S,
+    term: S,
+    createdAt: S,
+    bytesOut: N,
+    droppedBytes: N,
+    modes: modesShape,
+    viewer: viewerShape,
+    humanInControl: B,
+    // A recording that started (path), or why it did not (error).
+    recording: v.union([nested({ path: S }, { events: N, bytes: N }), nested({ error: S })]),
+  },
+);
+export const frameShape = nested({ takenAt: S, offsetMs: N, changed: B, cursor: cursorShape, diff: diffShape }, { text: S });
+
+export const monitorReportFields = { monitorId: S, frameCount: N, changedFrameCount: N, durationMs: N, droppedFrames: N, truncated: B, frames: list(frameShape), finalText: S };
+/** One run_script step; `result` is that step tool's own structuredContent (its outputSchema). */
+export const stepShape = nested(
+  { index: N, type: S, ok: B, elapsedMs: N },
+  { label: S, summary: S, error: errorShape, result: v.pipe(v.looseObject({}), v.description("The step tool's own result, as its outputSchema.")) },
+);
+
+export const observedOutput = { bytesSent: N, screen: screenBlockShape, waitFor: waitShape };
+export const viewOutput = { text: S, cols: N, rows: N, cursor: cursorShape, scrollback: scrollbackShape, highlights: list(highlightShape) };
 
 /** A tool without its own output schema still declares an object. */
 export const anyObject = v.looseObject({});

@@ -9,6 +9,7 @@ import type { ToolOutcome } from "./define.ts";
 import { errorSummary } from "../util/clip.ts";
 import { capReply, type ReplyLimit } from "./reply-cap.ts";
 import { renderErrorText, renderText } from "./render-text.ts";
+import { fieldsWithout, ReplyError, type ReplyParts } from "./reply.ts";
 
 /** How replies are written: the content form (TUI_TESTER_CONTENT) and the size cap. */
 export interface ReplyOptions extends ReplyLimit {
@@ -16,8 +17,16 @@ export interface ReplyOptions extends ReplyLimit {
 }
 
 export function renderOutcome(outcome: ToolOutcome, tool: string, reply: ReplyOptions): CallToolResult {
-  const text = reply.content === "json" ? `${outcome.summary}\n${JSON.stringify(outcome.data)}` : renderText(outcome.summary, outcome.data);
-  return capReply({ ...(outcome.isError ? { isError: true } : {}), content: [{ type: "text", text }, ...(outcome.extraContent ?? [])], structuredContent: outcome.data }, tool, reply);
+  const data = outcome.error ? { ...outcome.data, error: outcome.error } : outcome.data;
+  const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
+  const text = reply.content === "json"
+    ? `${outcome.summary}\n${JSON.stringify(data)}`
+    : outcome.error
+      ? renderErrorText(outcome.error, parts)
+      : renderText(outcome.summary, parts);
+  const isError = outcome.isError || outcome.error !== undefined;
+  const content = [{ type: "text" as const, text }, ...(outcome.extraContent ?? [])];
+  return capReply({ ...(isError ? { isError: true } : {}), content, structuredContent: data }, tool, reply);
 }
 
 export function renderError(error: TuiError, tool: string, reply: ReplyOptions): CallToolResult {
@@ -27,6 +36,12 @@ export function renderError(error: TuiError, tool: string, reply: ReplyOptions):
   if (error.details) data.details = error.details;
   const text = reply.content === "json"
     ? `Error ${summary.code}: ${summary.message}${summary.hint ? `\nFix: ${summary.hint}` : ""}\n${JSON.stringify(data)}`
-    : renderErrorText(summary, error.details);
+    : renderErrorText(summary, errorParts(error));
   return capReply({ isError: true, content: [{ type: "text", text }], structuredContent: data }, tool, reply);
+}
+
+/** A ReplyError names its parts; any other error's details are plain fields. */
+function errorParts(error: TuiError): ReplyParts | undefined {
+  if (error instanceof ReplyError) return error.parts;
+  return error.details ? { fields: fieldsWithout(error.details) } : undefined;
 }

@@ -36,10 +36,19 @@ export const keySpecObject = v.strictObject({
   meta: v.optional(v.boolean()),
 });
 
-/** One key: a chord string or an object (described once, where the field is). */
-export const keySpec = v.union([v.pipe(v.string(), v.minLength(1)), keySpecObject]);
+/**
+ * tools/list shows `listed` instead of the schema's own JSON form: one type per field, which
+ * single-type function-calling dialects (Gemini's, OpenAI strict mode) require. The schema itself
+ * still accepts the older forms it lists (compat), so callers of the earlier version keep working.
+ */
+export function listedAs<S extends v.GenericSchema>(schema: S, listed: Record<string, unknown>) {
+  return v.pipe(schema, v.metadata({ listed }));
+}
 
-export const KEY_DESCRIPTION = 'A chord such as "ctrl+c", "shift+tab", "alt+x", "F5", "space", "A" (shift+a), or { key, ctrl, shift, alt, meta }.';
+/** One key: a chord string, listed as such; the original's { key, ctrl, shift, alt, meta } object is still accepted. */
+export const keySpec = listedAs(v.union([v.pipe(v.string(), v.minLength(1)), keySpecObject]), { type: "string", minLength: 1 });
+
+export const KEY_DESCRIPTION = 'A chord such as "ctrl+c", "shift+tab", "alt+x", "F5", "space", "A" (shift+a).';
 
 export const patternEntries = {
   pattern: v.pipe(v.string(), v.minLength(1), v.description("Literal substring, or a RegExp source when regex is true.")),
@@ -53,6 +62,7 @@ export const waitEntries = {
   // matches are also seen on every screen update; this only bounds the gap between checks
   pollIntervalMs: clampedNumber(10, 5000, 50),
   matchScreen: optionalBoolean(true, "false: match raw PTY output."),
+  after: v.optional(v.pipe(v.picklist(["input"]), v.description("\"input\": only text not on the screen before the latest input counts."))),
 };
 
 export const waitForSchema = v.strictObject({
@@ -70,7 +80,7 @@ export const observeEntries = {
   waitAfterMs: v.optional(
     v.pipe(
       v.number(),
-      v.description("Fixed settle before the after-screen, 0-5000 ms. Omitted: adaptive, until 100 ms quiet after the app responds, at most 500 ms (result: waitedMs, quiet). Ignored with waitFor."),
+      v.description("Fixed settle before the after-screen, 0-5000 ms. Omitted: until the program waits for input again, at most 2 s. Ignored with waitFor."),
       v.transform((n) => clamp(n, 0, 5000)),
     ),
   ),

@@ -5,10 +5,12 @@ import { settledView } from "../session/observe.ts";
 import { MAX_CELLS } from "../term/cells.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import type { Session } from "../session/session.ts";
+import type { Snapshot } from "../term/types.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
+import { mergeParts, snapshotBlocks, viewParts } from "./reply.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
-import { A, B, N, S, observedOutput, shape, viewOutput } from "./output-shape.ts";
+import { B, diffShape, N, S, observedOutput, shape, strings, viewOutput } from "./output-shape.ts";
 
 /** `droppedBytes` when output never reached the screen (the engine's flow-control limit), else nothing. */
 export function dropped(session: Session): { droppedBytes?: number } {
@@ -29,10 +31,15 @@ const region = v.optional(
   ),
 );
 
+/** A snapshot's text: dropped bytes, the screen and highlights, then ANSI, cells and the buffer. */
+function snapParts(snap: Snapshot, session: Session) {
+  return mergeParts({ fields: dropped(session) }, viewParts(snap), { blocks: snapshotBlocks(snap) });
+}
+
 export const snapshot = defineSessionTool({
   name: "snapshot",
   scriptable: true,
-  output: shape({ ...viewOutput, lines: A, ansi: S }),
+  output: shape({ ...viewOutput, lines: strings, ansi: S }),
   description: `Rendered screen: text, lines, cursor, highlights; format ansi adds SGR colours, cells runs of equal attributes per row (at most ${MAX_CELLS} cells a call; region picks a part). includeScrollback adds the whole buffer.`,
   input: v.strictObject({ sessionId, format: snapshotFormat, region, ...scrollbackEntries }),
   annotations: annotations("Snapshot", "read"),
@@ -41,7 +48,7 @@ export const snapshot = defineSessionTool({
     await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({ format: args.format, region: args.region, highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
     const cut = snap.cells?.truncated ? `; cells cut after row ${snap.cells.region.row + snap.cells.region.rows - 1}, ask again with region.row ${snap.cells.region.row + snap.cells.region.rows}` : "";
-    return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`, data: { sessionId: session.id, ...snap, ...dropped(session) } };
+    return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`, data: { sessionId: session.id, ...snap, ...dropped(session) }, parts: snapParts(snap, session) };
   },
 });
 
@@ -58,7 +65,7 @@ export const getText = defineSessionTool({
     const snap = await session.emulator.settledSnapshot({ format: "text", highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
     const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor, highlights: snap.highlights, ...dropped(session) };
     if (snap.scrollback) data.scrollback = snap.scrollback;
-    return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data };
+    return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data, parts: snapParts(snap, session) };
   },
 });
 
@@ -102,7 +109,7 @@ const snapshotLike = v.looseObject({ text: v.optional(v.string()), lines: v.opti
 
 export const diffSnapshotsTool = defineTool({
   name: "diff_snapshots",
-  output: shape({ identical: B, changedLines: A, addedRows: A, removedRows: A }),
+  output: shape(diffShape.entries),
   description: "Row-level diff of two snapshots you already have (from snapshot, get_text or a screen block: text or lines, optional cursor/cols/rows). Stateless.",
   input: v.strictObject({ before: snapshotLike, after: snapshotLike }),
   annotations: annotations("Diff snapshots", "read"),
@@ -114,7 +121,8 @@ export const diffSnapshotsTool = defineTool({
     }
     // Flat, as the original returned it (identical, cursorMoved, resized, changedLines, addedRows, removedRows).
     const diff = diffSnapshots(args.before as never, args.after as never);
-    return { summary: diff.identical ? "Identical" : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`, data: { ...diff } };
+    const summary = diff.identical ? "Identical" : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`;
+    return { summary, data: { ...diff }, parts: { diff: { diff, rows: "all" } } };
   },
 });
 

@@ -4,11 +4,13 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { describeExit } from "../session/session.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
-import { artifactInfo, openWebViewer, planSessionArtifacts } from "./artifact-tools.ts";
+import { planRecording } from "../record/recorder.ts";
+import { artifactInfo, openWebViewer } from "./artifact-tools.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
-import { positiveInt, sessionId } from "./schemas.ts";
+import { listedAs, optionalBoolean, positiveInt, sessionId } from "./schemas.ts";
 import { dropped } from "./screen-tools.ts";
-import { A, B, N, NN, NS, O, S, shape } from "./output-shape.ts";
+import { B, exitShape, list, N, NN, NS, S, sessionShape, shape, strings } from "./output-shape.ts";
+import { fieldsWithout } from "./reply.ts";
 
 const viewerStatus = new WeakMap<Session, ViewerStatus>();
 
@@ -40,7 +42,7 @@ const signalName = v.picklist(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUI
 
 export const startSession = defineTool({
   name: "start_session",
-  output: shape({ sessionId: S, info: O }),
+  output: shape({ sessionId: S, info: sessionShape }),
   description: "Run a program in a new PTY and headless xterm; returns the sessionId. Pass visible: true so the human can watch (not in headless/CI runs).",
   input: v.strictObject({
     command: v.pipe(v.string(), v.minLength(1), v.description("On PATH or a path (\"bash\", \"./app\").")),
@@ -51,8 +53,13 @@ export const startSession = defineTool({
     rows: v.optional(positiveInt(500), 24),
     term: v.optional(v.pipe(v.string(), v.minLength(1)), "xterm-256color"),
     name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Shown in list_sessions and viewer titles."))),
-    visible: v.optional(v.pipe(v.union([v.boolean(), v.literal("web")]), v.description("true: a terminal window mirroring the session. \"web\": the web viewer (watch, take control); URL in info.viewer.")), false),
-    record: v.optional(v.pipe(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), v.description("Record asciicast v2 from the first byte: true, or a .cast path (as start_recording.path)."))),
+    // One type per listed field (single-type dialects); visible: "web" and record: "<path>" are still accepted.
+    visible: v.optional(listedAs(v.union([v.boolean(), v.literal("web")]), { type: "boolean", description: "A terminal window mirroring the session." }), false),
+    web: optionalBoolean(false, "Open the web viewer instead (watch, take control); its URL is in info.viewer."),
+    record: v.optional(listedAs(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), { type: "boolean", description: "Record asciicast v2 from the first byte." })),
+    recordPath: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("Record to this .cast path (as start_recording.path)."))),
+    clock: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("Set the wall clock through libfaketime, e.g. \"2026-01-01T00:00:00Z\" (Linux, dynamically linked programs)."))),
+    freezeClock: v.optional(v.pipe(v.boolean(), v.description("With clock: true (default) stops time there; false lets it tick from there."))),
     viewerCommand: v.optional(
       v.pipe(
         v.strictObject({ command: v.pipe(v.string(), v.minLength(1)), args: v.optional(v.array(v.string()), []) }),
@@ -62,21 +69,23 @@ export const startSession = defineTool({
   }),
   annotations: annotations("Start session", "write", false),
   async run(args, ctx) {
-    const artifacts = planSessionArtifacts(args, ctx);
+    const artifacts = planRecording({ record: args.recordPath ?? args.record }, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path, cwd: ctx.cwd });
     const session = await ctx.sessions.start({ ...args, cwd: resolve(ctx.cwd, args.cwd ?? "") });
     const recordingStart = artifacts.apply(session);
-    if (args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
+    if (args.web || args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
     else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
     const info = { ...sessionInfo(session, ctx), ...recordingStart };
     const viewer = viewerStatus.get(session);
     const viewerNote = viewer ? (viewer.open ? `; viewer open in ${viewer.terminal}` : `; no viewer: ${viewer.reason}`) : "";
-    return { summary: `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote, data: { sessionId: session.id, info } };
+    const summary = `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote;
+    // The text leaves out what the summary or the request already says, and the modes (list_sessions has them).
+    return { summary, data: { sessionId: session.id, info }, parts: { fields: fieldsWithout(info, "id", "args", "modes", "viewer", "createdAt") } };
   },
 });
 
 export const stopSession = defineTool({
   name: "stop_session",
-  output: shape({ alreadyExited: B, escalated: B, signalsSent: A, exit: O }),
+  output: shape({ alreadyExited: B, escalated: B, signalsSent: strings, exit: exitShape }),
   description: "Send signal and SIGHUP (like closing the terminal) to the process group and escaped descendants; SIGKILL after graceMs. Returns the exit info.",
   input: v.strictObject({
     sessionId,
@@ -93,7 +102,7 @@ export const stopSession = defineTool({
 
 export const listSessions = defineTool({
   name: "list_sessions",
-  output: shape({ count: N, running: N, maxSessions: N, sessions: A }),
+  output: shape({ count: N, running: N, maxSessions: N, sessions: list(sessionShape) }),
   description: "Every session, running or recently exited: state, pid, size, exit code, bytes out, terminal modes.",
   input: v.strictObject({}),
   annotations: annotations("List sessions", "read"),
@@ -103,9 +112,17 @@ export const listSessions = defineTool({
     return {
       summary: `${sessions.length} session(s), ${running} running`,
       data: { count: sessions.length, running, maxSessions: ctx.sessions.limits.maxSessions, sessions },
+      parts: { lines: sessions.map(sessionLine), fields: { maxSessions: ctx.sessions.limits.maxSessions } },
     };
   },
 });
+
+/** One session as one line: id, name, state, command line, pid, size, exit. */
+function sessionLine(s: Record<string, any>): string {
+  const command = `${s.command}${s.args?.length ? ` ${s.args.join(" ")}` : ""}`;
+  const exit = `${s.exitCode !== null ? `, exit ${s.exitCode}` : ""}${s.signal ? `, ${s.signal}` : ""}`;
+  return `${s.id}${s.name ? ` "${s.name}"` : ""}: ${s.state}, ${command}, pid ${s.pid}, ${s.cols}x${s.rows}${exit}${s.droppedBytes ? `, droppedBytes ${s.droppedBytes}` : ""}`;
+}
 
 /** Screen rows get_exit_info returns: the last few non-blank ones (the exit message, the prompt). */
 const EXIT_SCREEN_ROWS = 5;
@@ -125,9 +142,10 @@ export const getExitInfo = defineSessionTool({
     await session.emulator.flushed();
     const tail = new TextDecoder().decode(session.raw.tail(args.outputTailBytes));
     const screenTail = session.emulator.text().replace(/\s+$/, "").split("\n").slice(-EXIT_SCREEN_ROWS).join("\n");
-    return {
-      summary: `${session.id}: ${describeExit(session.exit)}`,
-      data: { sessionId: session.id, state: session.state, exited: session.exit !== null, ...(session.exit ?? { exitCode: null, signal: null }), bytesOut: session.bytesOut, screenTail, tail },
-    };
+    const data = { sessionId: session.id, state: session.state, exited: session.exit !== null, ...(session.exit ?? { exitCode: null, signal: null }), bytesOut: session.bytesOut, screenTail, tail };
+    // The raw tail is for programs (escape codes and all): the text names its size and shows the screen's last rows.
+    const rows = screenTail === "" ? "(blank screen: the app cleared it, or wrote nothing)" : screenTail;
+    const fields = { ...fieldsWithout(data, "screenTail", "tail", "exited", "state", "exitCode", "signal"), tail: `${Buffer.byteLength(tail)} raw bytes in structuredContent.tail` };
+    return { summary: `${session.id}: ${describeExit(session.exit)}`, data, parts: { fields, blocks: ["Last screen rows:", rows] } };
   },
 });

@@ -32,7 +32,7 @@ export function log(...parts: unknown[]): void {
     return;
   }
   sentInWindow++;
-  let line = parts.map((p) => (typeof p === "string" ? p : JSON.stringify(p))).join(" ");
+  let line = parts.map((p) => escapeControls(typeof p === "string" ? p : String(JSON.stringify(p)))).join(" ");
   if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS)}… (${line.length - MAX_LINE_CHARS} more chars)`;
   if (suppressed > 0) {
     line = `(${suppressed} log lines suppressed) ${line}`;
@@ -40,3 +40,14 @@ export function log(...parts: unknown[]): void {
   }
   process.stderr.write(`[tui-tester] ${line}\n`);
 }
+
+/**
+ * Control characters in a logged field (a command argument, a session name, a pattern) are shown
+ * escaped: a newline in one would forge a log line of its own, and an ESC would reach the reader's
+ * terminal raw. C0, DEL, C1 and the Unicode line and paragraph separators are escaped.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => CONTROL_NAMES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+const CONTROL_NAMES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", "\u001b": "\\x1b" };

@@ -174,7 +174,7 @@ export class WebViewer {
       case "resize": {
         const { cols, rows } = message;
         if (!session || this.takeovers.holder(session) !== ws || !session.running) return send(ws, { type: "error", message: "take control first" });
-        if (Number.isInteger(cols) && Number.isInteger(rows) && cols >= 2 && cols <= 1000 && rows >= 2 && rows <= 500) session.resize(cols, rows);
+        if (Number.isInteger(cols) && Number.isInteger(rows) && cols >= 2 && cols <= 1000 && rows >= 2 && rows <= 500) session.resize(cols, rows, "human");
         return;
       }
       default:

@@ -1,6 +1,6 @@
 /**
- * Human takeover: while a person holds a session in the web viewer, the agent's input tools fail
- * with HUMAN_IN_CONTROL (the session's input gate); reads and waits go on. When they release it,
+ * Human takeover: while a person holds a session in the web viewer, the agent's input tools and
+ * resize fail with HUMAN_IN_CONTROL (the session's input gate); reads and waits go on. When they release it,
  * the agent's next result carries a notice of what was typed meanwhile, so it knows the screen
  * changed under it.
  */
@@ -46,7 +46,7 @@ export class TakeoverRegistry {
     session.inputGate = () => {
       throw new TuiError(
         "HUMAN_IN_CONTROL",
-        `A human took control of session ${session.id} in the web viewer at ${takenAt.toISOString()}; agent input is refused until they release it.`,
+        `A human took control of session ${session.id} in the web viewer at ${takenAt.toISOString()}; agent input and resizes are refused until they release it.`,
         "Keep reading (snapshot, get_text, wait_for_text, wait_for_idle) or wait; input works again once they click Release or close the viewer tab. Your next result will say what they typed.",
       );
     };

@@ -1,39 +1,34 @@
 /** dialog: ncurses mouse support; a click on a button (SGR mouse reports) picks it. */
 import { expect, test } from "bun:test";
-import { describeApp, exitInfo, sessionModes, useServer, waitText } from "./helpers.ts";
+import { launch } from "tui-tester";
+import { describeApp } from "./helpers.ts";
 
 describeApp("dialog", () => {
-  const h = useServer();
-
   const yesno = async () => {
-    const { sessionId } = await h.start({ command: "dialog", args: ["--yesno", "Proceed?", "10", "40"], cols: 80, rows: 24, env: { TERM: "xterm-256color", DIALOGRC: "/dev/null" } });
-    await waitText(h.c, sessionId, "Proceed?");
-    await waitText(h.c, sessionId, "< No  >");
-    return sessionId;
+    const t = await launch("dialog", { args: ["--yesno", "Proceed?", "10", "40"], env: { TERM: "xterm-256color", DIALOGRC: "/dev/null" } });
+    await t.waitForText("Proceed?");
+    await t.waitForText("< No  >");
+    return t;
   };
 
   test("dialog switches mouse tracking on (normal tracking, SGR encoding)", async () => {
-    const sessionId = await yesno();
-    const modes = await sessionModes(h.c, sessionId);
-    expect(modes.mouseTracking).not.toBe("none");
-    expect(modes.mouseTracking).toBe("vt200");
-    expect(modes.mouseEncoding).toBe("sgr");
+    await using t = await yesno();
+    expect(t.modes()).toMatchObject({ mouseTracking: "vt200", mouseEncoding: "sgr" });
   });
 
   test("clicking < No > exits with code 1", async () => {
-    const sessionId = await yesno();
-    const clicked = await h.c.ok("mouse", { sessionId, action: "click", text: "< No  >", captureScreen: false });
+    await using t = await yesno();
+    const line = (row: number) => t.screen().then((s) => s.lines[row]!);
+    const clicked = await t.mouse({ action: "click", text: "< No  >" }, { captureScreen: false });
     expect(clicked).toMatchObject({ action: "click", events: ["press", "release"], tracking: "vt200", encoding: "sgr" });
-    const line = (await h.c.ok("get_text", { sessionId })).text.split("\n")[clicked.at.row] as string;
-    expect(line.slice(clicked.at.col - 3, clicked.at.col + 4)).toBe("< No  >");
-    const exit = await exitInfo(h.c, sessionId);
-    expect(exit).toMatchObject({ exited: true, exitCode: 1, signal: null });
+    const at = clicked.at as { row: number; col: number };
+    expect((await line(at.row)).slice(at.col - 3, at.col + 4)).toBe("< No  >");
+    expect(await t.waitForExit({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 1, signal: null });
   });
 
   test("clicking < Yes > exits with code 0", async () => {
-    const sessionId = await yesno();
-    await h.c.ok("mouse", { sessionId, action: "click", text: "< Yes >", captureScreen: false });
-    const exit = await exitInfo(h.c, sessionId);
-    expect(exit).toMatchObject({ exited: true, exitCode: 0, signal: null });
+    await using t = await yesno();
+    await t.mouse({ action: "click", text: "< Yes >" }, { captureScreen: false });
+    expect(await t.waitForExit({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0, signal: null });
   });
 });

@@ -1,7 +1,9 @@
 /**
- * Real-app tier helpers. Every test here drives a program nobody in this repo wrote, through the
- * MCP server over stdio, and skips (with a message saying why) when the program is not installed.
- * `.ci/run` installs the programs with apt-get so CI runs them.
+ * Real-app tier helpers. Every test here drives a program nobody in this repo wrote, and skips (with
+ * a message saying why) when the program is not installed. Most drive it through the library
+ * (src/lib: launch() and the bun:test matchers, the engine the MCP tools use); the few that check
+ * what the MCP surface adds (get_text's highlights, start-up queries, the viewer) go through the
+ * MCP server over stdio. `.ci/run` installs the programs with apt-get so CI runs them.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -28,6 +30,19 @@ export function describeApp(apps: string | string[], fn: () => void, label?: str
   // test/setup.ts sets this too, but a preload's default only reaches the first test file of a run
   setDefaultTimeout(30_000);
   describe.skipIf(missing.length > 0)(title, fn);
+}
+
+/** A fresh temp directory per call, all removed after the file's tests. */
+export function useTempDirs(): () => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), "tui-tester-app-"));
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 export interface AppHarness {
@@ -104,7 +119,7 @@ export async function exitInfo(c: TestClient, sessionId: string, timeoutMs = 10_
     if (info.exited) return info;
     if (performance.now() > deadline) throw new Error(`${sessionId} did not exit within ${timeoutMs} ms; screen:\n${info.screenTail}`);
     // wait_for_text returns early (exited: true) the moment the process ends; the pattern never matches
-    await c.ok("wait_for_text", { sessionId, pattern: "\u0000never\u0000", timeoutMs: 500 });
+    await c.ok("wait_for_text", { sessionId, pattern: "\u0000never\u0000", timeoutMs: 500, errorOnTimeout: false });
   }
 }
 

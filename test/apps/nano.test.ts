@@ -2,26 +2,26 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describeApp, exitInfo, inputUntil, useServer, waitText } from "./helpers.ts";
+import { launch } from "tui-tester";
+import { describeApp, useTempDirs } from "./helpers.ts";
 
 describeApp("nano", () => {
-  const h = useServer();
+  const tempDir = useTempDirs();
 
   test("type, ctrl+o, Enter writes the file ([ Wrote 1 line ]), ctrl+x exits 0", async () => {
-    const dir = h.tempDir();
-    const { sessionId } = await h.start({ command: "nano", args: ["file.txt"], cwd: dir, cols: 80, rows: 24 });
-    await waitText(h.c, sessionId, "GNU nano");
-    await waitText(h.c, sessionId, "^X Exit");
+    const dir = tempDir();
+    await using nano = await launch("nano", { args: ["file.txt"], cwd: dir });
+    await nano.waitForText("GNU nano");
+    await nano.waitForText("^X Exit");
 
-    await inputUntil(h.c, "send_text", { sessionId, text: "written by nano" }, "written by nano");
-    const prompt = await inputUntil(h.c, "send_keys", { sessionId, keys: "ctrl+o" }, "File Name to Write");
-    expect(prompt.screen.after.text).toContain("file.txt");
-    const wrote = await inputUntil(h.c, "send_keys", { sessionId, keys: "Enter" }, "Wrote 1 line");
-    expect(wrote.screen.after.text).toContain("[ Wrote 1 line ]");
+    await nano.type("written by nano", { waitFor: "written by nano" });
+    const prompt = await nano.press("ctrl+o", { waitFor: "File Name to Write" });
+    expect(prompt.screen!.after!.text).toContain("file.txt");
+    const wrote = await nano.press("Enter", { waitFor: "Wrote 1 line" });
+    expect(wrote.screen!.after!.text).toContain("[ Wrote 1 line ]");
     expect(readFileSync(join(dir, "file.txt"), "utf8")).toBe("written by nano\n");
 
-    await h.c.ok("send_keys", { sessionId, keys: "ctrl+x", captureScreen: false });
-    const exit = await exitInfo(h.c, sessionId);
-    expect(exit).toMatchObject({ exited: true, exitCode: 0 });
+    await nano.press("ctrl+x", { captureScreen: false });
+    expect(await nano.waitForExit({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 0 });
   });
 });

@@ -67,8 +67,9 @@ describeApp("htop", () => {
     await h.c.ok("send_keys", { sessionId, keys: "down", captureScreen: false });
     const after = await highlightsWhen(h.c, sessionId, (x) => rowsOf(x)[0] === before[0]! + 1);
     expect(rowsOf(after)).toEqual([before[0]! + 1]);
-    // the F-key bar's labels are emphasis too
+    // the F-key bar's labels are emphasis too, and the active tab on the header bar (issue 22)
     expect(marked(after, "Setup").length).toBe(1);
+    expect(marked(after, "[Main]").length).toBe(1);
   });
 });
 

@@ -35,6 +35,8 @@ function sh(cmd: string[], cwd: string, env: Record<string, string> = {}) {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tui-tester-pack-"));
+  // What prepack does (the release runs `bun run types` itself, then packs with --ignore-scripts).
+  sh([BUN, "run", "types"], ROOT);
   sh([BUN, "pm", "pack", "--destination", dir, "--ignore-scripts", "--quiet"], ROOT);
   tarball = join(dir, `${pkg.name}-${pkg.version}.tgz`);
   entries = sh(["tar", "-tzf", tarball], dir).stdout.split("\n").filter((line) => line !== "" && !line.endsWith("/")).map((line) => line.replace(/^package\//, "")).sort();
@@ -54,12 +56,15 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-test("the tarball holds bin/, src/, the demo scripts, README, LICENSE and package.json, nothing else", async () => {
-  const src = [...new Bun.Glob("src/**/*").scanSync({ cwd: ROOT, onlyFiles: true })].map((p) => p.replaceAll("\\", "/")).sort();
-  expect(entries.filter((e) => e.startsWith("src/"))).toEqual(src);
+test("the tarball holds bin/, src/, the library's types/, the demo scripts, README, LICENSE and package.json, nothing else", async () => {
+  const tree = (root: string, pattern: string) => [...new Bun.Glob(pattern).scanSync({ cwd: root, onlyFiles: true })].map((p) => p.replaceAll("\\", "/")).sort();
+  expect(entries.filter((e) => e.startsWith("src/"))).toEqual(tree(ROOT, "src/**/*"));
+  expect(entries.filter((e) => e.startsWith("types/"))).toEqual(tree(ROOT, "types/**/*.d.ts"));
+  expect(entries).toContain("types/lib/index.d.ts");
+  expect(entries).toContain("types/lib/expect.d.ts");
   const demos = pkg.files.filter((f) => f.startsWith("scripts/")).sort();
   expect(demos).toEqual(["scripts/demo-tui.ts", "scripts/demo-visible.ts"]);
-  expect(entries.filter((e) => !e.startsWith("src/"))).toEqual(["LICENSE", "README.md", "bin/tui-tester", "package.json", ...demos]);
+  expect(entries.filter((e) => !e.startsWith("src/") && !e.startsWith("types/"))).toEqual(["LICENSE", "README.md", "bin/tui-tester", "package.json", ...demos]);
   expect(entries.some((e) => /\.test\.ts$|^test\/|^bench\/|^dist\/|^build\.ts$/.test(e))).toBe(false);
 });
 
@@ -134,5 +139,61 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
       expect(existsSync(join(app, "PRELOADED"))).toBe(false);
       expect(stderr).not.toContain("HIJACKED");
     });
+  });
+});
+
+/**
+ * The library as a user's project gets it: `import { launch } from "tui-tester"` and
+ * `import "tui-tester/expect"` in a bun test, type-checked by tsc against the shipped .d.ts, and a
+ * clear refusal under Node. A project of its own (the one above is hostile on purpose: its tsconfig
+ * paths would redirect the test's own imports).
+ */
+describe("the library from the installed package", () => {
+  let project = "";
+  beforeAll(async () => {
+    project = join(dir, "library-user");
+    await Bun.write(join(project, "package.json"), JSON.stringify({ name: "library-user", private: true, type: "module" }));
+    sh([BUN, "add", "--prefer-offline", "--no-summary", tarball], project);
+    const compilerOptions = { strict: true, noEmit: true, module: "Preserve", moduleResolution: "bundler", target: "ESNext", lib: ["ESNext"], types: ["bun"], skipLibCheck: true, typeRoots: [join(ROOT, "node_modules", "@types")] };
+    await Bun.write(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
+    await Bun.write(
+      join(project, "shell.test.ts"),
+      `import { expect, test } from "bun:test";
+import { launch, TuiError, type Terminal } from "tui-tester";
+import "tui-tester/expect";
+
+test("drives a shell", async () => {
+  await using t: Terminal = await launch("bash", { args: ["--norc", "--noprofile"], env: { PS1: "$ " } });
+  const result = await t.type("echo $((6 * 7))\\r", { waitFor: /^42$/m });
+  expect(result.screen?.diff.identical).toBe(false);
+  await expect(t).toShowText("42");
+  await expect(t.waitForText("never", { timeoutMs: 50 })).rejects.toBeInstanceOf(TuiError);
+});
+`,
+    );
+  }, 120_000);
+
+  test("a bun test importing tui-tester and tui-tester/expect passes", () => {
+    const out = sh([BUN, "test"], project, { TUI_TESTER_LOG: "" });
+    expect(out.stdout + out.stderr).toContain("1 pass");
+  }, 60_000);
+
+  test("tsc checks the user's file against the shipped declarations, matchers included", async () => {
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    expect(sh([BUN, tsc, "-p", project], project).code).toBe(0);
+    await Bun.write(join(project, "wrong.ts"), 'import { expect } from "bun:test";\nimport { launch } from "tui-tester";\nimport "tui-tester/expect";\nconst t = await launch("x", { cols: "wide" });\nawait expect(t).toShowTextt("x");\n');
+    const failed = Bun.spawnSync([BUN, tsc, "-p", project], { cwd: project, stdout: "pipe" });
+    await Bun.file(join(project, "wrong.ts")).delete();
+    expect(failed.exitCode).not.toBe(0);
+    expect(failed.stdout.toString()).toContain("wrong.ts(4,");
+    expect(failed.stdout.toString()).toContain("'toShowTextt' does not exist");
+  }, 60_000);
+
+  test.skipIf(!Bun.which("node"))("under Node.js both entry points fail at once, saying the library needs Bun", () => {
+    for (const entry of ["tui-tester", "tui-tester/expect"]) {
+      const result = Bun.spawnSync(["node", "--input-type=module", "-e", `await import(${JSON.stringify(entry)})`], { cwd: project, stdout: "pipe", stderr: "pipe" });
+      expect(result.exitCode).not.toBe(0);
+      expect(result.stderr.toString()).toContain("tui-tester's library needs Bun");
+    }
   });
 });

@@ -35,11 +35,13 @@ const CASES: Record<string, { bad: () => string[]; good: () => string }> = {
     good: () => '{"background":"#ffffff","foreground":"#000000"}',
   },
   TUI_TESTER_PTY: { bad: () => ["nonsense", "auto"], good: () => "bun-pty" },
+  TUI_TESTER_READY: { bad: () => ["fast", "AUTO"], good: () => "quiet" },
   TUI_TESTER_LOG: { bad: () => ["quiet", "0"], good: () => "silent" },
   TUI_TESTER_MAX_REPLY_BYTES: { bad: () => ["0", "big"], good: () => "200000" },
   TUI_TESTER_OUTPUT_DIR: { bad: () => [file], good: () => join(dir, "out") },
   TUI_TESTER_CONTENT: { bad: () => ["xml"], good: () => "json" },
   TUI_TESTER_RECORD_DIR: { bad: () => [join(dir, "missing"), file], good: () => dir },
+  TUI_TESTER_FAKETIME_LIB: { bad: () => [dir], good: () => join(dir, "libfaketime.so.1") },
   TUI_TESTER_WEB_PORT: { bad: () => ["65536", "-1", "http"], good: () => "0" },
 };
 

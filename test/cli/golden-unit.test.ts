@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { discoverTestFiles } from "../../src/cli/discover.ts";
 import { xmlEscape } from "../../src/cli/junit.ts";
-import { ansiRow, rowDiff } from "../../src/script/expect-snapshot.ts";
+import { ansiRow, rowDiff } from "../../src/lib/golden.ts";
 import type { CellInfo } from "../../src/term/types.ts";
 import { scratch } from "./cli-helpers.ts";
 

@@ -47,19 +47,20 @@ test("documented defaults are in the JSON Schema; shared fields are described on
   expect(props("send_keys").waitFor.description).toContain("wait_for_text");
   expect(props("send_text").waitFor.description).toBe("As send_keys.waitFor.");
   expect(props("send_text").captureScreen).toEqual({ type: "boolean", default: true });
-  // the key-chord schema is emitted once per tool ($defs), not once per use
+  // keys are listed with one type (a list of chord strings); one string and key objects are still accepted
   const sendKeys = tools.find((t) => t.name === "send_keys")!.inputSchema as Record<string, any>;
-  expect(JSON.stringify(sendKeys).match(/"ctrl":/g)?.length).toBe(1);
-  expect(sendKeys.properties.keys.anyOf).toEqual([{ $ref: "#/$defs/key" }, expect.objectContaining({ type: "array", items: { $ref: "#/$defs/key" } })]);
-  expect(sendKeys.$defs.key.anyOf[1].required).toEqual(["key"]);
+  expect(sendKeys.properties.keys).toMatchObject({ type: "array", items: { type: "string" } });
+  expect(JSON.stringify(sendKeys)).not.toContain("anyOf");
   // run_script names the fields of its script-only steps
   const runScript = tools.find((t) => t.name === "run_script")!.description!;
   for (const step of ["sleep {durationMs}", "assert_text {pattern,", "expect_snapshot {name, format, region,"]) expect(runScript).toContain(step);
 });
 
-test("tools/list costs at most 6,000 o200k tokens, and run_script does not inline the step tools", async () => {
+// 6,000 before output schemas named their nested shapes (issue 22); each shape is described once and
+// pointed at elsewhere, which keeps the rise to about 1,900 tokens (the earlier version's: 11,100).
+test("tools/list costs at most 8,000 o200k tokens, and run_script does not inline the step tools", async () => {
   const { tools } = await c.client.listTools();
-  expect(countTokens(JSON.stringify(tools))).toBeLessThanOrEqual(6000);
+  expect(countTokens(JSON.stringify(tools))).toBeLessThanOrEqual(8000);
   const runScript = tools.find((t) => t.name === "run_script")!;
   const step = (runScript.inputSchema.properties as Record<string, any>).steps.items;
   expect(Object.keys(step.properties)).toEqual(["type", "label", "continueOnError"]);

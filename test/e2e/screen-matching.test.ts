@@ -19,7 +19,7 @@ describe("bash prompt", () => {
     // regexes see rows right-trimmed: "$" is the end of the last non-blank row, "m" makes it every row
     expect((await c.ok("wait_for_text", { sessionId, pattern: "\\$$", regex: true, timeoutMs: 1000 })).matched).toBe(true);
     expect((await c.ok("wait_for_text", { sessionId, pattern: "^one$", regex: true, regexFlags: "m", timeoutMs: 1000 })).matched).toBe(true);
-    expect((await c.ok("wait_for_text", { sessionId, pattern: "^one$", regex: true, timeoutMs: 200 })).matched).toBe(false);
+    expect((await c.call("wait_for_text", { sessionId, pattern: "^one$", regex: true, timeoutMs: 200 })).data.matched).toBe(false);
     await c.ok("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
   });
 });

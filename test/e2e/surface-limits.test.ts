@@ -79,7 +79,7 @@ describe("a small cap shows the spill mechanism on any payload", () => {
     const { sessionId } = await c.ok("start_session", { command: "bash", args: ["-c", "i=0; while true; do i=$((i+1)); printf '%0150d\\n' $i; done"], cols: 160, rows: 40 });
     const { monitorId } = await c.ok("start_monitor", { sessionId, intervalMs: 10 });
     // let the monitor record for a while: a wait that cannot match, bounded by its timeout
-    await c.ok("wait_for_text", { sessionId, pattern: "NEVER-PRINTED", timeoutMs: 1500 });
+    expect((await c.call("wait_for_text", { sessionId, pattern: "NEVER-PRINTED", timeoutMs: 1500 })).data.matched).toBe(false);
     const { bytes, data } = await sized(c, "stop_monitor", { monitorId });
     expect(bytes).toBeLessThanOrEqual(64 * 1024);
     expect(data.spilled.fields).toContain("frames");

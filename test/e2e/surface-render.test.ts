@@ -123,7 +123,9 @@ describe("the text rendering", () => {
     let info = await c.call("get_exit_info", { sessionId: started.sessionId });
     for (let i = 0; i < 200 && !info.data.exited; i++) info = (await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 20 }), await c.call("get_exit_info", { sessionId: started.sessionId }));
     expect(info.text).toContain("exit code 4");
-    expect(info.text).toContain("screenTail: bye");
+    expect(info.text).toContain("Last screen rows:\nbye");
+    // The raw tail (escape codes and all) stays in structuredContent; the text names its size only.
+    expect(info.text).toContain("5 raw bytes in structuredContent.tail");
     const listed = await c.call("list_sessions");
     expect(listed.text).toContain(`${started.sessionId}: exited, bash -c echo bye; exit 4`);
   });

@@ -174,8 +174,15 @@ describe("waits and monitors", () => {
     expect(found.match).toEqual(["version=1.2.3", "1.2.3"]);
     const invalid = await c.call("wait_for_text", { sessionId: id, pattern: "(", regex: true });
     expect(invalid.data.error.code).toBe("INVALID_REGEX");
-    const missed = await c.ok("wait_for_text", { sessionId: id, pattern: "nope", timeoutMs: 50 });
-    expect(missed).toMatchObject({ matched: false, timedOut: true, match: null });
+    // A timeout is an error result (the original's contract) that keeps matched: false and the screen.
+    const missed = await c.call("wait_for_text", { sessionId: id, pattern: "nope", timeoutMs: 50 });
+    expect(missed.isError).toBe(true);
+    expect(missed.data).toMatchObject({ matched: false, timedOut: true, match: null, error: { code: "WAIT_TIMEOUT" } });
+    expect(missed.data.screen.text).toContain("version=1.2.3");
+    expect(missed.text).toContain("Error WAIT_TIMEOUT");
+    expect(missed.text).toContain("Screen (cursor");
+    const probe = await c.ok("wait_for_text", { sessionId: id, pattern: "nope", timeoutMs: 50, errorOnTimeout: false });
+    expect(probe).toMatchObject({ matched: false, timedOut: true });
     const idle = await c.ok("wait_for_idle", { sessionId: id, idleMs: 50, timeoutMs: 2000 });
     expect(idle.idle).toBe(true);
     await c.ok("stop_session", { sessionId: id, signal: "SIGKILL" });

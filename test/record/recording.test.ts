@@ -36,7 +36,8 @@ describe("recording", () => {
       sessionId: started.sessionId,
       steps: [{ type: "resize", cols: 100, rows: 30 }, { type: "mark_recording", text: "after resize" }, { type: "send_text", text: "q" }],
     });
-    await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "\u0000never", timeoutMs: 5000 });
+    // a pattern that never matches ends when the process exits (q quits the fixture)
+    expect((await c.call("wait_for_text", { sessionId: started.sessionId, pattern: "\u0000never", timeoutMs: 5000 })).data.exited).toBe(true);
     const stopped = await c.ok("stop_recording", { sessionId: started.sessionId });
     expect(stopped.path).toBe(path);
     const { header, events } = readCast(path);

@@ -63,7 +63,7 @@ describe("screenshot", () => {
 
   test("works on an exited session; bad paths and runaway sizes are errors naming the fix", async () => {
     const { sessionId } = await c.ok("start_session", { command: BUN, args: ["-e", "console.log('bye')"] });
-    await c.ok("wait_for_text", { sessionId, pattern: "\u0000never", timeoutMs: 5000 });
+    expect((await c.call("wait_for_text", { sessionId, pattern: "\u0000never", timeoutMs: 5000 })).data.exited).toBe(true);
     expect((await c.ok("screenshot", { sessionId })).format).toBe("png");
     const missing = await c.call("screenshot", { sessionId, path: "nope/x.png" });
     expect(missing.isError).toBe(true);

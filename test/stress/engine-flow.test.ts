@@ -3,6 +3,7 @@
  * parser backlog stays bounded, nothing is dropped, END arrives, and sessions stay stoppable.
  */
 import { describe, expect, test } from "bun:test";
+import { useBlockingReaders } from "../../src/pty/bun-terminal.ts";
 import { HIGH_WATER } from "../../src/pty/flow.ts";
 import { waitForText } from "../../src/session/wait.ts";
 import { Emulator, MAX_PENDING_BYTES } from "../../src/term/emulator.ts";
@@ -17,15 +18,21 @@ const waitOpts = { timeoutMs: 20_000, pollIntervalMs: 50, matchScreen: true };
  */
 const BACKLOG_BOUND: Record<string, number> = { "bun-terminal": HIGH_WATER + 512 * 1024, "bun-pty": MAX_PENDING_BYTES };
 
-describe.each(["bun-terminal", "bun-pty"])("flow control on %s", (backend) => {
+/** bun-terminal holds a child back at its tty where it can (Linux: one shared reader), else by blocking a reader of its own. */
+const READERS = { "bun-terminal": false, "bun-terminal, blocking readers": true, "bun-pty": false } as const;
+
+describe.each(Object.keys(READERS) as (keyof typeof READERS)[])("flow control on %s", (variant) => {
+  const backend = variant.startsWith("bun-terminal") ? "bun-terminal" : "bun-pty";
   const bound = BACKLOG_BOUND[backend]!;
   const backpressure = backend === "bun-terminal";
   const withBackend = async <T>(fn: () => Promise<T>): Promise<T> => {
     const saved = process.env.TUI_TESTER_PTY;
     process.env.TUI_TESTER_PTY = backend;
+    useBlockingReaders(READERS[variant]);
     try {
       return await fn();
     } finally {
+      useBlockingReaders(false);
       if (saved === undefined) delete process.env.TUI_TESTER_PTY;
       else process.env.TUI_TESTER_PTY = saved;
     }

@@ -1,23 +1,9 @@
-/**
- * The engine's limits as an MCP client meets them: the transport's own limit over stdio against the
- * real server process, the rest through the in-process server.
- */
+/** The engine's limits as an MCP client meets them, through the in-process server (the transport's own: transport-limits). */
 import { expect, test } from "bun:test";
-import { connect, connectStdio } from "../e2e/client.ts";
+import { connect } from "../e2e/client.ts";
 import { processAlive, until } from "../helpers.ts";
 
-test("a request larger than the transport takes (12 MB) ends the server cleanly, leaving no child", async () => {
-  await using c = await connectStdio();
-  const { info } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-i"] });
-  const serverPid = c.transport.pid!;
-  // The SDK's stdio transport closes itself past its 10 MiB read buffer; the server must notice, not go deaf.
-  const outcome = await c.client
-    .callTool({ name: "send_text", arguments: { sessionId: info.sessionId, text: "a".repeat(12_000_000) } }, undefined, { timeout: 30_000 })
-    .then((r) => (r.isError ? "error result" : "answered"), () => "connection closed");
-  expect(["error result", "connection closed"]).toContain(outcome);
-  await until(() => !processAlive(serverPid), "the server to exit", 15_000);
-  await until(() => !processAlive(info.pid), "its session to be killed", 5000);
-}, 60_000);
+// A request larger than the transport takes: test/stress/transport-limits.test.ts.
 
 test("stop_session of an interactive bash hangs it up: no escalation to SIGKILL", async () => {
   await using c = await connect();

@@ -36,9 +36,10 @@ const DEPS: Record<string, string[]> = {
   // Floor 5: the catalog of every tool and step.
   catalog: ["script", "tools"],
   // Floor 6: the faces: the MCP server, the test runner, the entry.
-  server: ["tools"],
+  "stdio-transport": ["util"],
+  server: ["stdio-transport", "tools"],
   cli: ["catalog", "config", "errors", "lib", "record", "script", "session", "tools", "util"],
-  main: ["catalog", "cli", "config", "server", "tools", "util"],
+  main: ["catalog", "cli", "config", "pty", "server", "tools", "util"],
 };
 
 /** Libraries that only one room may import. */

@@ -23,6 +23,16 @@ test("a one-row background bar on a coloured panel is a highlight; the panel is 
   expect(emulator.snapshot({ highlights: true }).highlights).toEqual([{ row: 2, startCol: 0, endCol: 12, text: "b.txt       ", kind: "background" }]);
 });
 
+test("a tab drawn in its bar's colour, sitting on the bar, is a highlight (htop's active tab)", async () => {
+  const { emulator, feed } = makeEmulator({ cols: 20, rows: 4 });
+  const green = "\x1b[42m";
+  const blue = "\x1b[44m";
+  // row 1: the active tab in the header bar's green, the other tab in blue; row 2: the green header bar
+  await feed(`${at(1, 2)}${green}[Main]\x1b[0m ${blue}[I/O]\x1b[0m${at(2, 0)}${green}${"  PID USER".padEnd(20)}\x1b[0m`);
+  const tabs = emulator.snapshot({ highlights: true }).highlights!.filter((h) => h.row === 1).map((h) => h.text);
+  expect(tabs).toEqual(["[Main]", "[I/O]"]);
+});
+
 test("a bar in the screen's own colour inside a box counts too (dialog's menu)", async () => {
   const { emulator, feed } = makeEmulator({ cols: 14, rows: 6 });
   const blue = "\x1b[44m";

@@ -68,8 +68,11 @@ describe("web viewer access", () => {
 
 describe("web viewer sessions", () => {
   test("start_session visible: \"web\" without a display returns the URL; the tab gets a repaint, live output and resizes", async () => {
-    const started = await c.ok("start_session", { command: BUN, args: [fixture("echo-keys.ts")], visible: "web" });
+    const reply = await c.call("start_session", { command: BUN, args: [fixture("echo-keys.ts")], visible: "web" });
+    const started = reply.data;
     const sessionId = started.sessionId;
+    // The model reads the text: the URL it is told to pass on must be there, not only in structuredContent.
+    expect(reply.text.split("\n")[0]).toContain(started.info.viewer.url);
     expect(started.info.viewer).toMatchObject({ requested: true, open: false });
     expect(started.info.viewer.reason).toContain("no display");
     expect(started.info.viewer.url).toContain(`#${sessionId}`);
@@ -116,6 +119,11 @@ describe("web viewer sessions", () => {
     expect(refused.data.error.hint).toContain("Release");
     const scripted = await c.call("run_script", { sessionId, steps: [{ type: "send_text", text: "a" }] });
     expect(scripted.text).toContain("HUMAN_IN_CONTROL");
+    // Only the human may resize while holding control.
+    const resized = await c.call("resize", { sessionId, cols: 100, rows: 30 });
+    expect(resized.data.error?.code).toBe("HUMAN_IN_CONTROL");
+    const size = (await c.ok("list_sessions")).sessions.find((s: any) => s.sessionId === sessionId);
+    expect([size.cols, size.rows]).toEqual([80, 24]);
 
     tab.send({ type: "input", data: "hi" });
     await c.ok("wait_for_text", { sessionId, pattern: "KEY 6869", timeoutMs: 10_000, errorOnTimeout: true });
@@ -127,6 +135,9 @@ describe("web viewer sessions", () => {
     expect(after.isError).toBe(false);
     expect(after.data.humanInput).toMatchObject({ bytes: 2, writes: 1 });
     expect(after.text).toContain("a human typed 2 bytes");
+    // One line, no literal "\n" between the note and the tool's own summary.
+    expect(after.text.split("\n")[0]).toMatch(/the screen may have changed\. \S/);
+    expect(after.text).not.toContain("\\n");
     // reported once
     const again = await c.ok("send_text", { sessionId, text: "c", waitFor: { pattern: "KEY 63" } });
     expect(again.humanInput).toBeUndefined();

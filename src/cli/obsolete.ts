@@ -1,0 +1,39 @@
+/**
+ * Goldens no test uses: files under a test file's __snapshots__/<file name>/ that none of its
+ * expect_snapshot steps names, and golden directories whose test file is gone.
+ */
+import { readdir, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { snapshotDir, type TestCase } from "./load.ts";
+
+const GOLDEN = /\.(txt|ansi)$/;
+
+export async function obsoleteGoldens(files: string[], tests: TestCase[]): Promise<string[]> {
+  const used = new Set<string>();
+  for (const test of tests) {
+    for (const step of test.steps) {
+      if (step.type === "expect_snapshot") used.add(join(snapshotDir(test.file), `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`));
+    }
+  }
+  const obsolete: string[] = [];
+  const testFiles = new Set(files);
+  const roots = new Set(files.map((file) => join(dirname(file), "__snapshots__")));
+  for (const root of roots) {
+    for (const dir of await entries(root)) {
+      const goldenDir = join(root, dir);
+      if (!(await stat(goldenDir).catch(() => null))?.isDirectory()) continue;
+      const testFile = join(dirname(root), basename(goldenDir));
+      // a file of the run: its unused goldens; a test file that no longer exists: all of them
+      if (!testFiles.has(testFile) && (await stat(testFile).catch(() => null)) !== null) continue;
+      for (const name of await entries(goldenDir)) {
+        const golden = join(goldenDir, name);
+        if (GOLDEN.test(name) && !used.has(golden)) obsolete.push(golden);
+      }
+    }
+  }
+  return obsolete.sort();
+}
+
+async function entries(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
+}

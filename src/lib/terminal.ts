@@ -1,0 +1,248 @@
+/**
+ * A Terminal is one program in a PTY, driven from TypeScript: the same engine the MCP tools use
+ * (the same input actions, before/after/diff and settle facts, waits and readers), with no MCP hop.
+ * Inputs run one at a time in call order, as the tools' do; reads and waits run at once.
+ */
+import { TuiError } from "../errors.ts";
+import { parseKeys, type KeySpecInput } from "../keys/index.ts";
+import { startRecording, stopRecording, type RecordingStats } from "../record/recorder.ts";
+import { screenshot, type Screenshot } from "../render/screenshot.ts";
+import { settledView, type ScreenBlock, type ScreenView } from "../session/observe.ts";
+import type { StopResult } from "../session/registry.ts";
+import { describeExit, type ExitInfo, type Session } from "../session/session.ts";
+import { waitForIdle, waitForText, type WaitIdleResult } from "../session/wait.ts";
+import type { CellsResult, CellRegion, ScrollbackInfo, TerminalModes } from "../term/types.ts";
+import { checkPayload, describeKeys, describeText, describeTyping, sendKeys, sendText, typeChars } from "./keyboard.ts";
+import type { Engine } from "./launch.ts";
+import { observeInput } from "./observed.ts";
+import { describePaste, pasteText, planMouse, type MouseArgs } from "./pointer.ts";
+import { toWaitOptions, waitFailure, type TextPattern, type WaitForOptions } from "./wait-options.ts";
+
+/** A key: a chord such as "ctrl+c", "F2", "shift+tab", "A", or { key, ctrl, shift, alt, meta }. */
+export type Key = string | KeySpecInput;
+
+export interface InputOptions {
+  /** Wait for this text after the input; the after-screen is the frame where it matched. Throws WAIT_TIMEOUT on a miss. */
+  waitFor?: TextPattern | ({ pattern: TextPattern } & WaitForOptions);
+  /** Fixed settle in ms before the after-screen; omitted: adaptive (until 100 ms quiet, at most 500 ms). */
+  waitAfterMs?: number;
+  /** false: send only, no before/after screens (fastest). Default true. */
+  captureScreen?: boolean;
+  /** "diff": changed rows, cursor and highlights only. Default "full". */
+  screenDetail?: "full" | "diff";
+}
+
+/** What an input returns: the same fields as the MCP input tools' structured results. */
+export interface InputResult {
+  summary: string;
+  sessionId: string;
+  bytesSent: number;
+  /** Before/after screens, their diff and the settle facts (absent with captureScreen: false). */
+  screen?: ScreenBlock;
+  waitFor?: { pattern: string; matched: boolean; elapsedMs: number; [field: string]: unknown };
+  [field: string]: unknown;
+}
+
+export interface TextMatch {
+  /** The matched text (a literal), or the full match then its groups (a RegExp). */
+  match: string | string[];
+  elapsedMs: number;
+  /** The screen at the instant of the match. */
+  screen: ScreenView;
+}
+
+export class Terminal implements AsyncDisposable {
+  #closed: Promise<StopResult> | undefined;
+  /** Why input is refused after an automatic close (see cleanup.ts). */
+  closedBecause: string | undefined;
+
+  constructor(
+    /** The engine's session: an escape hatch, not a stable API. */
+    readonly session: Session,
+    private readonly engine: Engine,
+  ) {}
+
+  get id(): string {
+    return this.session.id;
+  }
+
+  get pid(): number {
+    return this.session.pid;
+  }
+
+  get cols(): number {
+    return this.session.cols;
+  }
+
+  get rows(): number {
+    return this.session.rows;
+  }
+
+  get running(): boolean {
+    return this.session.running;
+  }
+
+  /** Key chords, encoded from the app's live modes (application cursor keys, keypad, kitty keyboard). */
+  press(keys: Key | Key[], options: InputOptions = {}): Promise<InputResult> {
+    const specs = parseKeys(keys);
+    return this.input(options, () => sendKeys(this.session, specs), describeKeys);
+  }
+
+  /** Text as typed: at once, or a character at a time with `cps` (characters per second). */
+  type(text: string, options: InputOptions & { cps?: number } = {}): Promise<InputResult> {
+    checkPayload("type", "text", Buffer.byteLength(text));
+    const { cps } = options;
+    if (cps === undefined) return this.input(options, () => sendText(this.session, text), describeText);
+    if (!(cps > 0)) throw new TuiError("INVALID_ARGUMENT", `cps ${cps} is not a positive number.`, "Pass characters per second, e.g. { cps: 40 }, or leave it out to send at once.");
+    return this.input(options, () => typeChars(this.session, text, cps), describeTyping);
+  }
+
+  /** A paste: bracketed (ESC[200~ ... ESC[201~) when the app enabled mode 2004, else plain. */
+  paste(text: string, options: InputOptions = {}): Promise<InputResult> {
+    checkPayload("paste", "text", Buffer.byteLength(text));
+    return this.input(options, () => pasteText(this.session, text), describePaste);
+  }
+
+  /** A mouse event at a cell or at a text's first match, in the app's tracking mode (MOUSE_NOT_ENABLED if none). */
+  mouse(args: MouseArgs, options: InputOptions = {}): Promise<InputResult> {
+    return this.serialized(async () => {
+      const { send, describe } = await planMouse(this.session, args);
+      return this.observed(options, send, describe);
+    });
+  }
+
+  /** Resize the PTY and the emulator (the app gets SIGWINCH); the screen block spans the re-layout. */
+  resize(cols: number, rows: number, options: InputOptions = {}): Promise<InputResult> {
+    for (const [name, value, max] of [["cols", cols, 1000], ["rows", rows, 500]] as const) {
+      if (!Number.isInteger(value) || value < 1 || value > max) throw new TuiError("INVALID_ARGUMENT", `${name} ${value} is not an integer from 1 to ${max}.`, "Pass the new size in cells.");
+    }
+    const from = { cols: this.cols, rows: this.rows };
+    const resized = () => {
+      this.session.resize(cols, rows);
+      return { from, cols, rows, bytesSent: 0 };
+    };
+    return this.input(options, resized, () => `Resized ${from.cols}x${from.rows} -> ${cols}x${rows}`);
+  }
+
+  /** Wait until the pattern is on the screen (or, with raw, in the output); throws WAIT_TIMEOUT with the screen. */
+  async waitForText(pattern: TextPattern, options: WaitForOptions = {}): Promise<TextMatch> {
+    const wait = toWaitOptions(pattern, options);
+    const { snapshot, ...result } = await waitForText(this.session, wait);
+    const screen = { text: snapshot.text, lines: snapshot.lines, cursor: snapshot.cursor, highlights: snapshot.highlights ?? [], cols: snapshot.cols, rows: snapshot.rows };
+    if (!result.matched) throw waitFailure(wait, result, screen.text);
+    return { match: result.match!, elapsedMs: result.elapsedMs, screen };
+  }
+
+  /** Wait until the app has written nothing for idleMs (default 500); `idle: false` when timeoutMs (5000) passed first. */
+  waitForIdle(options: { idleMs?: number; timeoutMs?: number } = {}): Promise<WaitIdleResult> {
+    return waitForIdle(this.session, { idleMs: options.idleMs ?? 500, timeoutMs: options.timeoutMs ?? 5000 });
+  }
+
+  /** Wait for the program to exit; throws WAIT_TIMEOUT (with the screen) if it is still running after timeoutMs. */
+  async waitForExit(options: { timeoutMs?: number } = {}): Promise<ExitInfo> {
+    const timeoutMs = options.timeoutMs ?? 5000;
+    const timeout = Bun.sleep(timeoutMs).then(() => null);
+    const exit = await Promise.race([this.session.whenExited(), timeout]);
+    if (exit !== null) return exit;
+    const { text } = await this.screen();
+    throw new TuiError("WAIT_TIMEOUT", `The program did not exit within ${timeoutMs} ms.\n--- screen ---\n${text}`, "Send the key that quits it, raise timeoutMs, or close() it.");
+  }
+
+  /** The screen now (after the parser caught up and any synchronized update finished). */
+  screen(): Promise<ScreenView> {
+    return settledView(this.session);
+  }
+
+  /** Cells as runs of equal colours and attributes per row, for a region (default the whole screen). */
+  async cells(region: Partial<CellRegion> = {}): Promise<CellsResult> {
+    await this.session.emulator.flushed();
+    const snap = await this.session.emulator.settledSnapshot({ format: "cells", region });
+    return snap.cells!;
+  }
+
+  /** The whole buffer: history above the screen and the screen (newest maxLines kept). */
+  async scrollback(options: { maxLines?: number } = {}): Promise<ScrollbackInfo> {
+    await this.session.emulator.flushed();
+    const snap = await this.session.emulator.settledSnapshot({ format: "text", includeScrollback: true, maxScrollbackLines: options.maxLines });
+    return snap.scrollback!;
+  }
+
+  /** Raw output the program wrote, escapes included (the newest bytes the ring buffer kept). */
+  raw(): string {
+    return new TextDecoder().decode(this.session.raw.tail());
+  }
+
+  /** A PNG (default) or SVG picture of the screen, written to path (default: a new file in the output directory). */
+  screenshot(options: { path?: string; format?: "png" | "svg"; scale?: number } = {}): Promise<Screenshot> {
+    return screenshot(this.session, { format: options.format ?? "png", path: options.path, dir: this.engine.output.path, cwd: process.cwd(), scale: options.scale ?? 1 });
+  }
+
+  /** Record to an asciicast v2 file, written as output arrives. */
+  startRecording(path?: string, options: { includeInput?: boolean } = {}): RecordingStats {
+    const dir = this.engine.config.recordDir ?? this.engine.output.path;
+    return startRecording(this.session, { path, dir, cwd: process.cwd(), includeInput: options.includeInput });
+  }
+
+  stopRecording(): RecordingStats {
+    return stopRecording(this.session);
+  }
+
+  /** The modes the app has switched on: cursor keys, keypad, bracketed paste, mouse tracking and encoding, alternate screen... */
+  modes(): TerminalModes {
+    return this.session.modes();
+  }
+
+  /** How the program ended, or null while it runs. */
+  exitInfo(): ExitInfo | null {
+    return this.session.exit;
+  }
+
+  /**
+   * Stop the program as closing a terminal window does (signal and SIGHUP to its process group,
+   * SIGKILL after graceMs) and release the PTY. Safe to call more than once.
+   */
+  close(options: { signal?: NodeJS.Signals; graceMs?: number } = {}): Promise<StopResult> {
+    this.#closed ??= this.engine.sessions.stop(this.id, options.signal, options.graceMs).finally(() => this.session.dispose());
+    return this.#closed;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  toString(): string {
+    return `Terminal ${this.id} (${this.session.config.command}, ${describeExit(this.session.exit)})`;
+  }
+
+  private input<R extends { bytesSent: number }>(options: InputOptions, action: () => R | Promise<R>, describe: (r: R) => string): Promise<InputResult> {
+    return this.serialized(() => this.observed(options, action, describe));
+  }
+
+  /** One input at a time, in call order, only while the program runs (as the tools' input queue). */
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    return this.session.serialize(async () => {
+      if (this.closedBecause && !this.session.running) throw new TuiError("SESSION_EXITED", this.closedBecause, "Launch it inside the test that uses it.");
+      this.session.assertRunning();
+      return task();
+    });
+  }
+
+  private async observed<R extends { bytesSent: number }>(options: InputOptions, action: () => R | Promise<R>, describe: (r: R) => string): Promise<InputResult> {
+    const waitFor = options.waitFor === undefined ? undefined : toInlineWait(options.waitFor);
+    const observeOptions = { captureScreen: options.captureScreen ?? true, waitAfterMs: options.waitAfterMs, waitFor, screenDetail: options.screenDetail ?? "full" };
+    try {
+      const { summary, data } = await observeInput(this.session, observeOptions, action, describe);
+      return { summary, ...data } as InputResult;
+    } catch (error) {
+      // A test failure should show the screen it failed on, not only say where to find it.
+      const after = (error as TuiError).details?.screen as ScreenBlock | undefined;
+      if (error instanceof TuiError && error.code === "WAIT_TIMEOUT" && after?.after) error.message += `\n--- screen ---\n${after.after.text}`;
+      throw error;
+    }
+  }
+}
+
+function toInlineWait(waitFor: NonNullable<InputOptions["waitFor"]>) {
+  const spec = typeof waitFor === "string" || waitFor instanceof RegExp ? { pattern: waitFor } : waitFor;
+  return { ...toWaitOptions(spec.pattern, spec), errorOnTimeout: true };
+}

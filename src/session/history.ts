@@ -1,0 +1,209 @@
+/**
+ * A session's input history, for save_test: every input in order (the agent's tool calls and a
+ * human's typing in the web viewer, as the same step types), the agent's waits that matched and its
+ * assertions that passed.
+ *
+ * Bounded (ARCHITECTURE.md principle 9): at most MAX_HISTORY_ENTRIES entries and MAX_HISTORY_PAYLOAD
+ * characters of typed or pasted text. Past either bound the history stops recording and says so
+ * (`full`); the session itself goes on. save_test then refuses, since a test that stops halfway
+ * through a session would not reproduce the screen it ended on.
+ *
+ * For the waits save_test inserts, each input keeps the screen around it only until the next input
+ * begins: then the text that appeared after it and held still is chosen (stable-text.ts), and only
+ * that short text, plus the screen the agent saw (within MAX_KEPT_SCREEN_CHARS, for snapshots:
+ * "waits"), is kept.
+ */
+import type { ScreenBaseline, Viewport } from "./baseline.ts";
+import { decodeHumanInput } from "./human-input.ts";
+import type { InputSource, Session } from "./session.ts";
+import { chooseWaitText, volatileSpans, type Span } from "./stable-text.ts";
+
+export const MAX_HISTORY_ENTRIES = 500;
+export const MAX_HISTORY_PAYLOAD = 4 * 1024 * 1024;
+export const MAX_KEPT_SCREEN_CHARS = 1024 * 1024;
+
+export interface LaunchArgs {
+  command: string;
+  args: string[];
+  cwd: string;
+  env?: Record<string, string>;
+  cols: number;
+  rows: number;
+  term: string;
+  clock?: string;
+  freezeClock?: boolean;
+}
+
+export interface WaitSpec {
+  pattern: string;
+  regex?: boolean;
+  regexFlags?: string;
+  matchScreen?: boolean;
+  timeoutMs?: number;
+  after?: "input";
+}
+
+export interface InputEntry {
+  kind: "input";
+  /** The step type: send_keys, send_text, send_raw, paste, mouse, resize, type_text, hold_key. */
+  type: string;
+  args: Record<string, unknown>;
+  source: InputSource;
+  /** The agent's inline waitFor, when it matched; `newOnly` when the match was text new since the input. */
+  waitFor?: WaitSpec & { newOnly: boolean };
+  /** Stable text that appeared after this input, chosen once the next input began (or at save). */
+  waitText?: string;
+  /** The screen when the next input began, with the spans seen changing, when within the budget. */
+  screen?: { lines: string[]; volatile: Span[] };
+}
+
+export interface WaitEntry {
+  kind: "wait";
+  args: WaitSpec;
+}
+
+export interface CheckEntry {
+  kind: "check";
+  args: Record<string, unknown>;
+}
+
+export type HistoryEntry = InputEntry | WaitEntry | CheckEntry;
+
+interface Pending {
+  entry: InputEntry;
+  before: Viewport;
+  /** The screen when the agent's call returned (human input has none). */
+  after?: Viewport;
+}
+
+export class InputHistory {
+  readonly entries: HistoryEntry[] = [];
+  /** Why recording stopped, once a bound was crossed. */
+  full: { reason: string; at: string } | null = null;
+  /** Calls not kept because they failed: assertions that did not pass, waits that timed out. */
+  readonly leftOut: string[] = [];
+  private payload = 0;
+  private keptScreenChars = 0;
+  private pending: Pending | null = null;
+  /** The input settled last, so a human's next key can reopen it and extend its text. */
+  private settled: Pending | null = null;
+  private agentCalls = 0;
+  private started = false;
+  /** Stable text on the screen when the first input began. */
+  readyText: string | undefined;
+
+  constructor(
+    private readonly session: Session,
+    readonly launch: LaunchArgs,
+  ) {
+    session.onInputStart((baseline) => {
+      // what a rerun waits for before its first input: the app's first screen, as the agent saw it
+      if (!this.started) this.readyText = chooseWaitText({ ...baseline, lines: [] }, [baseline], "", "top");
+      this.started = true;
+      this.settlePending(baseline);
+    });
+    session.onInput((bytes, from) => {
+      if (from === "human") this.human(bytes);
+    });
+    session.onResize((size, from) => {
+      if (from === "human") this.human(null, size);
+    });
+  }
+
+  /** An agent tool call on this session begins; pass the number to `agentInput` when it ends. */
+  beginAgentCall(): number {
+    return ++this.agentCalls;
+  }
+
+  /** An agent input call ended: kept when it wrote (its baseline is newer than the call's start). */
+  agentInput(type: string, args: Record<string, unknown>, baselineBefore: ScreenBaseline | null, waitFor?: InputEntry["waitFor"]): void {
+    const baseline = this.session.lastInput;
+    if (baseline === null || baseline === baselineBefore) return;
+    const entry: InputEntry = { kind: "input", type, args, source: "agent", ...(waitFor ? { waitFor } : {}) };
+    if (!this.add(entry, payloadOf(args))) return;
+    this.pending = { entry, before: baseline, after: this.session.running ? this.session.emulator.viewport() : undefined };
+  }
+
+  wait(args: WaitSpec): void {
+    this.add({ kind: "wait", args }, 0);
+  }
+
+  check(args: Record<string, unknown>): void {
+    this.add({ kind: "check", args }, 0);
+  }
+
+  note(what: string): void {
+    if (this.leftOut.length < 50) this.leftOut.push(what);
+  }
+
+  /** Settle the last input against the screen now (save_test calls this before reading the entries). */
+  settle(now: Viewport, later?: Viewport): void {
+    this.settlePending(now, later);
+  }
+
+  /** The last input entry's screen before it (to judge whether an agent's waitFor matched new text). */
+  get pendingBefore(): Viewport | undefined {
+    return this.pending?.before;
+  }
+
+  private human(bytes: Uint8Array | null, size?: { cols: number; rows: number }): void {
+    const steps: { type: string; args: Record<string, unknown> }[] = size ? [{ type: "resize", args: { cols: size.cols, rows: size.rows } }] : decodeHumanInput(bytes!, this.session.emulator.keyboardModes());
+    const baseline = this.session.lastInput!;
+    for (const step of steps) {
+      // A human types a word one key at a time: consecutive characters (or keys) make one step.
+      const last = this.settled;
+      const mergeable = step.type === "send_text" || step.type === "send_keys";
+      if (mergeable && last && last.entry.source === "human" && last.entry.type === step.type && this.entries.at(-1) === last.entry && !this.full) {
+        if (step.type === "send_text") last.entry.args.text = String(last.entry.args.text) + String(step.args.text);
+        else (last.entry.args.keys as string[]).push(...(step.args.keys as string[]));
+        this.payload += payloadOf(step.args);
+        this.unkeep(last.entry);
+        this.pending = last;
+        continue;
+      }
+      const entry: InputEntry = { kind: "input", type: step.type, args: step.args, source: "human" };
+      if (!this.add(entry, payloadOf(step.args))) return;
+      this.pending = { entry, before: baseline };
+    }
+  }
+
+  private add(entry: HistoryEntry, payload: number): boolean {
+    if (this.full) return false;
+    if (this.entries.length >= MAX_HISTORY_ENTRIES) this.full = { reason: `${MAX_HISTORY_ENTRIES} entries`, at: new Date().toISOString() };
+    else if (this.payload + payload > MAX_HISTORY_PAYLOAD) this.full = { reason: `${MAX_HISTORY_PAYLOAD} characters of typed and pasted text`, at: new Date().toISOString() };
+    if (this.full) return false;
+    this.payload += payload;
+    this.entries.push(entry);
+    return true;
+  }
+
+  /** The input before this one is over: choose its wait text from the screens around it, keep its screen. */
+  private settlePending(now: Viewport | ScreenBaseline, later?: Viewport): void {
+    const pending = this.pending;
+    if (pending === null) return;
+    this.pending = null;
+    this.settled = pending;
+    const reads = [pending.after, now, later].filter((v): v is Viewport => v !== undefined);
+    const text = chooseWaitText(pending.before, reads, payloadText(pending.entry.args));
+    if (text !== undefined) pending.entry.waitText = text;
+    const size = now.lines.reduce((n, line) => n + line.length, 0);
+    if (this.keptScreenChars + size <= MAX_KEPT_SCREEN_CHARS) {
+      this.keptScreenChars += size;
+      pending.entry.screen = { lines: now.lines, volatile: volatileSpans(reads) };
+    }
+  }
+
+  private unkeep(entry: InputEntry): void {
+    if (entry.screen) this.keptScreenChars -= entry.screen.lines.reduce((n, line) => n + line.length, 0);
+    delete entry.screen;
+    delete entry.waitText;
+  }
+}
+
+function payloadText(args: Record<string, unknown>): string {
+  return typeof args.text === "string" ? args.text : typeof args.utf8 === "string" ? args.utf8 : "";
+}
+
+function payloadOf(args: Record<string, unknown>): number {
+  return payloadText(args).length + (typeof args.hex === "string" ? args.hex.length : 0) + (typeof args.base64 === "string" ? args.base64.length : 0);
+}

@@ -1,0 +1,133 @@
+/**
+ * What one thread is doing, and whether that is its rest. Pure: the oracle reads /proc, this judges.
+ *
+ * A thread is at rest when it is:
+ * - stopped or a zombie;
+ * - waiting for input with no timeout (read, poll/select/epoll with none): it waits for its user;
+ * - in a wait only another thread or process can end (futex or sigsuspend with no timeout, wait4):
+ *   the threads that can end it are judged on their own. A worker thread (not the process's main
+ *   thread) in a futex wait with a timeout rests too: pools and runtimes (bun's, V8's, Go's) park
+ *   their helpers on a condition with a deadline and flip between timed and untimed parking;
+ *   a main thread in a timed futex (Python's Event.wait(0.4)) is a timer;
+ * - in the same timed wait as at its rest (same syscall, a timeout from half to twice the rest's),
+ *   or the same unknown wait as at its rest. A wait much shorter than the rest is a timer the input
+ *   set (bun rests in epoll_pwait2(1000) and waits 60 ms for a setTimeout(60)); a periodic
+ *   program's shortened tick counts as busy until its next full tick, at most one period. A spinner sleeping 80 ms between frames, htop's refresh
+ *   select, the Go runtime's sleeping threads: these wake by themselves and are resting.
+ * Anything else may still answer: running, in disk sleep, or in a timed wait it was not in at rest
+ * (a raw-mode app now in select(400 ms), node's epoll_pwait(3000) with a setTimeout pending).
+ */
+import type { ProcStat, ProcSyscall } from "./proc.ts";
+import { syscallInfo, type Arch, type WaitKind } from "./syscalls.ts";
+
+export type ThreadActivity =
+  | { kind: "running" }
+  | { kind: "disk" }
+  | { kind: "stopped" }
+  | { kind: "wait"; call: string; nr: number; waitKind: WaitKind | "unknown"; timed: boolean; timeoutMs?: number };
+
+/** A thread's wait at rest, as remembered between inputs. */
+export interface RestWait {
+  nr: number;
+  timed: boolean;
+  timeoutMs?: number;
+  /** Learnt at start-up (see docs/ready-oracle.md): a longer timed wait than this still counts as rest. */
+  provisional?: boolean;
+}
+
+export type BusyState = "running" | "sleeping" | "timer";
+
+export type Verdict =
+  | { rest: true; waitsForInput: boolean; timed: boolean }
+  | { rest: false; state: BusyState; timerDueMs?: number; call?: string };
+
+/** futex operations whose timeout is relative (FUTEX_WAIT); the others take an absolute time. */
+const FUTEX_WAIT = 0;
+const TIMER_ABSTIME = 1n;
+
+/** The low 32 bits of a register as a signed int: how an `int timeout` of -1 shows in /proc. */
+const int32 = (value: bigint): number => Number(BigInt.asIntN(32, value));
+
+/**
+ * `readTimeout` reads a timeout passed by pointer (from /proc/<pid>/mem); it is called only for a
+ * timed wait whose length matters.
+ */
+export function classify(
+  arch: Arch,
+  stat: ProcStat,
+  syscall: ProcSyscall | undefined,
+  readTimeout: (address: bigint, type: "timeval" | "timespec") => number | undefined,
+): ThreadActivity {
+  if ("TtZXx".includes(stat.state)) return { kind: "stopped" };
+  if (stat.state === "R" || syscall === undefined || syscall.running) return { kind: "running" };
+  if (stat.state === "D") return { kind: "disk" };
+  const info = syscall.nr >= 0 ? syscallInfo(arch, syscall.nr) : undefined;
+  if (info === undefined) return { kind: "wait", call: syscall.nr < 0 ? "no syscall" : `syscall ${syscall.nr}`, nr: syscall.nr, waitKind: "unknown", timed: false };
+  const wait = { kind: "wait" as const, call: info.name, nr: syscall.nr, waitKind: info.kind };
+  const timeout = info.timeout;
+  const arg = timeout.type === "none" ? 0n : (syscall.args[timeout.arg] ?? 0n);
+  switch (timeout.type) {
+    case "none":
+      return { ...wait, timed: false };
+    case "ms": {
+      const value = int32(arg);
+      return value < 0 ? { ...wait, timed: false } : { ...wait, timed: true, timeoutMs: value };
+    }
+    case "futex": {
+      if (arg === 0n) return { ...wait, timed: false };
+      const relative = Number((syscall.args[1] ?? 0n) & 0x7fn) === FUTEX_WAIT;
+      return { ...wait, timed: true, timeoutMs: relative ? readTimeout(arg, "timespec") : undefined };
+    }
+    default: {
+      if (arg === 0n) return { ...wait, timed: false };
+      const absolute = info.name === "clock_nanosleep" && ((syscall.args[1] ?? 0n) & TIMER_ABSTIME) !== 0n;
+      return { ...wait, timed: true, timeoutMs: absolute ? undefined : readTimeout(arg, timeout.type) };
+    }
+  }
+}
+
+/**
+ * A timed wait this far from the rest's is a different wait: a 60 ms timer under a 1 s tick, a 400 ms
+ * answer after a 50 ms tick. A rest learnt at start-up may be a start-up transient (bun waits 100 ms
+ * at a time for its first 150 ms, then 1000), so there a longer wait is rest and a shorter one busy.
+ */
+function unlikeRest(now: number | undefined, rest: RestWait): boolean {
+  const restMs = rest.timeoutMs;
+  if (now === undefined || restMs === undefined) return false;
+  // A provisional rest was seen once, at an unknown point of the program's cycle: any clearly shorter
+  // wait is busy (at worst, one period of a redraw loop is waited out).
+  if (rest.provisional) return now < restMs * 0.9 - 5;
+  return now < restMs / 2 - 20 || now > restMs * 2 + 20;
+}
+
+export function judge(activity: ThreadActivity, rest: RestWait | undefined, mainThread: boolean): Verdict {
+  switch (activity.kind) {
+    case "stopped":
+      return { rest: true, waitsForInput: false, timed: false };
+    case "running":
+      return { rest: false, state: "running" };
+    case "disk":
+      return { rest: false, state: "sleeping" };
+  }
+  const { waitKind, timed, nr, timeoutMs, call } = activity;
+  if (!timed && waitKind === "input") return { rest: true, waitsForInput: true, timed: false };
+  if (!timed && waitKind === "other-thread") return { rest: true, waitsForInput: false, timed: false };
+  if (call === "futex" && !mainThread) return { rest: true, waitsForInput: false, timed: false };
+  const sameAsRest = rest !== undefined && rest.nr === nr && rest.timed === timed && !unlikeRest(timeoutMs, rest);
+  if (sameAsRest) return { rest: true, waitsForInput: waitKind === "input", timed };
+  if (!timed) return { rest: false, state: "sleeping", call };
+  return { rest: false, state: "timer", timerDueMs: timeoutMs, call };
+}
+
+/**
+ * What to remember of a waiting thread as its rest, given what was remembered; undefined for a thread
+ * not waiting. The same timed wait keeps the longest timeout seen: a look can catch a periodic wait
+ * with only part of its period left, and a rest must not shrink to that.
+ */
+export function restOf(activity: ThreadActivity, known: RestWait | undefined, provisional: boolean): RestWait | undefined {
+  if (activity.kind !== "wait") return undefined;
+  const rest = { nr: activity.nr, timed: activity.timed, timeoutMs: activity.timeoutMs, ...(provisional ? { provisional } : {}) };
+  if (known === undefined || known.nr !== rest.nr || known.timed !== rest.timed) return rest;
+  if (known.timeoutMs === undefined || rest.timeoutMs === undefined) return rest;
+  return { ...rest, timeoutMs: Math.max(known.timeoutMs, rest.timeoutMs) };
+}

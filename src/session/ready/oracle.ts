@@ -1,0 +1,301 @@
+/**
+ * The ready oracle: is the terminal's foreground process group back at rest after an input?
+ * See docs/ready-oracle.md for the rule; classify.ts judges one thread, reading.ts reads /proc.
+ *
+ * One oracle per session. It remembers each thread's rest (the wait it was in when the program was
+ * last known to be waiting for its user) and the foreground group at rest, and judges every look
+ * against them.
+ */
+import type { Session } from "../session.ts";
+import { judge, restOf, type BusyState, type RestWait, type Verdict } from "./classify.ts";
+import { procCost } from "./proc.ts";
+import { look, scanGroup, terminalOf, type Look, type ThreadLook } from "./reading.ts";
+import { hostArch, type Arch } from "./syscalls.ts";
+
+/** A program that has neither read its input nor written anything this long after it is taken to ignore it (cooked mode, no echo). */
+export const NO_RESPONSE_MS = 50;
+/** Back at rest, output the program wrote may still be on its way to the emulator; wait for it at most this long. */
+const DRAIN_GRACE_MS = 15;
+/** Start-up rule: the first input waits at most this long for a moment when no thread runs (see the docs). */
+const STARTUP_LOOK_MS = 300;
+/** Looks are 1 ms apart at first, then an eighth of the time waited so far, at most this far apart. */
+const MAX_LOOK_GAP_MS = 25;
+/** Output in this window before an input, from a program that rests on a timer, makes the settle `periodic`. */
+const PERIODIC_WINDOW_MS = 1000;
+
+export type SettledBy = "idle" | "periodic" | "quiet" | "timeout" | "exit" | "waitFor" | "fixed";
+
+export interface Busy {
+  pid: number;
+  command: string;
+  state: BusyState;
+  /** The timeout of the timed wait it is in (the length it asked for), when known. */
+  timerDueMs?: number;
+}
+
+export interface ReadyOutcome {
+  settledBy: SettledBy;
+  /** The program that was judged: the foreground group's leader. */
+  program?: string;
+  busy?: Busy;
+  /** /proc reads this settle made, and the time they took. */
+  procReads: number;
+  procMs: number;
+}
+
+/** Before an input: what the program looked like. */
+export interface Baseline {
+  look: Look;
+  bytesOut: number;
+  lastOutputAt: number;
+}
+
+export class ReadyOracle {
+  /** Why the oracle cannot run for this session, or undefined when it can. */
+  unavailable: string | undefined;
+  private readonly arch: Arch | null = hostArch();
+  private readonly rest = new Map<number, RestWait>();
+  private restGroup: number | undefined;
+  /** True while the program is known to be at rest since the last input (an oracle settle, or a look that said so). */
+  private confirmed = false;
+  private inputs = 0;
+  private bytesAtLastSettle: number | undefined;
+  private lastSettleAt = 0;
+  /** The program has been seen writing on its own while at rest (a spinner, a clock): see periodic(). */
+  private writesOnItsOwn = false;
+
+  constructor(private readonly session: Session) {
+    this.unavailable = this.check();
+    session.onInput(() => {
+      this.inputs++;
+      this.confirmed = false;
+    });
+  }
+
+  private check(): string | undefined {
+    if (this.session.config.ready === "quiet") return "TUI_TESTER_READY=quiet";
+    if (process.platform !== "linux") return `no /proc on ${process.platform}`;
+    if (this.arch === null) return `no syscall table for ${process.arch}`;
+    try {
+      const probe = terminalOf(this.session.pid);
+      if (probe === undefined) return "the process is gone";
+      look(this.arch, this.session.pid, [this.session.pid]);
+      return undefined;
+    } catch (error) {
+      return `/proc denied (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+    }
+  }
+
+  get available(): boolean {
+    return this.unavailable === undefined;
+  }
+
+  /** A full look at the foreground group (one /proc scan for its members). */
+  private lookNow(known?: Look): Look | undefined {
+    const terminal = terminalOf(this.session.pid);
+    if (terminal === undefined) return undefined;
+    const tpgid = terminal.tpgid > 0 ? terminal.tpgid : this.session.pid;
+    // The members found by the last scan, while the same group has the terminal; else a new scan.
+    // A group led by a lower pid than the session's first process means pids wrapped around: read them all.
+    const from = tpgid >= this.session.pid ? this.session.pid : 0;
+    const pids = known !== undefined && known.tpgid === tpgid ? known.pids : scanGroup(tpgid, terminal.session, from);
+    return look(this.arch!, tpgid, pids);
+  }
+
+  private guarded<T>(read: () => T): T | undefined {
+    try {
+      return read();
+    } catch (error) {
+      this.unavailable = `/proc denied (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+      return undefined;
+    }
+  }
+
+  /** Called just before an input is written. Undefined when the oracle cannot be used. */
+  async baseline(): Promise<Baseline | undefined> {
+    if (!this.available || !this.session.running) return undefined;
+    let first = this.guarded(() => this.lookNow());
+    if (first === undefined) return undefined;
+    if (this.inputs === 0 && this.restGroup === undefined) {
+      // Start-up rule: the rest is the first look with no thread running, looked for briefly.
+      const until = performance.now() + STARTUP_LOOK_MS;
+      while (!allWaiting(first) && performance.now() < until) {
+        await Bun.sleep(1);
+        const again = this.guarded(() => this.lookNow());
+        if (again === undefined) return undefined;
+        first = again;
+      }
+      this.remember(first, true);
+    } else if (this.confirmed) {
+      this.remember(first, false);
+    }
+    this.noteOwnWrites();
+    return { look: first, bytesOut: this.session.bytesOut, lastOutputAt: this.session.lastOutputAt };
+  }
+
+  /** Take the waits of `seen` as the rest; at start-up only a look with no thread running counts. */
+  private remember(seen: Look, startup: boolean): void {
+    if (startup && !allWaiting(seen)) return;
+    this.restGroup = seen.tpgid;
+    for (const thread of seen.threads) {
+      const wait = restOf(thread.activity, this.rest.get(thread.tid), startup);
+      if (wait !== undefined) this.rest.set(thread.tid, wait);
+    }
+    if (this.rest.size > 4096) this.rest.clear(); // threads come and go; never grow without bound
+  }
+
+  private verdicts(seen: Look): { thread: ThreadLook; verdict: Verdict }[] {
+    return seen.threads.map((thread) => ({ thread, verdict: judge(thread.activity, this.rest.get(thread.tid), thread.tid === thread.pid) }));
+  }
+
+  /** What keeps `seen` from being at rest, or undefined when it is at rest. */
+  private busyIn(seen: Look): Busy | undefined {
+    const verdicts = this.verdicts(seen);
+    const busy = verdicts.filter((v) => !v.verdict.rest);
+    const order: BusyState[] = ["running", "timer", "sleeping"];
+    busy.sort((a, b) => order.indexOf(stateOf(a.verdict)) - order.indexOf(stateOf(b.verdict)));
+    const first = busy[0];
+    if (first !== undefined && !first.verdict.rest) {
+      const { verdict, thread } = first;
+      return { pid: thread.pid, command: thread.command, state: verdict.state, ...(verdict.timerDueMs !== undefined ? { timerDueMs: verdict.timerDueMs } : {}) };
+    }
+    if (seen.tpgid !== (this.restGroup ?? this.session.pid)) {
+      // Another group has the terminal (a shell running a command) and none of its threads is busy: it waits, but not for us.
+      return { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" };
+    }
+    return undefined;
+  }
+
+  /**
+   * Wait until the program is back at rest after an input (or, without a baseline, at rest now) and
+   * the emulator has parsed what it wrote; at most `capMs` from `since`.
+   */
+  async settle(baseline: Baseline | undefined, since: number, capMs: number, signal?: AbortSignal): Promise<ReadyOutcome> {
+    const cost = { reads: procCost.reads, ms: procCost.ms };
+    const outcome = (settledBy: SettledBy, program?: string, busy?: Busy): ReadyOutcome => ({
+      settledBy,
+      ...(program !== undefined ? { program } : {}),
+      ...(busy !== undefined ? { busy } : {}),
+      procReads: procCost.reads - cost.reads,
+      procMs: Math.round((procCost.ms - cost.ms) * 100) / 100,
+    });
+    const base = baseline?.look;
+    const bytesAtStart = baseline?.bytesOut ?? this.session.bytesOut;
+    let known = base;
+    let restSince: { at: number; bytes: number; scanned: boolean } | undefined;
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      if (!this.session.running) {
+        await this.session.whenExited();
+        return outcome("exit");
+      }
+      const now = performance.now();
+      const seen = this.guarded(() => this.lookNow(restSince === undefined ? known : undefined));
+      if (seen === undefined) {
+        if (!this.available) return outcome("quiet");
+        await Bun.sleep(1); // the process is exiting; the next turn reports the exit
+        continue;
+      }
+      known = seen;
+      const busy = this.busyIn(seen);
+      const responded = base === undefined || this.responded(base, seen, bytesAtStart, now - since);
+      if (busy === undefined && responded) {
+        if (restSince === undefined) restSince = { at: now, bytes: this.session.bytesOut, scanned: false };
+        else if (this.session.bytesOut === restSince.bytes && (this.drained(base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)) {
+          await this.session.emulator.flushed();
+          if (this.session.bytesOut === restSince.bytes) {
+            this.confirmed = true;
+            this.remember(seen, false);
+            if (base === undefined) this.noteOwnWrites();
+            const periodic = this.periodic(seen);
+            this.bytesAtLastSettle = this.session.bytesOut;
+            this.lastSettleAt = performance.now();
+            return outcome(periodic ? "periodic" : "idle", seen.leader);
+          }
+        }
+        if (restSince !== undefined) restSince.bytes = this.session.bytesOut;
+      } else {
+        restSince = undefined;
+      }
+      const elapsed = performance.now() - since;
+      if (elapsed >= capMs) {
+        await this.session.emulator.flushed();
+        return outcome("timeout", seen.leader, busy ?? (responded ? undefined : { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" }));
+      }
+      const gap = restSince !== undefined ? 1 : Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
+      await Bun.sleep(Math.min(gap, capMs - elapsed));
+    }
+  }
+
+  /** Has the program taken the input? Read it, wrote something (from a rest with no timer), changed group, or had time. */
+  private responded(base: Look, seen: Look, bytesAtStart: number, elapsed: number): boolean {
+    if (seen.tpgid !== base.tpgid || seen.pids.join() !== base.pids.join()) return true;
+    if (sum(seen, "rchar") > sum(base, "rchar", seen.pids)) return true;
+    const timedRest = this.verdicts(seen).some(({ verdict }) => verdict.rest && verdict.timed);
+    if (!timedRest && this.session.bytesOut > bytesAtStart) return true;
+    return elapsed >= NO_RESPONSE_MS;
+  }
+
+  /** Everything the group wrote since the input has reached us (bytes received ≥ bytes written; echo and CRLF only add). */
+  private drained(base: Look | undefined, seen: Look, bytesAtStart: number): boolean {
+    if (base === undefined) return false;
+    return this.session.bytesOut - bytesAtStart >= sum(seen, "wchar") - sum(base, "wchar", seen.pids);
+  }
+
+  /**
+   * Before an input: did the program write while it was at rest since the last settle? Output
+   * then is its own (a redraw on a timer). Before the first settle nothing is known (start-up
+   * output is not a redraw), so the first input of a spinner settles as idle. Inputs sent back to
+   * back leave no gap to see it in, so the finding stays until a gap of PERIODIC_WINDOW_MS without
+   * output says otherwise.
+   */
+  private noteOwnWrites(): void {
+    const now = performance.now();
+    if (this.bytesAtLastSettle === undefined) return;
+    if (this.session.bytesOut > this.bytesAtLastSettle) this.writesOnItsOwn = true;
+    else if (now - this.lastSettleAt >= PERIODIC_WINDOW_MS) this.writesOnItsOwn = false;
+  }
+
+  /** Back at rest, with a thread resting on a timer, and writing on its own: a periodic redraw, not waited out. */
+  private periodic(seen: Look): boolean {
+    if (!this.writesOnItsOwn) return false;
+    return this.verdicts(seen).some(({ verdict }) => verdict.rest && verdict.timed);
+  }
+
+  /** One look, for a fixed or waitFor settle: is the program at rest now? Undefined when unknown. */
+  atRestNow(): { atRest: boolean; busy?: Busy; program?: string } | undefined {
+    if (!this.available || !this.session.running) return undefined;
+    const seen = this.guarded(() => this.lookNow());
+    if (seen === undefined) return undefined;
+    const busy = this.busyIn(seen);
+    if (busy === undefined) this.confirmed = true;
+    return { atRest: busy === undefined, program: seen.leader, ...(busy ? { busy } : {}) };
+  }
+}
+
+function stateOf(verdict: Verdict): BusyState {
+  return verdict.rest ? "sleeping" : verdict.state;
+}
+
+function allWaiting(seen: Look): boolean {
+  return seen.threads.every((t) => t.activity.kind === "wait" || t.activity.kind === "stopped");
+}
+
+/** Sum of a counter over the processes of `seen` (only those in `only`, when given). */
+function sum(seen: Look, key: "rchar" | "wchar", only?: number[]): number {
+  let total = 0;
+  for (const [pid, io] of seen.io) if (only === undefined || only.includes(pid)) total += io[key];
+  return total;
+}
+
+const oracles = new WeakMap<Session, ReadyOracle>();
+
+/** The session's oracle (made on first use). */
+export function readyOracle(session: Session): ReadyOracle {
+  let oracle = oracles.get(session);
+  if (oracle === undefined) {
+    oracle = new ReadyOracle(session);
+    oracles.set(session, oracle);
+  }
+  return oracle;
+}

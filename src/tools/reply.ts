@@ -1,0 +1,151 @@
+/**
+ * The named parts of a reply's text, in the spirit of Playwright MCP's Response with its fixed
+ * sections. A handler says what each part is; render-text.ts prints the parts in one fixed order
+ * (summary, fields, lines, settle, diff, screen, highlights, blocks) and never guesses from field
+ * names. structuredContent (the outcome's `data`) is separate and complete.
+ */
+import { TuiError, type ErrorCode } from "../errors.ts";
+import type { ScreenBlock, ScreenView } from "../session/observe.ts";
+import type { Busy } from "../session/ready/oracle.ts";
+import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
+
+export type Cursor = Snapshot["cursor"];
+
+/** A screen as the model reads it. Without `text` only the cursor line is printed. */
+export interface ScreenPart {
+  /** Heading; default "Screen". */
+  title?: string;
+  text?: string;
+  cols?: number;
+  rows?: number;
+  cursor?: Cursor;
+}
+
+/**
+ * Changed rows. `rows`: "all" lists every changed row with both sides; "after" lists only the new
+ * side; "ranges" names the rows by number (the screen that follows shows them).
+ */
+export interface DiffPart {
+  diff: Pick<SnapshotDiff, "changedLines" | "addedRows" | "removedRows"> & Partial<SnapshotDiff>;
+  rows: "all" | "after" | "ranges";
+}
+
+export interface ReplyParts {
+  /** Facts as `key: value`: scalars on one line, objects as compact JSON lines. */
+  fields?: Record<string, unknown>;
+  /** Lines a tool writes itself: a match, a session list, frames, script steps. */
+  lines?: string[];
+  /** One statement on how an input settled ("Settled after 23 ms, quiet."). */
+  settle?: string;
+  diff?: DiffPart;
+  screen?: ScreenPart;
+  highlights?: readonly Highlight[];
+  /** Blocks printed after the screen (the buffer, ANSI, cells, a final screen), already formatted. */
+  blocks?: string[];
+}
+
+/** Above this many changed rows (and half the screen) the rows are named, not listed: the screen shows them. */
+export const MANY_ROWS = 8;
+
+/** A TuiError whose details render with named parts (the screen at a failed wait, say). */
+export class ReplyError extends TuiError {
+  constructor(code: ErrorCode, message: string, hint: string, details: Record<string, unknown>, readonly parts: ReplyParts) {
+    super(code, message, hint, details);
+  }
+}
+
+/** Parts of a whole-screen view: snapshot, get_text, a wait's screen, a final screen. */
+export function viewParts(view: Pick<ScreenView, "text" | "cursor"> & Partial<ScreenView>, title?: string): ReplyParts {
+  const screen: ScreenPart = { text: view.text, cursor: view.cursor, ...(view.cols !== undefined ? { cols: view.cols, rows: view.rows } : {}) };
+  if (title) screen.title = title;
+  return { screen, highlights: view.highlights ?? [] };
+}
+
+/** What a busy program was doing, as the end of a sentence ("is running"). */
+function busyText(busy: Busy): string {
+  const who = `${busy.command} (pid ${busy.pid})`;
+  if (busy.state === "timer") return `${who} is in a ${busy.timerDueMs !== undefined ? `${busy.timerDueMs} ms ` : ""}timed wait`;
+  return `${who} is ${busy.state === "running" ? "running" : "waiting on something other than input"}`;
+}
+
+/** The settle statement of an input's screen block: the ready oracle's verdict (docs/ready-oracle.md). */
+export function settleStatement(
+  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback">,
+): string {
+  const ms = block.waitedMs;
+  const program = block.program ?? "the program";
+  const busy = block.busy;
+  switch (block.settledBy) {
+    case "idle":
+      return `Settled in ${ms} ms: ${program} is waiting for input.`;
+    case "periodic":
+      return `Settled in ${ms} ms: ${program} is waiting for input and redraws on a timer.`;
+    case "exit":
+      return `Settled in ${ms} ms: the program exited.`;
+    case "quiet":
+      return `Settled after ${ms} ms: output quiet for 100 ms (${block.fallback ?? "no view of the program"}; it may still be working).`;
+    case "timeout":
+      if (busy) return `Still busy after ${ms} ms: ${busyText(busy)}. Use waitFor or wait_for_idle to catch the rest.`;
+      return `Output still arriving after ${ms} ms: use waitFor or wait_for_idle to catch later output.`;
+    case "waitFor":
+      return `Text seen after ${ms} ms${busy ? `; ${busyText(busy)}` : ""}.`;
+    default:
+      return `Waited ${block.waitAfterMs} ms${busy ? `; ${busyText(busy)}` : ""}.`;
+  }
+}
+
+/**
+ * Parts of an input's before/after block: settle, changed rows, the after-screen (never the
+ * before-screen). `inScript`: only the new side of changed rows, no screen (the script ends with it).
+ */
+export function blockParts(block: ScreenBlock, inScript = false): ReplyParts {
+  const settle = settleStatement(block);
+  const changed = block.diff.changedLines.length;
+  if (inScript) return { diff: { diff: block.diff, rows: "after" } };
+  if (block.after) {
+    const listAll = changed <= MANY_ROWS || changed <= block.after.rows / 2;
+    if (block.diff.identical) return { settle, diff: { diff: block.diff, rows: "all" }, screen: { cursor: block.after.cursor }, highlights: block.after.highlights };
+    return { settle, diff: { diff: block.diff, rows: listAll ? "all" : "ranges" }, ...viewParts(block.after) };
+  }
+  return { settle, diff: { diff: block.diff, rows: changed > MANY_ROWS ? "after" : "all" }, screen: { cursor: block.cursor }, highlights: block.highlights ?? [] };
+}
+
+/** Several parts into one; lines and blocks are joined in order, other parts: the later wins. */
+export function mergeParts(...all: (ReplyParts | undefined)[]): ReplyParts {
+  const out: ReplyParts = {};
+  for (const parts of all) {
+    if (!parts) continue;
+    const { lines, blocks, fields, ...rest } = parts;
+    Object.assign(out, rest);
+    if (fields) out.fields = { ...out.fields, ...fields };
+    if (lines) out.lines = [...(out.lines ?? []), ...lines];
+    if (blocks) out.blocks = [...(out.blocks ?? []), ...blocks];
+  }
+  return out;
+}
+
+/** `data` without the named keys: the fields part of a handler whose other keys have their own parts. */
+export function fieldsWithout(data: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+  const skip = new Set(["sessionId", ...keys]);
+  return Object.fromEntries(Object.entries(data).filter(([key]) => !skip.has(key)));
+}
+
+/** Larger cells JSON is left to structuredContent instead of being printed twice. */
+const MAX_TEXT_CELLS_BYTES = 64 * 1024;
+
+/** The blocks a snapshot adds after its screen: ANSI, cells, the whole buffer. */
+export function snapshotBlocks(snap: Pick<Snapshot, "ansi" | "cells" | "scrollback">): string[] {
+  const out: string[] = [];
+  if (snap.ansi !== undefined) out.push("ANSI:", snap.ansi);
+  if (snap.cells !== undefined) {
+    // Cells are for programs; a model reads the screen and its highlights. Small ones are shown anyway.
+    const cells = JSON.stringify(snap.cells);
+    out.push(cells.length <= MAX_TEXT_CELLS_BYTES ? `Cells: ${cells}` : `Cells: ${cells.length} bytes of JSON, in structuredContent.cells.`);
+  }
+  const sb = snap.scrollback;
+  if (sb) {
+    out.push(`Buffer (${sb.totalLines} lines${sb.truncated ? `, last ${sb.maxLines} shown` : ""}${sb.isAltScreen ? ", alternate screen" : ""}):`, sb.text);
+    if (sb.normalBuffer) out.push(`Normal buffer behind the alternate screen (${sb.normalBuffer.totalLines} lines):`, sb.normalBuffer.text);
+  }
+  return out;
+}

@@ -1,0 +1,36 @@
+/** The bun:test matchers from "tui-tester/expect": waiting text and highlight matchers, in this process. */
+import { expect, test } from "bun:test";
+import "../../src/lib/expect.ts";
+import { launch, TuiError } from "../../src/lib/index.ts";
+
+const later = (script: string) => launch("bash", { args: ["-c", script], cols: 40, rows: 6 });
+
+test("toShowText waits for text that arrives later; not.toShowText waits for text to go", async () => {
+  await using t = await later("sleep 0.3; echo LATE; sleep 0.3; printf '\\033[2J\\033[HGONE'; sleep 30");
+  await expect(t).toShowText("LATE");
+  await expect(t).toShowText(/^L\w+E$/m);
+  await expect(t).not.toShowText("LATE");
+  await expect(t).toShowText("GONE");
+});
+
+test("a failing toShowText names the pattern and shows the screen", async () => {
+  await using t = await later("echo hello; sleep 30");
+  await expect(t).toShowText("hello");
+  const failed = expect(t).toShowText("absent", { timeoutMs: 100 });
+  await expect(failed).rejects.toThrow(/expected the screen to show "absent" within 100 ms\n--- screen ---\nhello/);
+  await expect(expect(t).not.toShowText("hello", { timeoutMs: 100 })).rejects.toThrow("expected the screen not to show");
+});
+
+test("toHaveHighlight finds inverse or coloured runs, and lists them when it fails", async () => {
+  await using t = await later("printf '  plain\\n  \\033[7mSelected item\\033[0m\\n  \\033[44mBlue\\033[0m'; sleep 30");
+  await expect(t).toHaveHighlight("Selected");
+  await expect(t).toHaveHighlight("Blue");
+  await expect(t).not.toHaveHighlight("plain", { timeoutMs: 50 });
+  await expect(expect(t).toHaveHighlight("plain", { timeoutMs: 50 })).rejects.toThrow('row 1 (inverse): "Selected item"');
+});
+
+test("a matcher given something other than a Terminal says so", async () => {
+  const error = await expect({} as never).toShowText("x").then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(TuiError);
+  expect((error as TuiError).message).toContain("needs a Terminal from launch()");
+});

@@ -1,0 +1,122 @@
+/**
+ * The ready oracle on real programs: each answers a key after a delay of a different kind, and the
+ * after-screen must hold the answer, settled by the program's state (idle/periodic), not a guess.
+ * No timing assertions. Linux only (the oracle reads /proc); elsewhere the fallback test runs.
+ */
+import { describe, expect, test } from "bun:test";
+import { observe } from "../../src/session/observe.ts";
+import type { Session } from "../../src/session/session.ts";
+import { waitForIdle, waitForText } from "../../src/session/wait.ts";
+import { renderText } from "../../src/tools/render-text.ts";
+import { BUN, fixture, until } from "../helpers.ts";
+import { startOptions, testRegistry } from "../registry-helpers.ts";
+
+const linux = process.platform === "linux";
+const hasPython = Bun.which("python3") !== null;
+const hasNode = Bun.which("node") !== null;
+const utf8 = new TextEncoder();
+
+async function started(registry: ReturnType<typeof testRegistry>, command: string, args: string[], ready: string): Promise<Session> {
+  const session = await registry.start(startOptions(command, args, { env: { PS1: "$ " } }));
+  const seen = await waitForText(session, { pattern: ready, timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
+  expect(seen.matched).toBe(true);
+  return session;
+}
+
+const press = (session: Session, keys: string) =>
+  observe(session, () => session.write(utf8.encode(keys)), { captureScreen: true, screenDetail: "full" }).then((o) => o.screen!);
+
+describe.skipIf(!linux || !hasPython)("delayed answers settle with the answer on screen", () => {
+  for (const [mode, ms] of [["sleep", 150], ["select", 150], ["poll", 150], ["cpu", 200], ["now", 0]] as const) {
+    test(`python raw-mode app, ${mode} ${ms} ms`, async () => {
+      await using registry = testRegistry();
+      const session = await started(registry, "python3", [fixture("ready-app.py"), mode, String(ms)], "READY");
+      for (const n of [1, 2]) {
+        const screen = await press(session, "x");
+        expect(screen.after!.text).toContain(`DONE ${n}`);
+        expect(screen.settledBy).toBe("idle");
+        expect(screen.quiet).toBe(true);
+        expect(screen.program).toBe("python3");
+      }
+    });
+  }
+
+  test("python REPL computing", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "python3", ["-q"], ">>>");
+    const screen = await press(session, "sum(i*i for i in range(2000000))\r");
+    expect(screen.after!.text).toContain("2666664666667000000");
+    expect(screen.after!.text.trimEnd()).toEndWith(">>>");
+    expect(screen.settledBy).toBe("idle");
+  });
+
+  test("a program still working at the cap says what it is doing", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "python3", [fixture("ready-app.py"), "cpu", "60000"], "READY");
+    const screen = await press(session, "x");
+    expect(screen.settledBy).toBe("timeout");
+    expect(screen.quiet).toBe(false);
+    expect(screen.busy).toMatchObject({ pid: session.pid, command: "python3", state: "running" });
+    expect(renderText("sent", { screen })).toContain(`Still busy after ${screen.waitedMs} ms: python3 (pid ${session.pid}) is running.`);
+  });
+});
+
+describe.skipIf(!linux)("shells, threads, spinners", () => {
+  test("bash: a command in the foreground, then a pipeline", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "bash", ["--norc", "--noprofile"], "$");
+    const single = await press(session, "sleep 0.3; echo one-done\r");
+    expect(single.after!.text).toContain("one-done");
+    expect(single.settledBy).toBe("idle");
+    expect(single.program).toBe("bash");
+    const pipeline = await press(session, "sleep 0.3 | cat; echo pipe-done\r");
+    expect(pipeline.after!.text).toContain("pipe-done");
+    expect(pipeline.settledBy).toBe("idle");
+    expect(renderText("sent", { screen: pipeline })).toContain(`ms: bash is waiting for input.`);
+  });
+
+  test.skipIf(!hasNode)("node (multi-threaded): a setTimeout answer", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "node", [fixture("ready-node.js"), "150"], "READY");
+    for (const n of [1, 2]) {
+      const screen = await press(session, "x");
+      expect(screen.after!.text).toContain(`DONE ${n}`);
+      expect(screen.settledBy).toBe("idle");
+    }
+  });
+
+  test("a spinner: the answer is on screen and the settle does not wait out the cap", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, BUN, [fixture("spinner-app.ts")], "spinning");
+    const first = await press(session, "x");
+    expect(first.after!.text).toContain("KEY 1");
+    expect(["idle", "periodic"]).toContain(first.settledBy);
+    // A redraw between the inputs is what shows the program writes on its own.
+    const bytes = session.bytesOut;
+    await until(() => session.bytesOut > bytes, "a spinner frame");
+    const second = await press(session, "x");
+    expect(second.after!.text).toContain("KEY 2");
+    expect(second.settledBy).toBe("periodic");
+  });
+
+  test("wait_for_idle mode idle waits for the program, not for quiet output", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "bash", ["--norc", "--noprofile"], "$");
+    session.write(utf8.encode("sleep 0.3; echo idle-done\r"));
+    const result = await waitForIdle(session, { idleMs: 10, timeoutMs: 10_000, mode: "idle" });
+    expect(result).toMatchObject({ idle: true, settledBy: "idle", program: "bash" });
+    expect(session.emulator.text()).toContain("idle-done");
+  });
+});
+
+test("TUI_TESTER_READY=quiet forces the quiet window, and the reply says so", async () => {
+  await using registry = testRegistry({ ready: "quiet" });
+  const session = await started(registry, BUN, [fixture("two-phase-app.ts"), "20"], "READY");
+  const screen = await press(session, "x");
+  expect(screen.settledBy).toBe("quiet");
+  expect(screen.fallback).toBe("TUI_TESTER_READY=quiet");
+  expect(screen.after!.text).toContain("PHASE1 1");
+  expect(renderText("sent", { screen })).toContain("output quiet for 100 ms (TUI_TESTER_READY=quiet; it may still be working)");
+  const idle = await waitForIdle(session, { idleMs: 50, timeoutMs: 5000, mode: "idle" });
+  expect(idle).toMatchObject({ settledBy: "quiet", fallback: "TUI_TESTER_READY=quiet" });
+});
