@@ -5,7 +5,6 @@ import * as v from "valibot";
 import { markRecording, recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
 import { screenshot as takeScreenshot } from "../render/screenshot.ts";
 import type { Session } from "../session/session.ts";
-import { artifactPath, assertDirectory } from "../util/artifact-path.ts";
 import { openBrowser } from "../web/open-browser.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext, type ToolDef } from "./define.ts";
 import { optionalBoolean, sessionId } from "./schemas.ts";
