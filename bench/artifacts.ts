@@ -30,7 +30,7 @@ async function screen(c: BenchClient, label: string, args: Record<string, unknow
     let bytes = 0;
     for (let i = 0; i < n; i++) {
       const t = performance.now();
-      const shot = await c.ok("screenshot", { sessionId, format, scale, path: join(dir, `${label}.${format}`) });
+      const shot = await c.ok("screenshot", { sessionId, format, scale, path: join(dir, `${label}.${format}`), overwrite: true });
       trip.push(performance.now() - t);
       render.push(shot.renderMs);
       bytes = shot.bytes;

@@ -34,7 +34,15 @@ type Mode = "send" | "observe";
 /** One input on one path; `count` is the fixture's counter the key makes it show. */
 type Path = (mode: Mode, count: number) => Promise<unknown>;
 
-const waitFor = (count: number) => ({ pattern: `^count: ${count}$`, regex: true, regexFlags: "m", timeoutMs: 5000, pollIntervalMs: 50, matchScreen: true, errorOnTimeout: true });
+const waitFor = (count: number) => ({
+  pattern: `^count: ${count}$`,
+  regex: true,
+  regexFlags: "m",
+  timeoutMs: 5000,
+  pollIntervalMs: 50,
+  matchScreen: true,
+  errorOnTimeout: true,
+});
 
 async function ready(session: Session): Promise<void> {
   for (let i = 0; i < 500 && !session.emulator.text().includes("count: 0"); i++) await Bun.sleep(10);
@@ -45,18 +53,35 @@ const engineSession = await registry.start(start);
 await ready(engineSession);
 const specs = parseKeys("x");
 const engine: Path = (mode, count) =>
-  observeInput(engineSession, { captureScreen: mode === "observe", screenDetail: "full", ...(mode === "observe" ? { waitFor: waitFor(count) } : {}) }, () => sendKeys(engineSession, specs), describeKeys);
+  observeInput(
+    engineSession,
+    {
+      captureScreen: mode === "observe",
+      screenDetail: "full",
+      ...(mode === "observe" ? { waitFor: waitFor(count) } : {}),
+    },
+    () => sendKeys(engineSession, specs),
+    describeKeys,
+  );
 
 const terminal = await launch(process.execPath, { args: [FIXTURE] });
 await ready(terminal.session);
-const library: Path = (mode, count) => terminal.press("x", mode === "observe" ? { waitFor: { pattern: new RegExp(`^count: ${count}$`, "m") } } : { captureScreen: false });
+const library: Path = (mode, count) =>
+  terminal.press(
+    "x",
+    mode === "observe" ? { waitFor: { pattern: new RegExp(`^count: ${count}$`, "m") } } : { captureScreen: false },
+  );
 
 const ctx = createServerContext(parseConfig({ TUI_TESTER_LOG: "silent" }));
 const toolSession = await ctx.sessions.start(start);
 await ready(toolSession);
 const signal = new AbortController().signal;
 const tool: Path = async (mode, count) => {
-  const args = { sessionId: toolSession.id, keys: "x", ...(mode === "observe" ? { waitFor: waitFor(count) } : { captureScreen: false }) };
+  const args = {
+    sessionId: toolSession.id,
+    keys: "x",
+    ...(mode === "observe" ? { waitFor: waitFor(count) } : { captureScreen: false }),
+  };
   const result = await dispatch(sendKeysTool as never, args, { ...ctx, signal });
   if (result.isError) throw new Error(JSON.stringify(result.content));
 };
@@ -64,9 +89,19 @@ const tool: Path = async (mode, count) => {
 const mcp = await connect();
 const { sessionId } = await mcp.ok("start_session", start);
 await mcp.ok("wait_for_text", { sessionId, pattern: "count: 0" });
-const overMcp: Path = (mode, count) => mcp.ok("send_keys", { sessionId, keys: "x", ...(mode === "observe" ? { waitFor: waitFor(count) } : { captureScreen: false }) });
+const overMcp: Path = (mode, count) =>
+  mcp.ok("send_keys", {
+    sessionId,
+    keys: "x",
+    ...(mode === "observe" ? { waitFor: waitFor(count) } : { captureScreen: false }),
+  });
 
-const paths: [string, Path][] = [["engine", engine], ["library", library], ["tool", tool], ["MCP", overMcp]];
+const paths: [string, Path][] = [
+  ["engine", engine],
+  ["library", library],
+  ["tool", tool],
+  ["MCP", overMcp],
+];
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -103,7 +138,10 @@ console.log(`${ROUNDS} rounds per path and mode, interleaved; ms per input (p50 
 for (const [mode, byPath] of Object.entries(results)) {
   const base = byPath.engine!.p50;
   for (const [name, r] of Object.entries(byPath)) {
-    console.log(`${mode.padEnd(8)} ${name.padEnd(8)} ${fmt(r.p50).padStart(8)} / ${fmt(r.p95).padStart(8)}   overhead ${fmt(r.p50 - base).padStart(7)}`);
+    console.log(
+      `${mode.padEnd(8)} ${name.padEnd(8)} ${fmt(r.p50).padStart(8)} / ${fmt(r.p95).padStart(8)}` +
+        `   overhead ${fmt(r.p50 - base).padStart(7)}`,
+    );
   }
 }
 console.log(JSON.stringify(results));

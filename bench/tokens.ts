@@ -4,6 +4,7 @@
  * text of every tool result in five typical tasks, the small bash task, and the tools/list JSON.
  *   bun bench/tokens.ts            default settings and screenDetail "diff"
  *   bun bench/tokens.ts --json     also print the per-call table as JSON
+ *   bun bench/tokens.ts --write    also rewrite the figures in bench/README.md (bun run bench:tokens --write)
  * Needs vim, htop, less and python3 (a task whose app is missing is skipped and says so).
  */
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
@@ -11,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type BenchClient } from "./client.ts";
+import { stamp, thousands, writeBlock } from "./readme-block.ts";
 
 type Call = (name: string, args?: Record<string, unknown>) => Promise<Record<string, any>>;
 
@@ -149,7 +151,11 @@ async function run(label: string, env: Record<string, string>): Promise<Record<s
 
 const results = { default: await run("default", {}), diff: await run("diff", { TUI_TESTER_SCREEN_DETAIL: "diff" }) };
 const names = Object.keys(results.default);
-console.log(`| Measure (o200k tokens, ${new Date().toISOString().slice(0, 10)}) | default | screenDetail diff |`);
-console.log("|---|---:|---:|");
-for (const name of names) console.log(`| ${name} | ${results.default[name] ?? "skipped"} | ${results.diff[name] ?? "skipped"} |`);
+const table = [
+  "| Measure (o200k tokens) | default | screenDetail diff |",
+  "|---|---:|---:|",
+  ...names.map((name) => `| ${name} | ${thousands(results.default[name] ?? null)} | ${thousands(results.diff[name] ?? null)} |`),
+].join("\n");
+console.log(table);
 if (process.argv.includes("--json")) console.log(JSON.stringify(results, null, 2));
+if (process.argv.includes("--write")) writeBlock(join(import.meta.dir, "README.md"), "tokens", `Measured ${stamp()}:\n\n${table}`);

@@ -8,7 +8,8 @@ import { expect, test } from "bun:test";
 import { launch } from "tui-tester";
 import "tui-tester/expect";
 
-const demo = (size = { cols: 80, rows: 24 }) => launch("bun", { args: ["../scripts/demo-tui.ts"], cwd: import.meta.dir, ...size });
+const demo = (size = { cols: 80, rows: 24 }) =>
+  launch("bun", { args: ["../scripts/demo-tui.ts"], cwd: import.meta.dir, ...size });
 
 test("starts with the first item checked", async () => {
   await using t = await demo();

@@ -9,6 +9,7 @@ import { saveTest } from "./script/save-test.ts";
 import { assertTextStep, sleepStep } from "./script/steps.ts";
 import { markRecordingTool, screenshotTool, startRecordingTool, stopRecordingTool, webViewerTool, withHumanInputNotice } from "./tools/artifact-tools.ts";
 import type { SessionToolDef, ToolDef } from "./tools/define.ts";
+import { exportRecordingTool } from "./tools/export-tools.ts";
 import { holdKey, sendKeys, sendRaw, sendText, typeText } from "./tools/input-tools.ts";
 import { startMonitor, stopMonitor } from "./tools/monitor-tools.ts";
 import { mouse, paste } from "./tools/pointer-tools.ts";
@@ -57,6 +58,7 @@ export const tools: ToolDef[] = [
   startRecordingTool,
   stopRecordingTool,
   markRecordingTool,
+  exportRecordingTool,
   screenshotTool,
   webViewerTool,
 ].map((tool) => withHumanInputNotice(tool as unknown as ToolDef));

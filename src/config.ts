@@ -4,7 +4,7 @@
  * parsed once into a typed Config that is passed down: nothing else in src/ reads TUI_TESTER_*.
  */
 import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { delimiter, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import type { TerminalTheme } from "./term/types.ts";
 
@@ -38,8 +38,8 @@ export interface Config {
   recordDir: string | undefined;
   /** 0: a free port. */
   webPort: number;
-  /** libfaketime.so.1 for start_session's clock; undefined: looked for in the usual directories. */
-  faketimeLib: string | undefined;
+  /** Extra font files for PNG pictures, absolute (TUI_TESTER_FONTS). */
+  fonts: string[];
 }
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
@@ -60,7 +60,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   content: "text",
   recordDir: undefined,
   webPort: 0,
-  faketimeLib: undefined,
+  fonts: [],
 });
 
 export interface Setting {
@@ -101,6 +101,15 @@ function directoryProblem(mustExist: boolean) {
   };
 }
 
+/** TUI_TESTER_FONTS: font files separated by the platform's path delimiter, each must exist. */
+function fontFilesProblem(value: string): string | undefined {
+  for (const file of value.split(delimiter).filter(Boolean)) {
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return `"${file.slice(0, 100)}" is not a file`;
+    if (!/\.(ttf|otf|ttc)$/i.test(file)) return `"${file.slice(0, 100)}" is not a .ttf, .otf or .ttc font`;
+  }
+  return undefined;
+}
+
 const port = (value: string) => (/^[0-9]+$/.test(value) && Number(value) <= 65535 ? undefined : "not a port number");
 
 const INT = "a positive integer";
@@ -127,13 +136,7 @@ export const ENVIRONMENT: Setting[] = [
   { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where oversized replies and other artifacts are written (created if missing).", accepted: "a directory path (created if missing)", problem: directoryProblem(false) },
   { name: "TUI_TESTER_CONTENT", default: DEFAULT_CONFIG.content, meaning: "Tool result content: text (rendered for the model) or json.", accepted: "text, json", problem: oneOf("text", "json") },
   { name: "TUI_TESTER_RECORD_DIR", default: "off", meaning: "Record every session as asciicast into this existing directory.", accepted: "an existing directory", problem: directoryProblem(true) },
-  {
-    name: "TUI_TESTER_FAKETIME_LIB",
-    default: "found in /usr/lib, /usr/local/lib",
-    meaning: "Path of libfaketime.so.1, which start_session's clock preloads (a missing file is reported when a clock is asked for).",
-    accepted: "a file path",
-    problem: (value) => (statSync(value, { throwIfNoEntry: false })?.isDirectory() ? "a directory, not the library file" : undefined),
-  },
+  { name: "TUI_TESTER_FONTS", default: "none", meaning: "Extra font files for PNG pictures (CJK, emoji), tried after the bundled fonts.", accepted: `font files (.ttf, .otf, .ttc) separated by "${delimiter}"`, problem: fontFilesProblem },
   { name: "TUI_TESTER_WEB_PORT", default: "a free port (0)", meaning: "Port of the local web viewer.", accepted: "an integer from 0 to 65535", problem: port },
 ];
 
@@ -157,9 +160,12 @@ export function helpText(): string {
 
 Usage: tui-tester [--help] [--version]
        tui-tester test [options] [paths or globs...]
+       tui-tester gif [options] IN.cast OUT.gif
+       tui-tester show-report [DIR]
 
 With no flags it speaks MCP (JSON-RPC) on stdin/stdout; point your MCP client at it.
-"tui-tester test" runs *.tui.json / *.tui.yaml test files headless (see tui-tester test --help).
+"tui-tester test" runs *.tui.json / *.tui.yaml test files headless (see tui-tester test --help);
+"--reporter html" writes a report that "show-report" serves. "gif" draws a recording as a GIF.
 
 Flags:
   --help, -h      Show this help and exit.
@@ -203,8 +209,8 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   if (theme !== undefined) config.theme = JSON.parse(theme) as Partial<TerminalTheme>;
   const outputDir = valid("TUI_TESTER_OUTPUT_DIR");
   if (outputDir !== undefined) config.outputDir = resolve(outputDir);
-  const faketimeLib = valid("TUI_TESTER_FAKETIME_LIB");
-  if (faketimeLib !== undefined) config.faketimeLib = resolve(faketimeLib);
+  const fonts = valid("TUI_TESTER_FONTS");
+  if (fonts !== undefined) config.fonts = fonts.split(delimiter).filter(Boolean).map((file) => resolve(file));
   const recordDir = valid("TUI_TESTER_RECORD_DIR");
   if (recordDir !== undefined) config.recordDir = resolve(recordDir);
   return config;

@@ -5,6 +5,7 @@ import { createServer, serveStdio } from "./server.ts";
 import { startWatchdog } from "./pty/index.ts";
 import { tools } from "./catalog.ts";
 import { createServerContext } from "./tools/context.ts";
+import { setExtraFonts } from "./render/fonts.ts";
 import { escapeControls, log, setLogLevel } from "./util/log.ts";
 
 const flag = process.argv[2];
@@ -25,11 +26,26 @@ if (problems.length > 0) {
 // unless TUI_TESTER_LOG asks for it.
 const config = parseConfig(process.env, flag === "test" ? { log: "silent" } : {});
 setLogLevel(config.log);
+setExtraFonts(config.fonts);
 if (flag === "test") {
   const { testCommand } = await import("./cli/command.ts");
   const { code, stdout } = await testCommand(process.argv.slice(3), config);
   if (stdout) await new Promise((done) => process.stdout.write(stdout, done)); // flushed before exit, also into a pipe
   process.exit(code);
+}
+if (flag === "gif") {
+  const { gifCommand } = await import("./cli/gif.ts");
+  const { code, stdout } = await gifCommand(process.argv.slice(3));
+  if (stdout) await new Promise((done) => process.stdout.write(stdout, done));
+  process.exit(code);
+}
+if (flag === "show-report") {
+  const { showReport } = await import("./cli/show-report.ts");
+  const { stdout, stop, code } = showReport(process.argv.slice(3));
+  if (stdout) await new Promise((done) => process.stdout.write(stdout, done));
+  if (!stop) process.exit(code ?? 0);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => (stop(), process.exit(0)));
+  await new Promise(() => undefined); // serve until a signal
 }
 if (flag !== undefined) {
   process.stderr.write(`Unknown argument "${escapeControls(flag)}".\n\n${helpText()}`);
@@ -39,6 +55,13 @@ if (flag !== undefined) {
 // Before any session starts: every child inherits the watchdog's mark (src/pty/watchdog.ts).
 startWatchdog();
 const context = createServerContext(config);
+// The output directory exists before the first tool call: a screenshot or recording without a path must find it.
+try {
+  void context.output.path;
+} catch (error) {
+  process.stderr.write(`tui-tester: cannot create TUI_TESTER_OUTPUT_DIR: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
 const server = createServer(tools, context);
 
 let shuttingDown = false;

@@ -27,3 +27,13 @@ export function processAlive(pid: number): boolean {
     return process.platform !== "linux";
   }
 }
+
+/**
+ * True when `program` is not on PATH, after saying which tests are skipped and why (a skip with no
+ * message reads as a pass). For test.skipIf / describe.skipIf.
+ */
+export function lacks(program: string, tests: string): boolean {
+  if (Bun.which(program) !== null) return false;
+  console.warn(`skipping ${tests}: ${program} is not installed (on PATH)`);
+  return true;
+}

@@ -16,12 +16,20 @@ export interface TestOptions {
   recordFailures: boolean;
   /** Where --record-failures puts its recordings. */
   outputDir: string;
+  /** --reporter, repeatable: list (stderr, always on), html, junit, json. */
+  reporters: Reporter[];
+  reportDir: string;
+  trace: "on" | "retain-on-failure" | "off";
   help: boolean;
   /** Run each test this many times (flake hunting). */
   repeat: number;
   /** This machine's part of the run: tests k with k mod total = index - 1. */
   shard?: { index: number; total: number };
 }
+
+export const REPORTERS = ["list", "html", "junit", "json"] as const;
+export type Reporter = (typeof REPORTERS)[number];
+const TRACES = ["on", "retain-on-failure", "off"] as const;
 
 export class UsageError extends Error {}
 
@@ -37,6 +45,8 @@ A file holds one test or a list of them:
     "steps": [ { "type": "send_text", "text": "echo $((6*7))\\r", "waitFor": { "pattern": "42" } },
                { "type": "expect_snapshot", "name": "after-echo" } ] }
 Optional per test: "defaults" (run_script defaults), "timeoutMs", "retries", "skip".
+An inline waitFor that times out fails its step unless the step (or "defaults") says "optional": true.
+Sessions get TZ=UTC and LANG=C.UTF-8 unless "session.env" sets them. save_test writes such files.
 The session's cwd defaults to the test file's directory (a relative cwd is resolved from there).
 expect_snapshot goldens live in __snapshots__/<file name>/<name>.txt (or .ansi) beside the file.
 
@@ -53,6 +63,12 @@ Options:
   --json                   Print a JSON report on stdout.
   --record-failures        Keep an asciicast recording of each failed test attempt.
   --output-dir DIR         Where recordings go (default tui-test-results).
+  --reporter NAME          list (progress on stderr, always on), html, junit, json; repeatable.
+                           html writes DIR/index.html, one self-contained page (docs/reports.md);
+                           junit writes --junit FILE or DIR/junit.xml; json prints on stdout.
+  --report-dir DIR         Where the html report goes (default tui-tester-report).
+  --trace MODE             What the html report keeps of each test (a recording, played in the page,
+                           and the screen after every step): on, retain-on-failure (default), off.
   --help, -h               Show this help.
 
 Progress and failure reports go to stderr. Exit code: 0 all passed, 1 a test failed,
@@ -88,6 +104,9 @@ export function parseTestArgs(argv: string[]): TestOptions {
         json: { type: "boolean" },
         "record-failures": { type: "boolean" },
         "output-dir": { type: "string" },
+        reporter: { type: "string", multiple: true },
+        "report-dir": { type: "string" },
+        trace: { type: "string" },
         help: { type: "boolean", short: "h" },
         repeat: { type: "string" },
         shard: { type: "string" },
@@ -107,6 +126,10 @@ export function parseTestArgs(argv: string[]): TestOptions {
   }
   if (values.ci && values["update-snapshots"]) throw new UsageError("--ci and --update-snapshots contradict each other: --ci never writes goldens.");
   if (values.junit === "") throw new UsageError("--junit needs a file path.");
+  const reporters = (values.reporter ?? []).flatMap((r) => r.split(","));
+  const unknown = reporters.find((r) => !(REPORTERS as readonly string[]).includes(r));
+  if (unknown !== undefined) throw new UsageError(`--reporter "${unknown.slice(0, 40)}" is not one of ${REPORTERS.join(", ")}.`);
+  if (values.trace !== undefined && !(TRACES as readonly string[]).includes(values.trace)) throw new UsageError(`--trace must be on, retain-on-failure or off, got "${values.trace.slice(0, 40)}".`);
   return {
     paths: positionals,
     workers: integer("workers", values.workers, 1, 256, defaultWorkers()),
@@ -119,6 +142,9 @@ export function parseTestArgs(argv: string[]): TestOptions {
     json: values.json === true,
     recordFailures: values["record-failures"] === true,
     outputDir: values["output-dir"] || "tui-test-results",
+    reporters: [...new Set(["list", ...reporters] as Reporter[])],
+    reportDir: values["report-dir"] || "tui-tester-report",
+    trace: (values.trace ?? "retain-on-failure") as TestOptions["trace"],
     help: values.help === true,
     repeat: integer("repeat", values.repeat, 1, 1000, 1),
     ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),

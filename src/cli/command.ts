@@ -3,19 +3,17 @@
  * report on stderr (and JUnit / JSON when asked). Returns the exit code and what belongs on
  * stdout; main.ts writes it, as it owns stdout.
  */
-import { mkdir } from "node:fs/promises";
-import { dirname, relative, resolve } from "node:path";
+import { relative } from "node:path";
 import { type Config, VERSION } from "../config.ts";
 import { createServerContext } from "../tools/context.ts";
 import { parseTestArgs, TEST_HELP, UsageError, type TestOptions } from "./args.ts";
 import { discoverTestFiles } from "./discover.ts";
-import { junitReport } from "./junit.ts";
 import { loadTests, type TestCase } from "./load.ts";
 import { obsoleteGoldens } from "./obsolete.ts";
 import { Progress } from "./progress.ts";
 import { repeatTests, shardTests } from "./shard.ts";
-import { createRecorder } from "./recording.ts";
-import { failureReport, jsonReport, summarize, summaryLine } from "./report.ts";
+import { failureReport, summarize, summaryLine } from "./report.ts";
+import { testRecorder, writeReports } from "./reporters.ts";
 import { runTest, type RunOptions, type TestResult } from "./run-test.ts";
 
 export interface CommandResult {
@@ -61,11 +59,12 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions, c
   const started = performance.now();
   const deps = createServerContext({ ...config, screenDetail: "diff" });
   const workers = Math.min(options.workers, tests.length, config.maxSessions);
+  const recorder = testRecorder(options);
   const runOptions: RunOptions = {
     timeoutMs: options.timeoutMs,
     retries: options.retries,
     update: options.updateSnapshots ? "all" : options.ci ? "none" : "missing",
-    ...(options.recordFailures ? { recorder: createRecorder(resolve(options.outputDir)) } : {}),
+    ...(recorder ? { recorder } : {}),
   };
   const progress = new Progress(tests.length);
   const p = progress.colours;
@@ -112,12 +111,7 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions, c
     const shown = obsolete.slice(0, 20).map((file) => `  ${relative(process.cwd(), file)}`).join("\n");
     err(p.yellow(`${obsolete.length} golden(s) no test uses${options.ci ? " (--ci fails on them)" : ""}; delete them or name them in an expect_snapshot:\n${shown}${obsolete.length > 20 ? "\n  ..." : ""}\n`));
   }
-  if (options.junit) {
-    const path = resolve(options.junit);
-    await mkdir(dirname(path), { recursive: true });
-    await Bun.write(path, junitReport(results, summary.durationMs));
-    err(p.dim(`JUnit report: ${options.junit}\n`));
-  }
+  const stdout = await writeReports(options, tests, results, summary, workers, p);
   const code = failed.length > 0 || (options.ci && obsolete.length > 0) ? 1 : 0;
-  return { code, stdout: options.json ? jsonReport(results, summary, { workers }) : "" };
+  return { code, stdout };
 }

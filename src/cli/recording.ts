@@ -17,9 +17,19 @@ export interface RecorderBackend {
   stop(session: Session): string;
 }
 
+/** A kept recording: its file, and when run_script began in it (the report places step markers from there). */
+export interface KeptRecording {
+  path?: string;
+  unavailable?: string;
+  scriptStartMs?: number;
+}
+
 export interface TestRecorder {
-  /** Called right after the session starts; `finish(passed)` keeps the file (failed) or deletes it (passed). */
-  start(session: Session, test: TestCase, attempt: number): { finish(passed: boolean): { path?: string; unavailable?: string } | undefined };
+  /**
+   * Called right after the session starts; `finish(passed)` keeps the file (failed, or always with
+   * keep "all") or deletes it. `scriptStartedAt` is performance.now() when the steps began.
+   */
+  start(session: Session, test: TestCase, attempt: number): { finish(passed: boolean, scriptStartedAt?: number): KeptRecording | undefined };
 }
 
 /** src/record's recorder; it declines a session that TUI_TESTER_RECORD_DIR already records. */
@@ -34,11 +44,13 @@ export function castName(test: TestCase, attempt: number): string {
   return `${slug(test.relFile)}--${slug(test.name)}--attempt-${attempt}.cast`;
 }
 
-export function createRecorder(dir: string, backend: RecorderBackend = asciicastBackend): TestRecorder {
+/** keep "failed": --record-failures and --trace retain-on-failure; "all": --trace on. */
+export function createRecorder(dir: string, backend: RecorderBackend = asciicastBackend, keep: "failed" | "all" = "failed"): TestRecorder {
   return {
     start(session, test, attempt) {
       const path = join(dir, castName(test, attempt));
       let started: boolean;
+      const startedAt = performance.now();
       try {
         mkdirSync(dir, { recursive: true });
         started = backend.start(session, path);
@@ -47,10 +59,11 @@ export function createRecorder(dir: string, backend: RecorderBackend = asciicast
         return { finish: (passed) => (passed ? undefined : { unavailable: reason }) };
       }
       return {
-        finish(passed) {
+        finish(passed, scriptStartedAt) {
           if (!started) return passed ? undefined : { unavailable: "the session was already being recorded (TUI_TESTER_RECORD_DIR); see that directory" };
           const written = backend.stop(session);
-          if (!passed) return { path: written };
+          const scriptStart = scriptStartedAt === undefined ? {} : { scriptStartMs: Math.max(0, Math.round(scriptStartedAt - startedAt)) };
+          if (!passed || keep === "all") return { path: written, ...scriptStart };
           rmSync(written, { force: true });
           return undefined;
         },

@@ -49,8 +49,8 @@ export interface TestResult {
   /** The screen when the (last) attempt failed. */
   screen?: ScreenView;
   snapshots: SnapshotNote[];
-  /** Asciicast of the failed attempt (--record-failures), or why there is none. */
-  recording?: { path?: string; unavailable?: string };
+  /** Asciicast of the failed attempt (--record-failures, --trace), or why there is none. */
+  recording?: { path?: string; unavailable?: string; scriptStartMs?: number };
 }
 
 interface Attempt {
@@ -104,6 +104,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
   let sessionId: string | undefined;
   let recording: ReturnType<TestRecorder["start"]> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let scriptStartedAt: number | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => {
       controller.abort();
@@ -119,6 +120,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
       recording = options.recorder?.start(deps.sessions.get(sessionId), test, attempt);
       // a wait that times out fails its step unless the step or the file's defaults say optional: true
       const rawArgs = { sessionId, steps: withSnapshotTarget(test, options.update), defaults: { optional: false, ...test.defaults } };
+      scriptStartedAt = performance.now();
       return runScript.run(v.parse(runScript.input, rawArgs), { ...ctx, rawArgs });
     };
     const running = run();
@@ -135,7 +137,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
     const failure: Failure | undefined = failed
       ? { code: failed.error?.code ?? "ASSERTION_FAILED", message: failed.error?.message ?? "The step failed.", ...(failed.error?.hint ? { hint: failed.error.hint } : {}), step: failed.index, stepType: failed.type, ...(failed.label ? { stepLabel: failed.label } : {}) }
       : undefined;
-    return { ok: data.ok, failure, steps, snapshots: snapshotNotes(steps), ...(data.ok ? {} : { screen: data.finalSnapshot }), recording: recording?.finish(data.ok) };
+    return { ok: data.ok, failure, steps, snapshots: snapshotNotes(steps), ...(data.ok ? {} : { screen: data.finalSnapshot }), recording: recording?.finish(data.ok, scriptStartedAt) };
   } catch (thrown) {
     // start_session failed (SPAWN_FAILED, LIMIT_REACHED) or something unexpected
     const error = toTuiError(thrown);

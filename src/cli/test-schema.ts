@@ -31,7 +31,8 @@ function stepJsonSchema(tool: (typeof scriptSteps)[number]): Json {
   const properties: Json = { type: { const: tool.name } };
   for (const [key, value] of Object.entries(schema.properties ?? {})) if (!NOT_IN_FILES.has(key)) properties[key] = value;
   const own = toJson(runScript.input.entries.steps) as Json;
-  for (const key of ["label", "continueOnError", "optional"]) properties[key] = own.items.properties[key];
+  for (const key of ["label", "continueOnError"]) properties[key] = own.items.properties[key];
+  properties.optional = { type: "boolean", description: "This step's wait (wait_for_text, or an inline waitFor) may time out without failing it." };
   const required = ["type", ...(schema.required ?? []).filter((k: string) => !NOT_IN_FILES.has(k))];
   return { type: "object", title: tool.name, description: tool.description, properties, required, additionalProperties: false };
 }

@@ -64,7 +64,12 @@ type Result = { pass: boolean; message: () => string };
 type Matcher = (t: Terminal, isNot: boolean, site: CallSite | undefined, ...args: never[]) => Promise<Result>;
 
 /** Look now and on every screen update until `holds` returns the wanted answer or the time is up; the last answer. */
-async function eventually(session: Session, wanted: boolean, timeoutMs: number, holds: () => Promise<boolean>): Promise<boolean> {
+async function eventually(
+  session: Session,
+  wanted: boolean,
+  timeoutMs: number,
+  holds: () => Promise<boolean>,
+): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const now = await holds();
@@ -76,7 +81,13 @@ async function eventually(session: Session, wanted: boolean, timeoutMs: number, 
 
 const screenText = async (t: Terminal) => `--- screen ---\n${(await t.screen()).text}`;
 
-async function toShowText(t: Terminal, isNot: boolean, _site: CallSite | undefined, pattern: TextPattern, options: ShowTextOptions = {}): Promise<Result> {
+async function toShowText(
+  t: Terminal,
+  isNot: boolean,
+  _site: CallSite | undefined,
+  pattern: TextPattern,
+  options: ShowTextOptions = {},
+): Promise<Result> {
   const wait = toWaitOptions(pattern, options);
   using matcher = compileMatcher(wait);
   const shown = async () => {
@@ -86,10 +97,19 @@ async function toShowText(t: Terminal, isNot: boolean, _site: CallSite | undefin
   const pass = await eventually(t.session, !isNot, wait.timeoutMs, shown);
   const what = pattern instanceof RegExp ? String(pattern) : JSON.stringify(pattern);
   const text = await screenText(t);
-  return { pass, message: () => `expected the screen ${isNot ? "not " : ""}to show ${what} within ${wait.timeoutMs} ms\n${text}` };
+  return {
+    pass,
+    message: () => `expected the screen ${isNot ? "not " : ""}to show ${what} within ${wait.timeoutMs} ms\n${text}`,
+  };
 }
 
-async function toHaveHighlight(t: Terminal, isNot: boolean, _site: CallSite | undefined, text: string, options: ScreenMatcherOptions = {}): Promise<Result> {
+async function toHaveHighlight(
+  t: Terminal,
+  isNot: boolean,
+  _site: CallSite | undefined,
+  text: string,
+  options: ScreenMatcherOptions = {},
+): Promise<Result> {
   const timeoutMs = options.timeoutMs ?? 5000;
   let highlights: Highlight[] = [];
   const highlighted = async () => {
@@ -98,15 +118,40 @@ async function toHaveHighlight(t: Terminal, isNot: boolean, _site: CallSite | un
   };
   const pass = await eventually(t.session, !isNot, timeoutMs, highlighted);
   const list = highlights.map((h) => `  row ${h.row} (${h.kind}): ${JSON.stringify(h.text)}`).join("\n") || "  (none)";
-  return { pass, message: () => `expected ${isNot ? "no" : "a"} highlight containing ${JSON.stringify(text)} within ${timeoutMs} ms; highlights:\n${list}` };
+  return {
+    pass,
+    message: () =>
+      `expected ${isNot ? "no" : "a"} highlight containing ${JSON.stringify(text)} within ${timeoutMs} ms; ` +
+      `highlights:\n${list}`,
+  };
 }
 
-async function toMatchScreenSnapshot(t: Terminal, isNot: boolean, site: CallSite | undefined, name?: string, options: ScreenSnapshotOptions = {}): Promise<Result> {
-  if (isNot) throw new TuiError("INVALID_ARGUMENT", "toMatchScreenSnapshot cannot be negated.", "Use expect(t).not.toShowText(...) for what must not be on the screen.");
-  if (site === undefined) throw new TuiError("INTERNAL", "Could not tell which test file called toMatchScreenSnapshot.", "Call it from a test file.");
+async function toMatchScreenSnapshot(
+  t: Terminal,
+  isNot: boolean,
+  site: CallSite | undefined,
+  name?: string,
+  options: ScreenSnapshotOptions = {},
+): Promise<Result> {
+  if (isNot)
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      "toMatchScreenSnapshot cannot be negated.",
+      "Use expect(t).not.toShowText(...) for what must not be on the screen.",
+    );
+  if (site === undefined)
+    throw new TuiError(
+      "INTERNAL",
+      "Could not tell which test file called toMatchScreenSnapshot.",
+      "Call it from a test file.",
+    );
   const snapshotName = name ?? defaultName(site) ?? `line-${site.line}`;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(snapshotName)) {
-    throw new TuiError("INVALID_ARGUMENT", `Snapshot name "${snapshotName}" is not a file name.`, "Use letters, digits, '.', '_' and '-' (at most 100).");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Snapshot name "${snapshotName}" is not a file name.`,
+      "Use letters, digits, '.', '_' and '-' (at most 100).",
+    );
   }
   const format = options.format ?? "text";
   const file = goldenFile(site, snapshotName, format === "ansi" ? "ansi" : "txt");
@@ -114,7 +159,16 @@ async function toMatchScreenSnapshot(t: Terminal, isNot: boolean, site: CallSite
     missing: "Run bun test --update-snapshots to write it (CI never writes missing goldens).",
     mismatch: "If the new screen is right, run bun test --update-snapshots.",
   };
-  const golden = { name: snapshotName, file, format, region: options.region, mask: options.mask, update: updateMode(), timeoutMs: options.timeoutMs ?? 5000, hints };
+  const golden = {
+    name: snapshotName,
+    file,
+    format,
+    region: options.region,
+    mask: options.mask,
+    update: updateMode(),
+    timeoutMs: options.timeoutMs ?? 5000,
+    hints,
+  };
   try {
     await compareGolden(t.session, golden);
     return { pass: true, message: () => "" };
@@ -151,13 +205,27 @@ for (const [name, matcher] of Object.entries(matchers)) {
   });
 }
 
-async function run(name: string, matcher: Matcher, received: unknown, isNot: boolean, calledFrom: Error, args: never[]): Promise<void> {
+async function run(
+  name: string,
+  matcher: Matcher,
+  received: unknown,
+  isNot: boolean,
+  calledFrom: Error,
+  args: never[],
+): Promise<void> {
   if (!(received instanceof Terminal)) {
-    throw new TuiError("INVALID_ARGUMENT", `expect(...).${name} needs a Terminal from launch(), got ${typeof received}.`, "Pass the terminal itself: expect(t).");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `expect(...).${name} needs a Terminal from launch(), got ${typeof received}.`,
+      "Pass the terminal itself: expect(t).",
+    );
   }
   const result = await matcher(received, isNot, callerOf(calledFrom.stack), ...args);
   if (result.pass !== isNot) return;
-  const failure = new TuiError("ASSERTION_FAILED", `expect(terminal)${isNot ? ".not" : ""}.${name}(): ${result.message()}`);
+  const failure = new TuiError(
+    "ASSERTION_FAILED",
+    `expect(terminal)${isNot ? ".not" : ""}.${name}(): ${result.message()}`,
+  );
   // Point the failure at the test's line, not at this module.
   failure.stack = `${failure.name}: ${failure.message}\n${(calledFrom.stack ?? "").split("\n").slice(1).join("\n")}`;
   throw failure;

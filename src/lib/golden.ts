@@ -62,7 +62,10 @@ export async function compareGolden(session: Session, options: GoldenOptions): P
   // masked in the golden too (one written by hand, or before the masks), as the issue of masks asks
   const expected = stored && options.format === "text" && options.mask?.length ? maskRows(stored, shiftedMasks(options.mask, options.region), options.region?.cols ?? session.cols) : stored;
   if (expected === null && options.update === "none") {
-    throw new TuiError("ASSERTION_FAILED", `No golden snapshot "${name}" at ${file}.`, options.hints.missing, { status: "missing", actual: await capture() });
+    throw new TuiError("ASSERTION_FAILED", `No golden snapshot "${name}" at ${file}.`, options.hints.missing, {
+      status: "missing",
+      actual: await capture(),
+    });
   }
   if (expected === null || options.update === "all") {
     await quietPeriod(session, SETTLE_QUIET_MS, SETTLE_MAX_MS, performance.now(), options.signal);
@@ -71,12 +74,19 @@ export async function compareGolden(session: Session, options: GoldenOptions): P
     if (!unchanged) await writeGolden(file, rows);
     return { status: expected === null ? "written" : unchanged ? "unchanged" : "updated", rows: rows.length };
   }
-  const { matched, actual, elapsedMs } = await matchWithin(session, expected, capture, options.timeoutMs, options.signal);
+  const { matched, actual, elapsedMs } = await matchWithin(
+    session,
+    expected,
+    capture,
+    options.timeoutMs,
+    options.signal,
+  );
   if (matched) return { status: "matched", rows: actual.length, elapsedMs };
   const diff = rowDiff(expected, actual, options.region?.row ?? 0, options.format === "ansi");
   throw new TuiError(
     "ASSERTION_FAILED",
-    `Screen differs from snapshot "${name}" in ${plural(diff.changedRows.length, "row")} (${rowList(diff.changedRows)}), after waiting ${elapsedMs} ms.\n  golden: ${file}\n${diff.text}`,
+    `Screen differs from snapshot "${name}" in ${plural(diff.changedRows.length, "row")} ` +
+      `(${rowList(diff.changedRows)}), after waiting ${elapsedMs} ms.\n  golden: ${file}\n${diff.text}`,
     options.hints.mismatch,
     { status: "mismatch", changedRows: diff.changedRows, diff: diff.text },
   );
@@ -89,7 +99,13 @@ function shiftedMasks(masks: Mask[], area: GoldenRegion | undefined): Mask[] {
 }
 
 /** Compare now and again after every parsed write, until equal, the deadline, or the app exits. */
-async function matchWithin(session: Session, expected: string[], capture: () => Promise<string[]>, timeoutMs: number, signal?: AbortSignal) {
+async function matchWithin(
+  session: Session,
+  expected: string[],
+  capture: () => Promise<string[]>,
+  timeoutMs: number,
+  signal?: AbortSignal,
+) {
   const started = performance.now();
   for (;;) {
     if (signal?.aborted) throw cancelled("The snapshot comparison");
@@ -103,11 +119,20 @@ async function matchWithin(session: Session, expected: string[], capture: () => 
 }
 
 /** The rows to compare: plain text (trailing spaces trimmed), or SGR-coded rows for ansi. */
-export async function screenRows(session: Session, format: GoldenFormat, area?: GoldenRegion, mask: Mask[] = []): Promise<string[]> {
+export async function screenRows(
+  session: Session,
+  format: GoldenFormat,
+  area?: GoldenRegion,
+  mask: Mask[] = [],
+): Promise<string[]> {
   const snap = await session.emulator.settledSnapshot({ grid: true });
   const cells = maskCells(snap.grid ?? [], mask);
   if (area && area.row >= snap.rows) {
-    throw new TuiError("INVALID_ARGUMENT", `region.row ${area.row} is outside the ${snap.cols}x${snap.rows} screen.`, `Use a row below ${snap.rows}.`);
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `region.row ${area.row} is outside the ${snap.cols}x${snap.rows} screen.`,
+      `Use a row below ${snap.rows}.`,
+    );
   }
   const top = area?.row ?? 0;
   const left = area?.col ?? 0;
@@ -115,7 +140,12 @@ export async function screenRows(session: Session, format: GoldenFormat, area?: 
   const right = Math.min(snap.cols, left + (area?.cols ?? snap.cols));
   return cells.slice(top, bottom).map((row) => {
     const cut = row.slice(left, right);
-    return format === "ansi" ? ansiRow(cut) : cut.map((c) => c.char).join("").trimEnd();
+    return format === "ansi"
+      ? ansiRow(cut)
+      : cut
+          .map((c) => c.char)
+          .join("")
+          .trimEnd();
   });
 }
 
@@ -131,8 +161,20 @@ function sgrColour(value: string, base: number): string[] {
 
 /** SGR parameters of a cell (ECMA-48 8.3.117); empty for default attributes. */
 function sgrOf(c: CellInfo): string {
-  const flags: [boolean, string][] = [[c.bold, "1"], [c.dim, "2"], [c.italic, "3"], [c.underline, "4"], [c.blink, "5"], [c.inverse, "7"], [c.invisible, "8"], [c.strikethrough, "9"], [c.overline, "53"]];
-  return [...flags.filter(([on]) => on).map(([, code]) => code), ...sgrColour(c.fg, 30), ...sgrColour(c.bg, 40)].join(";");
+  const flags: [boolean, string][] = [
+    [c.bold, "1"],
+    [c.dim, "2"],
+    [c.italic, "3"],
+    [c.underline, "4"],
+    [c.blink, "5"],
+    [c.inverse, "7"],
+    [c.invisible, "8"],
+    [c.strikethrough, "9"],
+    [c.overline, "53"],
+  ];
+  return [...flags.filter(([on]) => on).map(([, code]) => code), ...sgrColour(c.fg, 30), ...sgrColour(c.bg, 40)].join(
+    ";",
+  );
 }
 
 /** One row as text with SGR runs, reset at the end; trailing default blanks dropped. */
@@ -167,7 +209,10 @@ async function writeGolden(file: string, rows: string[]): Promise<void> {
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
 function rowList(rows: ChangedRow[]): string {
-  const shown = rows.slice(0, 5).map((r) => r.row).join(", ");
+  const shown = rows
+    .slice(0, 5)
+    .map((r) => r.row)
+    .join(", ");
   return `row${rows.length === 1 ? "" : "s"} ${shown}${rows.length > 5 ? ", ..." : ""}`;
 }
 
@@ -182,10 +227,16 @@ export interface ChangedRow {
 }
 
 /** A readable row diff: "-" the golden's row, "+" the screen's, numbered by screen row. */
-export function rowDiff(expected: string[], actual: string[], firstRow: number, escapes: boolean): { changedRows: ChangedRow[]; text: string } {
+export function rowDiff(
+  expected: string[],
+  actual: string[],
+  firstRow: number,
+  escapes: boolean,
+): { changedRows: ChangedRow[]; text: string } {
   const changedRows: ChangedRow[] = [];
   for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
-    if (expected[i] !== actual[i]) changedRows.push({ row: firstRow + i, expected: expected[i] ?? null, actual: actual[i] ?? null });
+    if (expected[i] !== actual[i])
+      changedRows.push({ row: firstRow + i, expected: expected[i] ?? null, actual: actual[i] ?? null });
   }
   const show = (row: string | null) => {
     if (row === null) return "(no row)";
@@ -198,7 +249,9 @@ export function rowDiff(expected: string[], actual: string[], firstRow: number, 
     const label = `row ${String(change.row).padStart(width)}`;
     lines.push(`  - ${label} ${show(change.expected)}`, `  + ${label} ${show(change.actual)}`);
   }
-  if (changedRows.length > MAX_DIFF_ROWS_SHOWN) lines.push(`  ... and ${changedRows.length - MAX_DIFF_ROWS_SHOWN} more row(s)`);
-  if (expected.length !== actual.length) lines.push(`  golden has ${expected.length} rows, screen region has ${actual.length}`);
+  if (changedRows.length > MAX_DIFF_ROWS_SHOWN)
+    lines.push(`  ... and ${changedRows.length - MAX_DIFF_ROWS_SHOWN} more row(s)`);
+  if (expected.length !== actual.length)
+    lines.push(`  golden has ${expected.length} rows, screen region has ${actual.length}`);
   return { changedRows, text: lines.join("\n") };
 }

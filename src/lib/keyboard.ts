@@ -18,7 +18,8 @@ export function checkPayload(tool: string, field: string, bytes: number): void {
     throw new TuiError(
       "INVALID_ARGUMENT",
       `${tool}.${field} is ${bytes} bytes; one call takes at most ${MAX_INPUT_BYTES} (1 MiB).`,
-      `Split it into several ${tool} calls of at most 1 MiB each (run_script can send them in order with no round trips).`,
+      `Split it into several ${tool} calls of at most 1 MiB each ` +
+        "(run_script can send them in order with no round trips).",
     );
   }
 }
@@ -30,7 +31,10 @@ export function sendBytes(session: Session, bytes: Uint8Array): number {
 }
 
 /** Parsed chords, encoded for the modes the app has switched on now (DECCKM, keypad, kitty flags). */
-export function sendKeys(session: Session, specs: KeySpec[]): { keyCount: number; bytesSent: number; specs: KeySpec[] } {
+export function sendKeys(
+  session: Session,
+  specs: KeySpec[],
+): { keyCount: number; bytesSent: number; specs: KeySpec[] } {
   const modes = session.emulator.keyboardModes();
   const bytes = utf8.encode(specs.map((spec) => encodeKey(spec, modes)).join(""));
   return { keyCount: specs.length, bytesSent: sendBytes(session, bytes), specs };
@@ -41,10 +45,12 @@ export function sendText(session: Session, text: string): { bytesSent: number } 
 }
 
 /** The summaries input results start with, the same from a tool and from `Terminal`. */
-export const describeKeys = (r: { keyCount: number; bytesSent: number }) => `Sent ${r.keyCount} key(s), ${r.bytesSent} bytes`;
+export const describeKeys = (r: { keyCount: number; bytesSent: number }) =>
+  `Sent ${r.keyCount} key(s), ${r.bytesSent} bytes`;
 export const describeText = (r: { bytesSent: number }) => `Sent ${r.bytesSent} bytes of text`;
 export const describeTyping = (r: { chars: number; durationMs: number; untyped?: number }) =>
-  `Typed ${r.chars} characters in ${r.durationMs} ms${r.untyped ? `; the session exited with ${r.untyped} left untyped` : ""}`;
+  `Typed ${r.chars} characters in ${r.durationMs} ms` +
+  (r.untyped ? `; the session exited with ${r.untyped} left untyped` : "");
 
 /** Sleep that ends early (with an error) when the request is cancelled. */
 async function pause(ms: number, signal?: AbortSignal): Promise<void> {
@@ -53,7 +59,12 @@ async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** Key repeat: the chord every intervalMs for durationMs (at least once), re-encoded each time. */
-export async function holdKey(session: Session, spec: KeySpec, timing: { durationMs: number; intervalMs: number }, signal?: AbortSignal) {
+export async function holdKey(
+  session: Session,
+  spec: KeySpec,
+  timing: { durationMs: number; intervalMs: number },
+  signal?: AbortSignal,
+) {
   const started = performance.now();
   let events = 0;
   let bytesSent = 0;
@@ -80,5 +91,11 @@ export async function typeChars(session: Session, text: string, cps: number, sig
   }
   // `chars` counts what was typed.
   const untyped = chars.length - typed;
-  return { chars: typed, bytesSent, cps, durationMs: Math.round(performance.now() - started), ...(untyped > 0 ? { untyped } : {}) };
+  return {
+    chars: typed,
+    bytesSent,
+    cps,
+    durationMs: Math.round(performance.now() - started),
+    ...(untyped > 0 ? { untyped } : {}),
+  };
 }

@@ -2,6 +2,7 @@
 import { TuiError } from "../errors.ts";
 import { parseConfig, type Config } from "../config.ts";
 import { planRecording } from "../record/recorder.ts";
+import { setExtraFonts } from "../render/fonts.ts";
 import { SessionRegistry } from "../session/registry.ts";
 import { OutputDir } from "../util/artifact-path.ts";
 import { setLogLevel } from "../util/log.ts";
@@ -22,6 +23,12 @@ export interface LaunchOptions {
   term?: string;
   /** Shown in recordings' titles. */
   name?: string;
+  /**
+   * The program's wall clock, through libfaketime (Linux, dynamically linked programs): an ISO
+   * date-time or a Date. Frozen there unless freezeClock is false.
+   */
+  clock?: string | Date;
+  freezeClock?: boolean;
   /** Record asciicast v2 from the first byte: true (a new file in the output directory) or a .cast path. */
   record?: boolean | string;
   /**
@@ -41,12 +48,16 @@ export interface Engine {
 
 let shared: Engine | undefined;
 
-/** Built on the first launch, from the TUI_TESTER_* variables as the server parses them (limits, theme, PTY, directories). */
+/**
+ * Built on the first launch, from the TUI_TESTER_* variables as the server parses them (limits,
+ * theme, PTY, directories).
+ */
 function engine(): Engine {
   if (shared === undefined) {
     // The server's stderr log ("started tui-1 pid ...") is noise in a user's test output: on only when asked.
     const config = parseConfig(process.env, { log: "silent" });
     setLogLevel(config.log);
+    setExtraFonts(config.fonts);
     shared = { config, sessions: new SessionRegistry(config), output: new OutputDir(config.outputDir) };
   }
   return shared;
@@ -54,31 +65,62 @@ function engine(): Engine {
 
 export async function launch(command: string, options: LaunchOptions = {}): Promise<Terminal> {
   if (typeof command !== "string" || command.length === 0) {
-    throw new TuiError("INVALID_ARGUMENT", "launch needs a command.", 'Pass a program on PATH or a path, e.g. launch("htop").');
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      "launch needs a command.",
+      'Pass a program on PATH or a path, e.g. launch("htop").',
+    );
   }
   const cols = size("cols", options.cols ?? 80, 1000);
   const rows = size("rows", options.rows ?? 24, 500);
   const args = options.args ?? [];
   if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
-    throw new TuiError("INVALID_ARGUMENT", "args must be an array of strings.", 'Example: launch("less", { args: ["-N", "file.txt"] }).');
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      "args must be an array of strings.",
+      'Example: launch("less", { args: ["-N", "file.txt"] }).',
+    );
   }
   // A bad recording path fails before anything is spawned.
   const { config, sessions, output } = engine();
   // The output directory is made only when a recording needs it.
-  const recording = planRecording({ record: options.record }, { recordDir: config.recordDir, outputDir: options.record ? output.path : "", cwd: process.cwd() });
-  const start = { command, args, cwd: options.cwd, env: options.env, cols, rows, term: options.term ?? "xterm-256color", name: options.name };
+  const recording = planRecording(
+    { record: options.record },
+    { recordDir: config.recordDir, outputDir: options.record ? output.path : "", cwd: process.cwd() },
+  );
+  const start = {
+    command,
+    args,
+    cwd: options.cwd,
+    env: options.env,
+    cols,
+    rows,
+    term: options.term ?? "xterm-256color",
+    name: options.name,
+    clock: options.clock instanceof Date ? options.clock.toISOString() : options.clock,
+    freezeClock: options.freezeClock,
+  };
   const session = await sessions.start(start);
-  const started = recording.apply(session).recording as { error?: string } | undefined;
   const terminal = new Terminal(session, engine());
   track(terminal, options.autoClose ?? true);
-  if (started?.error) {
+  try {
+    recording.apply(session);
+  } catch (error) {
     await terminal.close({ graceMs: 0 });
-    throw new TuiError("INVALID_ARGUMENT", `Could not start the recording: ${started.error}`, "Pass a record path in a writable directory.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Could not start the recording: ${error instanceof Error ? error.message : String(error)}`,
+      "Pass a record path in a writable directory.",
+    );
   }
   return terminal;
 }
 
 function size(name: string, value: number, max: number): number {
   if (Number.isInteger(value) && value >= 1 && value <= max) return value;
-  throw new TuiError("INVALID_ARGUMENT", `${name} ${value} is not an integer from 1 to ${max}.`, `Pass ${name} in cells, e.g. { cols: 80, rows: 24 }.`);
+  throw new TuiError(
+    "INVALID_ARGUMENT",
+    `${name} ${value} is not an integer from 1 to ${max}.`,
+    `Pass ${name} in cells, e.g. { cols: 80, rows: 24 }.`,
+  );
 }

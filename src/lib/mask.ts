@@ -6,7 +6,10 @@
  */
 import type { CellInfo } from "../term/types.ts";
 
-/** A text (literal or RegExp; every match on every row) or a rectangle (0-based; rows default 1, cols to the right edge). */
+/**
+ * A text (literal or RegExp; every match on every row) or a rectangle (0-based; rows default 1, cols
+ * to the right edge).
+ */
 export type Mask = string | RegExp | { row: number; col?: number; rows?: number; cols?: number };
 
 export const MASK_CHAR = "▒";
@@ -31,7 +34,9 @@ export function maskCells(grid: CellInfo[][], masks: Mask[]): CellInfo[][] {
   const rectangles = masks.filter((mask) => typeof mask === "object" && !(mask instanceof RegExp)) as Rectangle[];
   const texts = masks.filter((mask) => typeof mask === "string" || mask instanceof RegExp) as (string | RegExp)[];
   return grid.map((row, r) => {
-    let cells = row.map((cell, c) => (rectangles.some((area) => inside(area, r, c)) && cell.width > 0 ? masked(cell.width) : cell));
+    let cells = row.map((cell, c) =>
+      rectangles.some((area) => inside(area, r, c)) && cell.width > 0 ? masked(cell.width) : cell,
+    );
     for (const text of texts) cells = collapseMatches(cells, text);
     return cells;
   });
@@ -43,7 +48,12 @@ const masked = (width: number): CellInfo => ({ ...blank, char: MASK_CHAR.repeat(
 
 function inside(area: Rectangle, row: number, col: number): boolean {
   const first = area.col ?? 0;
-  return row >= area.row && row < area.row + (area.rows ?? 1) && col >= first && col < first + (area.cols ?? Number.POSITIVE_INFINITY);
+  return (
+    row >= area.row &&
+    row < area.row + (area.rows ?? 1) &&
+    col >= first &&
+    col < first + (area.cols ?? Number.POSITIVE_INFINITY)
+  );
 }
 
 /** Every match of `text` in the row becomes one ▒ cell. */
@@ -55,7 +65,10 @@ function collapseMatches(row: CellInfo[], text: string | RegExp): CellInfo[] {
     starts.push(line.length);
     line += cell.char;
   }
-  const pattern = typeof text === "string" ? new RegExp(RegExp.escape(text), "g") : new RegExp(text.source, text.flags.includes("g") ? text.flags : `${text.flags}g`);
+  const pattern =
+    typeof text === "string"
+      ? new RegExp(RegExp.escape(text), "g")
+      : new RegExp(text.source, text.flags.includes("g") ? text.flags : `${text.flags}g`);
   const out: CellInfo[] = [];
   let next = 0;
   for (const match of line.matchAll(pattern)) {

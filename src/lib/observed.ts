@@ -46,14 +46,20 @@ export async function observeInput<R extends Record<string, unknown>>(
     const exited = wait.exited ? " (the process exited)" : "";
     throw new TuiError(
       "WAIT_TIMEOUT",
-      `${describe(observed.result)}, but "${wait.pattern}" did not appear on the ${wait.matchedAgainst} within ${wait.timeoutMs} ms${exited}.`,
-      "The screen at the timeout is in details.screen; check the pattern, raise waitFor.timeoutMs, or try matchScreen: false.",
+      `${describe(observed.result)}, but "${wait.pattern}" did not appear on the ${wait.matchedAgainst} ` +
+        `within ${wait.timeoutMs} ms${exited}.`,
+      "The screen at the timeout is in details.screen; check the pattern, raise waitFor.timeoutMs, " +
+        "or try matchScreen: false.",
       data,
     );
   }
   const pattern = JSON.stringify(clip(wait?.pattern ?? "", 80));
   const missed = wait?.exited ? "process exited" : `timed out after ${wait?.timeoutMs} ms`;
-  const waitNote = wait ? (wait.matched ? `; ${pattern} matched after ${wait.elapsedMs} ms` : `; ${pattern} not seen (${missed})`) : "";
+  const waitNote = wait
+    ? wait.matched
+      ? `; ${pattern} matched after ${wait.elapsedMs} ms`
+      : `; ${pattern} not seen (${missed})`
+    : "";
   const diff = observed.screen?.diff;
   const changed = diff ? `; ${diff.identical ? "screen unchanged" : `${diff.changedLines.length} rows changed`}` : "";
   return { summary: `${describe(observed.result)}${waitNote}${changed}`, data };

@@ -11,7 +11,10 @@ const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
 
 /** In ESC[200~ ... ESC[201~ when the app enabled bracketed paste (mode 2004), else plain. */
-export function pasteText(session: Session, text: string): { bytesSent: number; bracketed: boolean; sanitized: boolean } {
+export function pasteText(
+  session: Session,
+  text: string,
+): { bytesSent: number; bracketed: boolean; sanitized: boolean } {
   const bracketed = session.modes().bracketedPaste;
   // Like xterm, drop an embedded end marker so pasted text cannot end the paste early.
   const body = bracketed ? text.replaceAll(PASTE_END, "") : text;
@@ -23,7 +26,16 @@ export function pasteText(session: Session, text: string): { bytesSent: number; 
 export const describePaste = (r: { bytesSent: number; bracketed: boolean }) =>
   `Pasted ${r.bytesSent} bytes${r.bracketed ? " (bracketed)" : " (plain: the app has not enabled bracketed paste)"}`;
 
-export const MOUSE_ACTIONS = ["click", "double_click", "press", "release", "drag", "move", "wheel_up", "wheel_down"] as const;
+export const MOUSE_ACTIONS = [
+  "click",
+  "double_click",
+  "press",
+  "release",
+  "drag",
+  "move",
+  "wheel_up",
+  "wheel_down",
+] as const;
 export type MouseAction = (typeof MOUSE_ACTIONS)[number];
 
 /** Where a mouse event goes: a cell (0-based), or the middle of a text's first on-screen match. */
@@ -52,13 +64,30 @@ type Cell = { row: number; col: number };
 export async function planMouse(session: Session, args: MouseArgs) {
   const modes = session.modes();
   if (modes.mouseTracking === "none") {
-    throw new TuiError("MOUSE_NOT_ENABLED", "The app has not enabled mouse tracking, so mouse reports would reach it as stray key presses.", "Check that the app supports the mouse (list_sessions shows modes.mouseTracking), or drive it with send_keys.");
+    throw new TuiError(
+      "MOUSE_NOT_ENABLED",
+      "The app has not enabled mouse tracking, so mouse reports would reach it as stray key presses.",
+      "Check that the app supports the mouse (list_sessions shows modes.mouseTracking), or drive it with send_keys.",
+    );
   }
   const regex = args.regex ?? false;
   const from = await locate(session, { row: args.row, col: args.col, text: args.text, regex }, "");
-  const to = args.action === "drag" ? await locate(session, { row: args.toRow, col: args.toCol, text: args.toText, regex }, "to") : from;
-  const base = { button: args.button ?? "left", shift: args.shift ?? false, alt: args.alt ?? false, ctrl: args.ctrl ?? false };
-  const at = (kind: MouseEventKind, cell: Cell, buttonHeld = false): MouseEvent => ({ ...base, kind, ...cell, buttonHeld });
+  const to =
+    args.action === "drag"
+      ? await locate(session, { row: args.toRow, col: args.toCol, text: args.toText, regex }, "to")
+      : from;
+  const base = {
+    button: args.button ?? "left",
+    shift: args.shift ?? false,
+    alt: args.alt ?? false,
+    ctrl: args.ctrl ?? false,
+  };
+  const at = (kind: MouseEventKind, cell: Cell, buttonHeld = false): MouseEvent => ({
+    ...base,
+    kind,
+    ...cell,
+    buttonHeld,
+  });
   const plan: MouseEvent[] = {
     click: [at("press", from), at("release", from)],
     double_click: [at("press", from), at("release", from), at("press", from), at("release", from)],
@@ -71,7 +100,11 @@ export async function planMouse(session: Session, args: MouseArgs) {
   }[args.action];
   const sent = plan.filter((event) => reported(modes.mouseTracking, event));
   if (sent.length === 0) {
-    throw new TuiError("MOUSE_NOT_ENABLED", `The app's mouse mode (${modes.mouseTracking}) does not report ${args.action} events.`, "Use click/press, or an app mode that tracks motion (1002/1003).");
+    throw new TuiError(
+      "MOUSE_NOT_ENABLED",
+      `The app's mouse mode (${modes.mouseTracking}) does not report ${args.action} events.`,
+      "Use click/press, or an app mode that tracks motion (1002/1003).",
+    );
   }
   const bytes = sent.map((event) => encodeMouse(modes.mouseTracking, modes.mouseEncoding, event));
   /** Sends the planned events (call it inside observeInput). */
@@ -87,7 +120,8 @@ export async function planMouse(session: Session, args: MouseArgs) {
       encoding: modes.mouseEncoding,
     };
   };
-  const describe = (r: { tracking: string; encoding: string }) => `Mouse ${args.action} at row ${from.row}, col ${from.col} (${r.tracking}/${r.encoding})`;
+  const describe = (r: { tracking: string; encoding: string }) =>
+    `Mouse ${args.action} at row ${from.row}, col ${from.col} (${r.tracking}/${r.encoding})`;
   return { send, describe };
 }
 
@@ -101,13 +135,25 @@ async function locate(session: Session, target: MouseTarget, prefix: string): Pr
       const found = await matcher.find(line);
       if (found) return { row: r, col: found.index + Math.floor(Math.max(0, found.length - 1) / 2) };
     }
-    throw new TuiError("TEXT_NOT_FOUND", `"${text}" is not on the screen.`, "Check the screen with get_text, or give row/col.");
+    throw new TuiError(
+      "TEXT_NOT_FOUND",
+      `"${text}" is not on the screen.`,
+      "Check the screen with get_text, or give row/col.",
+    );
   }
   if (row === undefined || col === undefined) {
-    throw new TuiError("INVALID_ARGUMENT", `Give ${name("row")} and ${name("col")}, or ${name("text")}.`, "Example: { \"action\": \"click\", \"text\": \"OK\" }.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Give ${name("row")} and ${name("col")}, or ${name("text")}.`,
+      'Example: { "action": "click", "text": "OK" }.',
+    );
   }
   if (row >= session.rows || col >= session.cols) {
-    throw new TuiError("INVALID_ARGUMENT", `Cell (${row}, ${col}) is outside the ${session.cols}x${session.rows} screen.`, "Rows and columns are 0-based.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Cell (${row}, ${col}) is outside the ${session.cols}x${session.rows} screen.`,
+      "Rows and columns are 0-based.",
+    );
   }
   return { row, col };
 }

@@ -48,7 +48,11 @@ export function defaultName(site: CallSite): string | undefined {
       if (i < lines.length - 1) earlier += lines[i]!.split("toMatchScreenSnapshot(").length - 1;
       continue;
     }
-    const slug = title.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "").slice(0, 80) || "snapshot";
+    const slug =
+      title
+        .replace(/[^A-Za-z0-9._-]+/g, "-")
+        .replace(/^[-.]+|-+$/g, "")
+        .slice(0, 80) || "snapshot";
     return earlier === 0 ? slug : `${slug}-${earlier + 1}`;
   }
   return undefined;
@@ -69,12 +73,10 @@ function commandLine(): string[] {
 }
 
 /**
- * "all" under `bun test -u` / `--update-snapshots` (or TUI_TESTER_UPDATE_SNAPSHOTS=1); otherwise
- * "missing", except in CI (CI set), where, as bun's own snapshots, a missing golden is a failure.
+ * "all" under `bun test -u` / `--update-snapshots`; otherwise "missing", except in CI (CI set),
+ * where, as with bun's own snapshots, a missing golden is a failure.
  */
 export function updateMode(env: Record<string, string | undefined> = process.env): GoldenUpdate {
-  const forced = env.TUI_TESTER_UPDATE_SNAPSHOTS;
-  if (forced !== undefined && forced !== "") return forced === "0" || forced === "false" ? "none" : "all";
   const args = commandLine();
   if (args.includes("-u") || args.includes("--update-snapshots")) return "all";
   const ci = env.CI;

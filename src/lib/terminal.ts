@@ -4,7 +4,7 @@
  * Inputs run one at a time in call order, as the tools' do; reads and waits run at once.
  */
 import { TuiError } from "../errors.ts";
-import { parseKeys, type KeySpecInput } from "../keys/index.ts";
+import { parseKeys } from "../keys/index.ts";
 import { startRecording, stopRecording, type RecordingStats } from "../record/recorder.ts";
 import { screenshot, type Screenshot } from "../render/screenshot.ts";
 import { settledView, type ScreenBlock, type ScreenView } from "../session/observe.ts";
@@ -13,43 +13,13 @@ import { describeExit, type ExitInfo, type Session } from "../session/session.ts
 import { waitForIdle, waitForText, type WaitIdleResult } from "../session/wait.ts";
 import type { CellsResult, CellRegion, ScrollbackInfo, TerminalModes } from "../term/types.ts";
 import { checkPayload, describeKeys, describeText, describeTyping, sendKeys, sendText, typeChars } from "./keyboard.ts";
+import { observeOptions, type InputOptions, type InputResult, type Key, type TextMatch } from "./input-options.ts";
 import type { Engine } from "./launch.ts";
 import { observeInput } from "./observed.ts";
 import { describePaste, pasteText, planMouse, type MouseArgs } from "./pointer.ts";
 import { toWaitOptions, waitFailure, type TextPattern, type WaitForOptions } from "./wait-options.ts";
 
-/** A key: a chord such as "ctrl+c", "F2", "shift+tab", "A", or { key, ctrl, shift, alt, meta }. */
-export type Key = string | KeySpecInput;
-
-export interface InputOptions {
-  /** Wait for this text after the input; the after-screen is the frame where it matched. Throws WAIT_TIMEOUT on a miss. */
-  waitFor?: TextPattern | ({ pattern: TextPattern } & WaitForOptions);
-  /** Fixed settle in ms before the after-screen; omitted: adaptive (until 100 ms quiet, at most 500 ms). */
-  waitAfterMs?: number;
-  /** false: send only, no before/after screens (fastest). Default true. */
-  captureScreen?: boolean;
-  /** "diff": changed rows, cursor and highlights only. Default "full". */
-  screenDetail?: "full" | "diff";
-}
-
-/** What an input returns: the same fields as the MCP input tools' structured results. */
-export interface InputResult {
-  summary: string;
-  sessionId: string;
-  bytesSent: number;
-  /** Before/after screens, their diff and the settle facts (absent with captureScreen: false). */
-  screen?: ScreenBlock;
-  waitFor?: { pattern: string; matched: boolean; elapsedMs: number; [field: string]: unknown };
-  [field: string]: unknown;
-}
-
-export interface TextMatch {
-  /** The matched text (a literal), or the full match then its groups (a RegExp). */
-  match: string | string[];
-  elapsedMs: number;
-  /** The screen at the instant of the match. */
-  screen: ScreenView;
-}
+export type { InputOptions, InputResult, Key, TextMatch };
 
 export class Terminal implements AsyncDisposable {
   #closed: Promise<StopResult> | undefined;
@@ -93,7 +63,12 @@ export class Terminal implements AsyncDisposable {
     checkPayload("type", "text", Buffer.byteLength(text));
     const { cps } = options;
     if (cps === undefined) return this.input(options, () => sendText(this.session, text), describeText);
-    if (!(cps > 0)) throw new TuiError("INVALID_ARGUMENT", `cps ${cps} is not a positive number.`, "Pass characters per second, e.g. { cps: 40 }, or leave it out to send at once.");
+    if (!(cps > 0))
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `cps ${cps} is not a positive number.`,
+        "Pass characters per second, e.g. { cps: 40 }, or leave it out to send at once.",
+      );
     return this.input(options, () => typeChars(this.session, text, cps), describeTyping);
   }
 
@@ -113,8 +88,16 @@ export class Terminal implements AsyncDisposable {
 
   /** Resize the PTY and the emulator (the app gets SIGWINCH); the screen block spans the re-layout. */
   resize(cols: number, rows: number, options: InputOptions = {}): Promise<InputResult> {
-    for (const [name, value, max] of [["cols", cols, 1000], ["rows", rows, 500]] as const) {
-      if (!Number.isInteger(value) || value < 1 || value > max) throw new TuiError("INVALID_ARGUMENT", `${name} ${value} is not an integer from 1 to ${max}.`, "Pass the new size in cells.");
+    for (const [name, value, max] of [
+      ["cols", cols, 1000],
+      ["rows", rows, 500],
+    ] as const) {
+      if (!Number.isInteger(value) || value < 1 || value > max)
+        throw new TuiError(
+          "INVALID_ARGUMENT",
+          `${name} ${value} is not an integer from 1 to ${max}.`,
+          "Pass the new size in cells.",
+        );
     }
     const from = { cols: this.cols, rows: this.rows };
     const resized = () => {
@@ -128,14 +111,29 @@ export class Terminal implements AsyncDisposable {
   async waitForText(pattern: TextPattern, options: WaitForOptions = {}): Promise<TextMatch> {
     const wait = toWaitOptions(pattern, options);
     const { snapshot, ...result } = await waitForText(this.session, wait);
-    const screen = { text: snapshot.text, lines: snapshot.lines, cursor: snapshot.cursor, highlights: snapshot.highlights ?? [], cols: snapshot.cols, rows: snapshot.rows };
+    const screen = {
+      text: snapshot.text,
+      lines: snapshot.lines,
+      cursor: snapshot.cursor,
+      highlights: snapshot.highlights ?? [],
+      cols: snapshot.cols,
+      rows: snapshot.rows,
+    };
     if (!result.matched) throw waitFailure(wait, result, screen.text);
     return { match: result.match!, elapsedMs: result.elapsedMs, screen };
   }
 
-  /** Wait until the app has written nothing for idleMs (default 500); `idle: false` when timeoutMs (5000) passed first. */
-  waitForIdle(options: { idleMs?: number; timeoutMs?: number } = {}): Promise<WaitIdleResult> {
-    return waitForIdle(this.session, { idleMs: options.idleMs ?? 500, timeoutMs: options.timeoutMs ?? 5000 });
+  /**
+   * Wait until the program waits for input again (mode "idle", the default, judged from what its
+   * processes are doing) or has written nothing for idleMs (mode "quiet"; default 500 ms).
+   * Resolves with `idle: false` when timeoutMs (default 5000) passes first.
+   */
+  waitForIdle(options: { idleMs?: number; timeoutMs?: number; mode?: "idle" | "quiet" } = {}): Promise<WaitIdleResult> {
+    return waitForIdle(this.session, {
+      idleMs: options.idleMs ?? 500,
+      timeoutMs: options.timeoutMs ?? 5000,
+      mode: options.mode ?? "idle",
+    });
   }
 
   /** Wait for the program to exit; throws WAIT_TIMEOUT (with the screen) if it is still running after timeoutMs. */
@@ -145,7 +143,11 @@ export class Terminal implements AsyncDisposable {
     const exit = await Promise.race([this.session.whenExited(), timeout]);
     if (exit !== null) return exit;
     const { text } = await this.screen();
-    throw new TuiError("WAIT_TIMEOUT", `The program did not exit within ${timeoutMs} ms.\n--- screen ---\n${text}`, "Send the key that quits it, raise timeoutMs, or close() it.");
+    throw new TuiError(
+      "WAIT_TIMEOUT",
+      `The program did not exit within ${timeoutMs} ms.\n--- screen ---\n${text}`,
+      "Send the key that quits it, raise timeoutMs, or close() it.",
+    );
   }
 
   /** The screen now (after the parser caught up and any synchronized update finished). */
@@ -163,7 +165,11 @@ export class Terminal implements AsyncDisposable {
   /** The whole buffer: history above the screen and the screen (newest maxLines kept). */
   async scrollback(options: { maxLines?: number } = {}): Promise<ScrollbackInfo> {
     await this.session.emulator.flushed();
-    const snap = await this.session.emulator.settledSnapshot({ format: "text", includeScrollback: true, maxScrollbackLines: options.maxLines });
+    const snap = await this.session.emulator.settledSnapshot({
+      format: "text",
+      includeScrollback: true,
+      maxScrollbackLines: options.maxLines,
+    });
     return snap.scrollback!;
   }
 
@@ -174,7 +180,13 @@ export class Terminal implements AsyncDisposable {
 
   /** A PNG (default) or SVG picture of the screen, written to path (default: a new file in the output directory). */
   screenshot(options: { path?: string; format?: "png" | "svg"; scale?: number } = {}): Promise<Screenshot> {
-    return screenshot(this.session, { format: options.format ?? "png", path: options.path, dir: this.engine.output.path, cwd: process.cwd(), scale: options.scale ?? 1 });
+    return screenshot(this.session, {
+      format: options.format ?? "png",
+      path: options.path,
+      dir: this.engine.output.path,
+      cwd: process.cwd(),
+      scale: options.scale ?? 1,
+    });
   }
 
   /** Record to an asciicast v2 file, written as output arrives. */
@@ -187,7 +199,7 @@ export class Terminal implements AsyncDisposable {
     return stopRecording(this.session);
   }
 
-  /** The modes the app has switched on: cursor keys, keypad, bracketed paste, mouse tracking and encoding, alternate screen... */
+  /** The modes the app switched on: cursor keys, keypad, bracketed paste, mouse tracking, alternate screen... */
   modes(): TerminalModes {
     return this.session.modes();
   }
@@ -202,7 +214,9 @@ export class Terminal implements AsyncDisposable {
    * SIGKILL after graceMs) and release the PTY. Safe to call more than once.
    */
   close(options: { signal?: NodeJS.Signals; graceMs?: number } = {}): Promise<StopResult> {
-    this.#closed ??= this.engine.sessions.stop(this.id, options.signal, options.graceMs).finally(() => this.session.dispose());
+    this.#closed ??= this.engine.sessions
+      .stop(this.id, options.signal, options.graceMs)
+      .finally(() => this.session.dispose());
     return this.#closed;
   }
 
@@ -214,35 +228,38 @@ export class Terminal implements AsyncDisposable {
     return `Terminal ${this.id} (${this.session.config.command}, ${describeExit(this.session.exit)})`;
   }
 
-  private input<R extends { bytesSent: number }>(options: InputOptions, action: () => R | Promise<R>, describe: (r: R) => string): Promise<InputResult> {
+  private input<R extends { bytesSent: number }>(
+    options: InputOptions,
+    action: () => R | Promise<R>,
+    describe: (r: R) => string,
+  ): Promise<InputResult> {
     return this.serialized(() => this.observed(options, action, describe));
   }
 
   /** One input at a time, in call order, only while the program runs (as the tools' input queue). */
   private serialized<T>(task: () => Promise<T>): Promise<T> {
     return this.session.serialize(async () => {
-      if (this.closedBecause && !this.session.running) throw new TuiError("SESSION_EXITED", this.closedBecause, "Launch it inside the test that uses it.");
+      if (this.closedBecause && !this.session.running)
+        throw new TuiError("SESSION_EXITED", this.closedBecause, "Launch it inside the test that uses it.");
       this.session.assertRunning();
       return task();
     });
   }
 
-  private async observed<R extends { bytesSent: number }>(options: InputOptions, action: () => R | Promise<R>, describe: (r: R) => string): Promise<InputResult> {
-    const waitFor = options.waitFor === undefined ? undefined : toInlineWait(options.waitFor);
-    const observeOptions = { captureScreen: options.captureScreen ?? true, waitAfterMs: options.waitAfterMs, waitFor, screenDetail: options.screenDetail ?? "full" };
+  private async observed<R extends { bytesSent: number }>(
+    options: InputOptions,
+    action: () => R | Promise<R>,
+    describe: (r: R) => string,
+  ): Promise<InputResult> {
     try {
-      const { summary, data } = await observeInput(this.session, observeOptions, action, describe);
+      const { summary, data } = await observeInput(this.session, observeOptions(options), action, describe);
       return { summary, ...data } as InputResult;
     } catch (error) {
       // A test failure should show the screen it failed on, not only say where to find it.
       const after = (error as TuiError).details?.screen as ScreenBlock | undefined;
-      if (error instanceof TuiError && error.code === "WAIT_TIMEOUT" && after?.after) error.message += `\n--- screen ---\n${after.after.text}`;
+      if (error instanceof TuiError && error.code === "WAIT_TIMEOUT" && after?.after)
+        error.message += `\n--- screen ---\n${after.after.text}`;
       throw error;
     }
   }
-}
-
-function toInlineWait(waitFor: NonNullable<InputOptions["waitFor"]>) {
-  const spec = typeof waitFor === "string" || waitFor instanceof RegExp ? { pattern: waitFor } : waitFor;
-  return { ...toWaitOptions(spec.pattern, spec), errorOnTimeout: true };
 }

@@ -29,6 +29,8 @@ export interface RecordOptions {
   cwd: string;
   /** Also record what is typed into the program as `i` events. */
   includeInput?: boolean;
+  /** Replace an existing file at `path` (refused otherwise). */
+  overwrite?: boolean;
 }
 
 class Recording {
@@ -74,6 +76,14 @@ class Recording {
 }
 
 const recordings = new WeakMap<Session, Recording>();
+/** Every recording a session has had, newest last, for the web viewer's playback list (bounded). */
+const history = new WeakMap<Session, Recording[]>();
+const MAX_HISTORY = 20;
+
+/** The session's recordings, oldest first: the open one and those already stopped. */
+export function recordingHistory(session: Session): RecordingStats[] {
+  return (history.get(session) ?? []).map((r) => r.stats());
+}
 
 export function startRecording(session: Session, options: RecordOptions): RecordingStats {
   const current = recordings.get(session);
@@ -82,9 +92,12 @@ export function startRecording(session: Session, options: RecordOptions): Record
   }
   session.assertRunning();
   const name = `${session.id}-${stamp()}.cast`;
-  const path = artifactPath(options.path, options.dir, name, options.cwd);
+  const path = artifactPath(options.path, options.dir, name, options.cwd, options.overwrite);
   const recording = new Recording(session, path, options.includeInput ?? false);
   recordings.set(session, recording);
+  const kept = history.get(session) ?? [];
+  kept.push(recording);
+  history.set(session, kept.slice(-MAX_HISTORY));
   return recording.stats();
 }
 
@@ -116,7 +129,8 @@ export function recordingStats(session: Session): RecordingStats | undefined {
 /**
  * start_session's `record` option (true or a path) and TUI_TESTER_RECORD_DIR. Paths are checked
  * before the program is spawned, so a bad one costs no session; `apply` runs right after spawn,
- * before any output has been read, and returns what to add to the session info.
+ * before any output has been read, and returns what to add to the session info. A recording that
+ * cannot start throws: the caller stops the session and fails, as the recording was asked for.
  */
 export function planRecording(
   args: { record?: boolean | string },

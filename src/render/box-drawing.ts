@@ -4,7 +4,7 @@
  * the line height is taller than the font, and a screenshot should show joined frames.
  */
 
-/** Arms up/right/down/left: 0 none, 1 light, 2 heavy, 3 double. Dashed lines are drawn solid, rounded corners square. */
+/** Arms up/right/down/left: 0 none, 1 light, 2 heavy, 3 double. Dashed lines are drawn solid; rounded corners get an arc (ROUNDED). */
 const ARMS: Record<number, string> = {};
 const table: [number, string][] = [
   [0x2500, "0101 0202 1010 2020 0101 0202 1010 2020 0101 0202 1010 2020"],
@@ -38,6 +38,14 @@ const Q = { ul: [0, 0, 0.5, 0.5, 1], ur: [0.5, 0, 1, 0.5, 1], ll: [0, 0.5, 0.5, 
 const quadrants: (keyof typeof Q)[][] = [["ll"], ["lr"], ["ul"], ["ul", "ll", "lr"], ["ul", "lr"], ["ul", "ur", "ll"], ["ul", "ur", "lr"], ["ur"], ["ur", "ll"], ["ur", "ll", "lr"]];
 quadrants.forEach((parts, i) => (BLOCKS[0x2596 + i] = parts.map((p) => [...Q[p]])));
 
+/** ╭ ╮ ╯ ╰ (U+256D..U+2570): which cell edges the arc joins, as [horizontal side, vertical side]. */
+const ROUNDED: Record<number, ["left" | "right", "up" | "down"]> = {
+  0x256d: ["right", "down"],
+  0x256e: ["left", "down"],
+  0x256f: ["left", "up"],
+  0x2570: ["right", "up"],
+};
+
 export function isDrawnGlyph(char: string): boolean {
   const code = char.codePointAt(0) ?? 0;
   return char.length === 1 && (ARMS[code] !== undefined || BLOCKS[code] !== undefined);
@@ -56,6 +64,8 @@ export function drawGlyph(char: string, x: number, y: number, w: number, h: numb
   const cx = x + Math.floor(w / 2) + 0.5;
   const cy = y + Math.floor(h / 2) - 0.5;
   const light = Math.max(1, Math.round(w / 9));
+  const rounded = ROUNDED[code];
+  if (rounded) return roundedCorner(rounded, { x, y, w, h, cx, cy }, light, fill, alpha);
   const width = (weight: number) => (weight === 2 ? light * 3 : light);
   const gap = light * 1.5; // half the distance between the two strokes of a double line
   const out: string[] = [];
@@ -78,6 +88,24 @@ export function drawGlyph(char: string, x: number, y: number, w: number, h: numb
   horizontal(left, x, cx + reachX);
   horizontal(right, cx - reachX, x + w);
   return out.join("");
+}
+
+/**
+ * A light rounded corner as xterm.js draws it: straight from each edge to a quarter circle of radius
+ * half the cell width around the corner, stroked at the light line width so it joins ─ and │.
+ */
+function roundedCorner([side, vertical]: ["left" | "right", "up" | "down"], cell: { x: number; y: number; w: number; h: number; cx: number; cy: number }, light: number, fill: string, alpha: number): string {
+  const { x, y, w, h, cx, cy } = cell;
+  const r = Math.floor(w / 2);
+  const edgeX = side === "right" ? x + w : x;
+  const edgeY = vertical === "down" ? y + h : y;
+  const arcX = side === "right" ? cx + r : cx - r;
+  const arcY = vertical === "down" ? cy + r : cy - r;
+  // Sweep flag: clockwise when turning from the horizontal arm to the vertical one goes clockwise.
+  const sweep = (side === "right") === (vertical === "up") ? 1 : 0;
+  const d = `M${fmt(edgeX)} ${fmt(cy)}H${fmt(arcX)}A${r} ${r} 0 0 ${sweep} ${fmt(cx)} ${fmt(arcY)}V${fmt(edgeY)}`;
+  // Antialiased: a curve drawn with crisp edges flips whole pixels with its position on the page.
+  return `<path d="${d}" fill="none" stroke="${fill}" stroke-width="${light}" shape-rendering="geometricPrecision"${alpha < 1 ? ` stroke-opacity="${alpha}"` : ""}/>`;
 }
 
 export function fmt(n: number): string {

@@ -1,24 +1,34 @@
-/** SVG -> PNG with resvg (WebAssembly build, so one code path on every target), fonts from the bundle only. */
+/** SVG -> PNG with resvg (WebAssembly build, so one code path on every target); fonts from fonts.ts. */
 import { initWasm, Resvg } from "@resvg/resvg-wasm";
-import { FONT_FILES, RESVG_WASM } from "./assets.ts";
+import { RESVG_WASM } from "./assets.ts";
+import { fontsFor } from "./fonts.ts";
 import { FONT_FAMILY } from "./svg.ts";
 
-let ready: Promise<Uint8Array[]> | undefined;
+let ready: Promise<void> | undefined;
 
-/** Compile the wasm module and read the fonts once per process. */
-function init(): Promise<Uint8Array[]> {
-  ready ??= (async () => {
-    await initWasm(await Bun.file(RESVG_WASM).arrayBuffer());
-    return Promise.all(FONT_FILES.map(async (file) => new Uint8Array(await Bun.file(file).arrayBuffer())));
-  })();
+/** Compile the wasm module once per process. */
+function init(): Promise<void> {
+  ready ??= (async () => initWasm(await Bun.file(RESVG_WASM).arrayBuffer()))();
   ready.catch(() => (ready = undefined));
   return ready;
 }
 
+/** RGBA pixels of an SVG, for encoders that want raw frames (GIF). */
+export async function svgToPixels(svg: string, scale = 1): Promise<{ pixels: Uint8Array; width: number; height: number }> {
+  return render(svg, scale, (image) => ({ pixels: new Uint8Array(image.pixels), width: image.width, height: image.height }));
+}
+
 export async function svgToPng(svg: string, scale = 1): Promise<{ png: Uint8Array; width: number; height: number }> {
-  const fontBuffers = await init();
+  return render(svg, scale, (image) => ({ png: image.asPng(), width: image.width, height: image.height }));
+}
+
+type RenderedImage = ReturnType<InstanceType<typeof Resvg>["render"]>;
+
+async function render<T>(svg: string, scale: number, take: (image: RenderedImage) => T): Promise<T> {
+  await init();
+  const fontBuffers = await fontsFor(svg);
   const resvg = new Resvg(svg, {
-    // No system fonts: the same pixels on every machine.
+    // No system fonts beyond fonts.ts's choice: the same pixels on machines with the same fonts.
     font: { fontBuffers, defaultFontFamily: FONT_FAMILY, monospaceFamily: FONT_FAMILY },
     fitTo: { mode: "zoom", value: scale },
     shapeRendering: 1,
@@ -26,7 +36,7 @@ export async function svgToPng(svg: string, scale = 1): Promise<{ png: Uint8Arra
   try {
     const image = resvg.render();
     try {
-      return { png: image.asPng(), width: image.width, height: image.height };
+      return take(image);
     } finally {
       image.free();
     }

@@ -22,11 +22,15 @@ export interface Screenshot {
 }
 
 /** `path` is relative to `cwd` (the server's); without one, a new file goes to `dir` (the output directory). */
-export async function screenshot(session: Session, options: { format: "png" | "svg"; path?: string; dir: string; cwd: string; scale: number }): Promise<Screenshot> {
-  const path = artifactPath(options.path, options.dir, `${session.id}-${stamp()}.${options.format}`, options.cwd);
+export async function screenshot(
+  session: Session,
+  options: { format: "png" | "svg"; path?: string; dir: string; cwd: string; scale: number; overwrite?: boolean },
+): Promise<Screenshot> {
+  const path = artifactPath(options.path, options.dir, `${session.id}-${stamp()}.${options.format}`, options.cwd, options.overwrite);
   const started = performance.now();
   const snap = await session.emulator.settledSnapshot({ grid: true });
-  const image = renderSvg({ cols: snap.cols, rows: snap.rows, cells: snap.grid ?? [], cursor: snap.cursor }, session.emulator.liveColours());
+  const screen = { cols: snap.cols, rows: snap.rows, cells: snap.grid ?? [], cursor: snap.cursor, cursorShape: session.emulator.cursorShape() };
+  const image = renderSvg(screen, session.emulator.liveColours());
   let content: Uint8Array | string = image.svg;
   let { width, height } = image;
   if (options.format === "png") {

@@ -1,7 +1,7 @@
 /**
  * The screen as SVG, cell by cell from the emulator: colours (default, 256-palette, true colour)
  * resolved through the session's live colours (Emulator.liveColours), bold/italic/underline/inverse/dim/strikethrough/invisible,
- * wide and combining characters, box drawing, and the cursor as a block.
+ * wide and combining characters, box drawing, and the cursor in the shape the app set (DECSCUSR).
  * Geometry: DejaVu Sans Mono advances 1233/2048 em, so a 9 px cell takes a 14.95 px font, and
  * runs of plain characters line up with the grid; anything else gets its own positioned element.
  */
@@ -22,7 +22,11 @@ export interface ScreenImage {
   rows: number;
   cells: CellInfo[][];
   cursor: CursorState;
+  /** DECSCUSR's shape; default block. */
+  cursorShape?: CursorShape;
 }
+
+export type CursorShape = "block" | "underline" | "bar";
 
 const escapeXml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
@@ -51,6 +55,16 @@ function textStyle(cell: CellInfo, fg: string): string {
   return `fill="${fg}"${cell.bold ? ' font-weight="bold"' : ""}${cell.italic ? ' font-style="italic"' : ""}${cell.dim ? ' fill-opacity="0.5"' : ""}`;
 }
 
+/**
+ * A run of text at its cell. Runs of more than one character carry textLength (cells x cell width):
+ * a browser rounds the font's advance at some sizes (Chromium draws 8.99 px per character at this
+ * size), and over a long row that drift moves glyphs out of their cells; textLength holds them on the grid.
+ */
+const textAt = (col: number, row: number, text: string, style: string) => {
+  const length = text.length > 1 ? ` textLength="${text.length * CELL_WIDTH}" lengthAdjust="spacing"` : "";
+  return `<text x="${col * CELL_WIDTH}" y="${row * CELL_HEIGHT + BASELINE}"${length} ${style}>${escapeXml(text)}</text>`;
+};
+
 export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string; width: number; height: number } {
   const width = screen.cols * CELL_WIDTH;
   const height = screen.rows * CELL_HEIGHT;
@@ -58,8 +72,6 @@ export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string;
   const texts: string[] = [];
   const glyphs: string[] = [];
   const lines: string[] = [];
-  const textAt = (col: number, row: number, text: string, style: string) =>
-    `<text x="${col * CELL_WIDTH}" y="${row * CELL_HEIGHT + BASELINE}" ${style}>${escapeXml(text)}</text>`;
 
   screen.cells.forEach((row, r) => {
     const y = r * CELL_HEIGHT;
@@ -106,32 +118,50 @@ export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string;
     flushText();
   });
 
-  const cursor: string[] = [];
-  const { row, col, visible } = screen.cursor;
-  const under = screen.cells[row]?.[col];
-  if (visible && under) {
-    // A focused xterm's block cursor: the cell in the cursor colour, its character in the background colour.
-    const span = Math.max(1, under.width);
-    const { bg } = cellColours(under, colours);
-    cursor.push(`<rect x="${col * CELL_WIDTH}" y="${row * CELL_HEIGHT}" width="${span * CELL_WIDTH}" height="${CELL_HEIGHT}" fill="${colours.cursor}"/>`);
-    if (under.char.trim() !== "" && !under.invisible) {
-      cursor.push(isDrawnGlyph(under.char) ? drawGlyph(under.char, col * CELL_WIDTH, row * CELL_HEIGHT, CELL_WIDTH, CELL_HEIGHT, bg) : textAt(col, row, under.char, textStyle({ ...under, dim: false }, bg)));
-    }
-  }
+  const cursor = drawCursor(screen, colours);
 
+  // Browsers collapse runs of spaces in SVG text unless the text element itself has white-space: pre
+  // (Chromium neither inherits it from a <g> nor honours xml:space there); one <style> rule sets it on
+  // every <text>. resvg ignores that property and honours xml:space on the group.
+  const group = `<g font-family="${FONT_FAMILY}, monospace" font-size="${fmt(FONT_SIZE)}" xml:space="preserve">`;
   const svg = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    "<style>text{white-space:pre}</style>",
     `<rect width="100%" height="100%" fill="${colours.bg}"/>`,
     ...backgrounds,
-    `<g font-family="${FONT_FAMILY}, monospace" font-size="${fmt(FONT_SIZE)}" xml:space="preserve">`,
+    group,
     ...texts,
     "</g>",
     ...glyphs,
     ...lines,
-    `<g font-family="${FONT_FAMILY}, monospace" font-size="${fmt(FONT_SIZE)}" xml:space="preserve">`,
+    group,
     ...cursor,
     "</g>",
     "</svg>",
   ].join("\n");
   return { svg, width, height };
+}
+
+/** Underline and bar cursors are 2 px strokes, as xterm.js draws them (cursorWidth 1 at 2x). */
+const CURSOR_STROKE = 2;
+
+function drawCursor(screen: ScreenImage, colours: Colours): string[] {
+  const { row, col, visible } = screen.cursor;
+  const under = screen.cells[row]?.[col];
+  if (!visible || !under) return [];
+  const span = Math.max(1, under.width);
+  const x = col * CELL_WIDTH;
+  const y = row * CELL_HEIGHT;
+  const shape = screen.cursorShape ?? "block";
+  const rect = (rx: number, ry: number, w: number, h: number) => `<rect x="${rx}" y="${ry}" width="${w}" height="${h}" fill="${colours.cursor}"/>`;
+  if (shape === "underline") return [rect(x, y + CELL_HEIGHT - CURSOR_STROKE, span * CELL_WIDTH, CURSOR_STROKE)];
+  if (shape === "bar") return [rect(x, y, CURSOR_STROKE, CELL_HEIGHT)];
+  // A focused xterm's block cursor: the cell in the cursor colour, its character in the background colour.
+  const { bg } = cellColours(under, colours);
+  const out = [rect(x, y, span * CELL_WIDTH, CELL_HEIGHT)];
+  if (under.char.trim() !== "" && !under.invisible) {
+    const glyph = isDrawnGlyph(under.char) ? drawGlyph(under.char, x, y, CELL_WIDTH, CELL_HEIGHT, bg) : undefined;
+    out.push(glyph ?? textAt(col, row, under.char, textStyle({ ...under, dim: false }, bg)));
+  }
+  return out;
 }

@@ -25,7 +25,8 @@ export interface StepResult {
   /** The step tool's own one-line summary. */
   summary?: string;
   elapsedMs: number;
-  /** What the step returned (its data, or a failure's details); the test report keeps it only for failed and expect_snapshot steps. */
+  /** When the step finished, in ms since the script began (places the step on a recording's timeline). */
+  endedAtMs: number;
   result?: Record<string, unknown>;
   error?: ErrorSummary;
 }
@@ -71,7 +72,7 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
             captureScreen: v.optional(v.boolean()),
             waitAfterMs: v.optional(v.number()),
             screenDetail,
-            optional: v.optional(v.pipe(v.boolean(), v.description("Waits may time out without failing their step. Default: inline waitFor true, wait_for_text false."))),
+            optional: v.optional(v.pipe(v.boolean(), v.description("Timed-out waits pass (a step may set it too)."))),
           }),
           v.description("For every step that has the option and does not set it."),
         ),
@@ -141,18 +142,21 @@ async function runPlanned(
         if (!step.tool.allowExited) session.assertRunning();
         const outcome = await step.tool.act(session, step.args, ctx);
         const { sessionId: _s, ...result } = outcome.data;
-        const elapsedMs = Math.round(performance.now() - stepStart);
+        const ended = performance.now();
+        const elapsedMs = Math.round(ended - stepStart);
+        const endedAtMs = Math.round(ended - started);
         const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
         // An error result that carries its whole result (wait_for_text's timeout) fails the step like a throw.
         const failed = outcome.error ? { ok: false, error: errorSummary(outcome.error) } : { ok: true, summary: outcome.summary };
-        results.push({ ...base, ...failed, elapsedMs, result });
+        results.push({ ...base, ...failed, elapsedMs, endedAtMs, result });
         rendered.push({ step: results.at(-1)!, parts });
         if (!outcome.error) continue;
       } catch (thrown) {
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
-        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: errorSummary(error) });
+        const ended = performance.now();
+        results.push({ ...base, ok: false, elapsedMs: Math.round(ended - stepStart), endedAtMs: Math.round(ended - started), ...(error.details ? { result: details } : {}), error: errorSummary(error) });
         const parts = error instanceof ReplyError ? error.parts : error.details ? { fields: fieldsWithout(error.details) } : {};
         rendered.push({ step: results.at(-1)!, parts });
       }

@@ -26,18 +26,15 @@ export const TEST_SCHEMA_FILE = join(import.meta.dir, "..", "..", "schema", "tui
 
 export const saveTest = defineSessionTool({
   name: "save_test",
-  output: shape({ path: S, format: S, steps: N, goldens: strings, insertedWaits: N, leftOut: strings }),
-  description:
-    "Write this session, from its start, as a test file for `tui-tester test` (.tui.json or .tui.yaml): start arguments, every input " +
-    "(a human's web-viewer typing too), a wait after each (yours, or stable text that appeared after it), your passed assert_text calls, " +
-    "and expect_snapshot goldens beside it with clocks and counters masked. Works on exited sessions.",
+  output: shape({ path: S, steps: N, goldens: strings }),
+  description: "Save this session from its start as a `tui-tester test` file: every input, a wait after each, your assert_text checks, masked goldens beside it. Works after exit.",
   input: v.strictObject({
     sessionId,
-    path: v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("Test file, ending .tui.json or .tui.yaml; relative to the server's cwd.")),
-    name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("The test's name. Default: from the file name."))),
-    format: v.optional(v.pipe(v.picklist(["json", "yaml"]), v.description("Default: from the path's extension."))),
-    snapshots: v.optional(v.pipe(v.picklist(["end", "waits", "none"]), v.description("end: one golden of the final screen. waits: also one before each input. none.")), "end"),
-    overwrite: optionalBoolean(false, "Replace an existing file (and its goldens)."),
+    path: v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("*.tui.json or *.tui.yaml")),
+    name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+    format: v.optional(v.picklist(["json", "yaml"])),
+    snapshots: v.optional(v.pipe(v.picklist(["end", "waits", "none"]), v.description("waits: also a golden before each input.")), "end"),
+    overwrite: optionalBoolean(false),
   }),
   annotations: annotations("Save test", "write", true),
   allowExited: true,
@@ -85,10 +82,13 @@ export const saveTest = defineSessionTool({
     const text = fileText(plan.test, format, path);
     await writeAtomically(path, text);
     const steps = (plan.test.steps as unknown[]).length;
+    const shown = text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text;
     const left = history.leftOut.length ? `; left out: ${history.leftOut.join("; ")}` : "";
     return {
       summary: `Saved ${steps} steps (${plan.insertedWaits} waits chosen from new text${plan.idleWaits ? `, ${plan.idleWaits} idle waits where no new text appeared` : ""}) and ${goldens.length} golden(s) to ${path}${left}. Run it: tui-tester test ${relative(ctx.cwd, path) || path}`,
-      data: { sessionId: session.id, path, format, steps, insertedWaits: plan.insertedWaits, idleWaits: plan.idleWaits, goldens, leftOut: history.leftOut, notes: plan.notes, file: text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text },
+      data: { sessionId: session.id, path, format, steps, insertedWaits: plan.insertedWaits, idleWaits: plan.idleWaits, goldens, leftOut: history.leftOut, notes: plan.notes, file: shown },
+      // the file as written, so the agent can read the steps it saved and judge them
+      parts: { lines: [...plan.notes, ...goldens.map((g) => `golden: ${g}`)], blocks: [`${basename(path)}:\n${shown}`] },
     };
   },
 });

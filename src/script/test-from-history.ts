@@ -132,7 +132,6 @@ function sessionArgs(launch: LaunchArgs, testDir: string, inherited: Record<stri
   if (launch.term !== "xterm-256color") session.term = launch.term;
   if (launch.clock !== undefined) {
     session.clock = launch.clock;
-    if (launch.freezeClock === false) session.freezeClock = false;
   }
   return session;
 }

@@ -2,8 +2,9 @@
  * start_session { clock }: the session's wall clock set through libfaketime (Debian/Ubuntu package
  * "faketime"), which the dynamic loader preloads into every process of the session.
  *
- * - frozen (the default): every process reads the same instant, forever (FAKETIME "<epoch>").
- * - ticking: the clock starts at the instant when the session starts and runs on (FAKETIME "+<s>"
+ * - "2026-01-01T00:00:00Z": frozen; every process reads that instant, forever (FAKETIME "<epoch>").
+ * - "@2026-01-01T00:00:00Z" (libfaketime's own "start at" mark): the clock starts there when the
+ *   session starts and runs on (FAKETIME "+<s>"
  *   as an offset from the real time, so processes started later agree with the first one).
  * CLOCK_MONOTONIC stays real (FAKETIME_DONT_FAKE_MONOTONIC), so timeouts and frame timers still run.
  *
@@ -19,9 +20,8 @@ const SEARCH_DIRS = ["/usr/lib", "/usr/local/lib", "/usr/lib64", "/lib"];
 
 let found: string | null | undefined;
 
-/** The libfaketime.so.1 on this machine (`given`, the TUI_TESTER_FAKETIME_LIB setting, wins), or null. */
-export function findLibfaketime(given?: string): string | null {
-  if (given) return existsSync(given) ? given : null;
+/** The libfaketime.so.1 on this machine, or null. */
+export function findLibfaketime(): string | null {
   if (found !== undefined) return found;
   found = null;
   for (const dir of SEARCH_DIRS) {
@@ -41,17 +41,18 @@ function subdirs(dir: string): string[] {
 }
 
 /** The environment entries that set the clock, or an error saying how to get libfaketime. */
-export function fakeClockEnv(clock: string, freeze: boolean, inherited: string | undefined, libPath?: string, now = Date.now()): Record<string, string> {
-  const at = Date.parse(clock);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(clock) || Number.isNaN(at)) {
-    throw new TuiError("INVALID_ARGUMENT", `clock "${clock.slice(0, 60)}" is not an ISO 8601 date-time.`, 'Example: "2026-01-01T00:00:00Z".');
+export function fakeClockEnv(clock: string, inherited: string | undefined, now = Date.now(), lib = findLibfaketime()): Record<string, string> {
+  const freeze = !clock.startsWith("@");
+  const instant = freeze ? clock : clock.slice(1);
+  const at = Date.parse(instant);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(instant) || Number.isNaN(at)) {
+    throw new TuiError("INVALID_ARGUMENT", `clock "${clock.slice(0, 60)}" is not an ISO 8601 date-time.`, 'Example: "2026-01-01T00:00:00Z" (frozen), or "@2026-01-01T00:00:00Z" to let it tick from there.');
   }
   if (process.platform !== "linux") {
     throw new TuiError("UNSUPPORTED", "clock needs libfaketime, which tui-tester supports on Linux only.", "Leave clock out, and mask the clock in goldens (expect_snapshot mask) instead.");
   }
-  const lib = findLibfaketime(libPath);
   if (lib === null) {
-    throw new TuiError("FAKETIME_MISSING", "clock needs libfaketime (libfaketime.so.1), and it is not installed.", "Install it (Debian/Ubuntu: apt-get install faketime), or set TUI_TESTER_FAKETIME_LIB to its path.");
+    throw new TuiError("FAKETIME_MISSING", "clock needs libfaketime (libfaketime.so.1), and it is not installed.", "Install it (Debian/Ubuntu: apt-get install faketime; it is looked for under /usr/lib/*/faketime/).");
   }
   const seconds = Math.floor(at / 1000);
   const offset = Math.round((at - now) / 1000);

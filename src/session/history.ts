@@ -31,7 +31,6 @@ export interface LaunchArgs {
   rows: number;
   term: string;
   clock?: string;
-  freezeClock?: boolean;
 }
 
 export interface WaitSpec {

@@ -63,6 +63,8 @@ export interface ScreenBlock {
   before?: ScreenView;
   after?: ScreenView;
   diff: SnapshotDiff;
+  /** screenDetail "diff" whose changed rows would cost more than the screen: `after` is given instead. */
+  fullScreenInstead?: true;
   /** With screenDetail "diff": the after-screen's cursor and highlights. */
   cursor?: Snapshot["cursor"];
   highlights?: Highlight[];
@@ -84,6 +86,11 @@ export interface ScreenBlock {
   busy?: Busy;
   /** Why the quiet window was used instead of the oracle. */
   fallback?: string;
+  /**
+   * The exit status of the shell command that finished during this input, from OSC 133 prompt marks
+   * (fish; bash or zsh with shell integration); null when the mark carried none.
+   */
+  commandStatus?: number | null;
   totalMs: number;
 }
 
@@ -101,6 +108,7 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
   const oracle = readyOracle(session);
   const adaptive = before !== undefined && !options.waitFor && options.waitAfterMs === undefined;
   const baseline = adaptive ? await oracle.baseline() : undefined;
+  const marks = session.running ? session.emulator.promptMarks.finished : 0;
   const actionStart = performance.now();
   const result = await session.asOneInput(action);
 
@@ -109,7 +117,7 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
     if (!before) return { result, waitFor };
     const waited = Math.round(performance.now() - actionStart);
     const settle: Settle = { settle: "waitFor", waitAfterMs: waited, waitedMs: waited, settledBy: "waitFor", ...restNow(session) };
-    return { result, waitFor, screen: block(before, toView(snapshot), settle, started, options.screenDetail) };
+    return { result, waitFor, screen: block(before, toView(snapshot), { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail) };
   }
   if (!options.captureScreen || !before) return { result };
 
@@ -134,10 +142,16 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
     }
   }
   const after = await settledView(session);
-  return { result, screen: block(before, after, settle, started, options.screenDetail) };
+  return { result, screen: block(before, after, { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail) };
 }
 
-type Settle = Pick<ScreenBlock, "settle" | "waitAfterMs" | "waitedMs" | "quiet" | "settledBy" | "program" | "busy" | "fallback">;
+type Settle = Pick<ScreenBlock, "settle" | "waitAfterMs" | "waitedMs" | "quiet" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus">;
+
+/** The status of a command that finished (an OSC 133 D mark) since the input, when one did. */
+function commandStatus(session: Session, marksBefore: number): Pick<ScreenBlock, "commandStatus"> {
+  const marks = session.emulator.promptMarks;
+  return marks.finished > marksBefore ? { commandStatus: marks.lastStatus } : {};
+}
 
 /** After a fixed or waitFor settle: one look says whether the program is still working (else the quiet window). */
 function restNow(session: Session): Pick<ScreenBlock, "quiet" | "busy" | "program"> {
@@ -182,6 +196,18 @@ export function toView(snapshot: Snapshot): ScreenView {
 function block(before: ScreenView, after: ScreenView, settle: Settle, started: number, detail: ScreenDetail): ScreenBlock {
   const diff = diffSnapshots(before, after);
   const totalMs = Math.round(performance.now() - started);
+  // Diff mode is for saving tokens: when the changed rows (both sides) would cost more than the
+  // screen itself, as when the whole screen changed, the screen is given instead.
+  if (detail === "diff" && diffSize(diff) > after.text.trimEnd().length + SCREEN_HEADING_CHARS) return { after, diff, ...settle, totalMs, fullScreenInstead: true };
   if (detail === "diff") return { diff, cursor: after.cursor, highlights: after.highlights, ...settle, totalMs };
   return { before, after, diff, ...settle, totalMs };
+}
+
+/** The screen's heading and "(see screen)" note, in characters, which a diff does without. */
+const SCREEN_HEADING_CHARS = 40;
+
+/** About the characters a diff's text takes: each changed row's two sides and its row number. */
+export function diffSize(diff: SnapshotDiff): number {
+  const rows = [...diff.changedLines.map((c) => c.before.trim().length + c.after.length + 8), ...[...diff.addedRows, ...diff.removedRows].map((r) => r.text.length + 16)];
+  return rows.reduce((sum, n) => sum + n, 0);
 }

@@ -17,16 +17,15 @@ export interface StartOptions {
   rows: number;
   term: string;
   name?: string;
-  /** Wall clock through libfaketime (fake-clock.ts): an ISO instant, frozen unless freezeClock is false. */
+  /** Wall clock through libfaketime (fake-clock.ts): an ISO instant, frozen there; "@<instant>" ticks from it. */
   clock?: string;
-  freezeClock?: boolean;
 }
 
 /**
  * The settings a registry follows: session limits, what each session keeps, the stop grace, the
  * theme queries are told and the PTY backend.
  */
-export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty" | "faketimeLib" | "ready">;
+export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty" | "ready">;
 
 /** How long stop lets a session's output drain before hanging up on it when it is flooding. */
 const FLOOD_DRAIN_MS = 150;
@@ -59,7 +58,7 @@ export class SessionRegistry {
       );
     }
     const env = childEnv(options.env, options.term);
-    if (options.clock !== undefined) Object.assign(env, fakeClockEnv(options.clock, options.freezeClock ?? true, env.LD_PRELOAD, this.limits.faketimeLib));
+    if (options.clock !== undefined) Object.assign(env, fakeClockEnv(options.clock, env.LD_PRELOAD));
     const cwd = options.cwd ?? process.cwd();
     const file = resolveCommand(options.command, cwd, env);
     this.backend ??= await selectBackend(this.limits.pty);
@@ -167,8 +166,8 @@ async function killStragglers(pids: number[], deadline: number): Promise<void> {
 
 /** start_session's arguments as given, for save_test (the env is only what the caller set). */
 function launchArgs(options: StartOptions, cwd: string): LaunchArgs {
-  const { command, args, cols, rows, term, env, clock, freezeClock } = options;
-  return { command, args, cwd, cols, rows, term, ...(env ? { env } : {}), ...(clock !== undefined ? { clock, freezeClock: freezeClock ?? true } : {}) };
+  const { command, args, cols, rows, term, env, clock } = options;
+  return { command, args, cwd, cols, rows, term, ...(env ? { env } : {}), ...(clock !== undefined ? { clock } : {}) };
 }
 
 /** The server's env, the caller's env over it, and TERM from the `term` option. */

@@ -58,14 +58,18 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
     const finish = (result: Omit<WaitTextResult, "elapsedMs" | "timeoutMs" | "pattern" | "matchedAgainst" | "snapshot">) => {
       if (done) return;
       end();
-      resolve({
+      const outcome: WaitTextResult = {
         pattern: options.pattern,
         ...result,
         elapsedMs: Math.round(performance.now() - started),
         timeoutMs: options.timeoutMs,
         matchedAgainst: options.matchScreen ? "screen" : "raw",
         snapshot: session.emulator.snapshot({ highlights: true }),
-      });
+      };
+      // Resolved in a macrotask of its own: waits that end in one parse turn (32 sessions answering
+      // at once) then each build and send their reply in turn, instead of all of them advancing one
+      // await at a time and every reply going out at the end, after the last one is built (issue 22).
+      setImmediate(() => resolve(outcome));
     };
     const fail = (error: unknown) => {
       if (done) return;

@@ -10,6 +10,7 @@ import type { KeyboardModes } from "../keys/types.ts";
 import { log } from "../util/log.ts";
 import { collectSoon, leaveParsing, queueForParsing } from "./parse-scheduler.ts";
 import { installKittyHandlers, KittyFlagStacks, type Screen } from "./kitty-flags.ts";
+import { PromptMarks } from "./prompt-marks.ts";
 import { ModeTracker } from "./modes.ts";
 import { OscTerminatorTracker } from "./osc-terminator.ts";
 import { ANSWERED_OSC, installQueryHandlers } from "./queries.ts";
@@ -85,6 +86,8 @@ export class Emulator {
   private readonly kitty = new KittyFlagStacks();
   private readonly colours: ColourTable;
   private readonly terminators = new OscTerminatorTracker(ANSWERED_OSC);
+  /** OSC 133 shell-integration marks: finished commands and their status. */
+  readonly promptMarks = new PromptMarks();
   private readonly disposables: IDisposable[] = [];
   private readonly parsedListeners = new Set<() => void>();
   private readonly flushWaiters: { seq: number; resolve: () => void }[] = [];
@@ -122,6 +125,7 @@ export class Emulator {
         this.colours.reset();
       }),
       ...installKittyHandlers(this.terminal, this.kitty, reply),
+      this.promptMarks.install(this.terminal),
       ...installQueryHandlers(this.terminal, { reply, colours: this.colours, terminators: this.terminators, xtversion: `tui-tester(${opts.version ?? pkg.version})` }),
     );
   }
@@ -316,6 +320,13 @@ export class Emulator {
 
   cursor(): CursorState {
     return cursorState(this.terminal, this.tracker.cursorVisible);
+  }
+
+  /** The cursor shape the app chose with DECSCUSR (CSI Ps SP q), read from xterm.js's private modes; default block. */
+  cursorShape(): "block" | "underline" | "bar" {
+    const core = this.terminal as unknown as { _core?: { coreService?: { decPrivateModes?: { cursorStyle?: string } } } };
+    const style = core._core?.coreService?.decPrivateModes?.cursorStyle;
+    return style === "underline" || style === "bar" ? style : "block";
   }
 
   /**

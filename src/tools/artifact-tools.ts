@@ -10,6 +10,8 @@ import { annotations, defineSessionTool, defineTool, type ToolContext, type Tool
 import { optionalBoolean, sessionId } from "./schemas.ts";
 import { B, N, S, shape } from "./output-shape.ts";
 
+const overwrite = optionalBoolean(false, "Replace an existing file (refused otherwise).");
+
 const path = (where: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description(`Default: a new file in ${where}. Relative to the server's cwd; the directory must exist.`)));
 
 export const startRecordingTool = defineSessionTool({
@@ -20,10 +22,11 @@ export const startRecordingTool = defineSessionTool({
     sessionId,
     path: path("TUI_TESTER_RECORD_DIR or the output directory"),
     includeInput: optionalBoolean(false, "Also record typed input (\"i\" events)."),
+    overwrite,
   }),
   annotations: annotations("Start recording", "write", false),
   async act(session, args, ctx) {
-    const stats = startRecording(session, { path: args.path, dir: recordDir(ctx), cwd: ctx.cwd, includeInput: args.includeInput });
+    const stats = startRecording(session, { path: args.path, dir: recordDir(ctx), cwd: ctx.cwd, includeInput: args.includeInput, overwrite: args.overwrite });
     return { summary: `Recording ${session.id} to ${stats.path}`, data: { sessionId: session.id, path: stats.path } };
   },
 });
@@ -79,11 +82,13 @@ export const screenshotTool = defineSessionTool({
     format: v.optional(v.picklist(["png", "svg"]), "png"),
     path: path("the output directory (TUI_TESTER_OUTPUT_DIR)"),
     scale: v.optional(v.pipe(v.number(), v.minValue(0.25), v.maxValue(4), v.description("PNG zoom; 1 is 9x18 pixels per cell.")), 1),
+    overwrite,
   }),
-  annotations: annotations("Screenshot", "read", false),
+  // It writes a file: not read-only, so a client that auto-approves reads still asks.
+  annotations: annotations("Screenshot", "write", false),
   allowExited: true,
   async act(session, args, ctx) {
-    const shot = await takeScreenshot(session, { format: args.format, path: args.path, dir: ctx.output.path, cwd: ctx.cwd, scale: args.scale });
+    const shot = await takeScreenshot(session, { format: args.format, path: args.path, dir: ctx.output.path, cwd: ctx.cwd, scale: args.scale, overwrite: args.overwrite });
     const data = { sessionId: session.id, format: shot.format, path: shot.path, width: shot.width, height: shot.height, bytes: shot.bytes, renderMs: shot.renderMs };
     const summary = `Screenshot of ${session.id} (${shot.width}x${shot.height} ${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
     const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");

@@ -39,7 +39,7 @@ export const viewShape = nested({ text: S, lines: strings, cursor: cursorShape, 
 /** An input's screen block (session/observe.ts ScreenBlock). */
 export const screenBlockShape = nested(
   { diff: diffShape, settle: S },
-  { before: viewShape, after: viewShape, cursor: cursorShape, highlights: list(highlightShape), waitAfterMs: N, waitedMs: N, quiet: B, totalMs: N },
+  { before: viewShape, after: viewShape, fullScreenInstead: B, cursor: cursorShape, highlights: list(highlightShape), waitAfterMs: N, waitedMs: N, quiet: B, totalMs: N },
 );
 /** A match: the matched text, or the regex's groups. */
 export const matchShape = v.nullable(v.union([S, strings]));

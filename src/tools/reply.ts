@@ -5,7 +5,7 @@
  * names. structuredContent (the outcome's `data`) is separate and complete.
  */
 import { TuiError, type ErrorCode } from "../errors.ts";
-import type { ScreenBlock, ScreenView } from "../session/observe.ts";
+import { ADAPTIVE_QUIET_MS, type ScreenBlock, type ScreenView } from "../session/observe.ts";
 import type { Busy } from "../session/ready/oracle.ts";
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 
@@ -70,8 +70,14 @@ function busyText(busy: Busy): string {
 
 /** The settle statement of an input's screen block: the ready oracle's verdict (docs/ready-oracle.md). */
 export function settleStatement(
-  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback">,
+  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus">,
 ): string {
+  // OSC 133 prompt marks (shell integration): the finished command's exit status.
+  const status = block.commandStatus === undefined ? "" : ` The command finished${block.commandStatus === null ? "" : ` with exit status ${block.commandStatus}`}.`;
+  return settleVerdict(block) + status;
+}
+
+function settleVerdict(block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback">): string {
   const ms = block.waitedMs;
   const program = block.program ?? "the program";
   const busy = block.busy;
@@ -83,7 +89,7 @@ export function settleStatement(
     case "exit":
       return `Settled in ${ms} ms: the program exited.`;
     case "quiet":
-      return `Settled after ${ms} ms: output quiet for 100 ms (${block.fallback ?? "no view of the program"}; it may still be working).`;
+      return `Settled after ${ms} ms: output quiet for ${ADAPTIVE_QUIET_MS} ms (${block.fallback ?? "no view of the program"}; it may still be working).`;
     case "timeout":
       if (busy) return `Still busy after ${ms} ms: ${busyText(busy)}. Use waitFor or wait_for_idle to catch the rest.`;
       return `Output still arriving after ${ms} ms: use waitFor or wait_for_idle to catch later output.`;
@@ -103,7 +109,7 @@ export function blockParts(block: ScreenBlock, inScript = false): ReplyParts {
   const changed = block.diff.changedLines.length;
   if (inScript) return { diff: { diff: block.diff, rows: "after" } };
   if (block.after) {
-    const listAll = changed <= MANY_ROWS || changed <= block.after.rows / 2;
+    const listAll = !block.fullScreenInstead && (changed <= MANY_ROWS || changed <= block.after.rows / 2);
     if (block.diff.identical) return { settle, diff: { diff: block.diff, rows: "all" }, screen: { cursor: block.after.cursor }, highlights: block.after.highlights };
     return { settle, diff: { diff: block.diff, rows: listAll ? "all" : "ranges" }, ...viewParts(block.after) };
   }

@@ -62,7 +62,7 @@ export const waitEntries = {
   // matches are also seen on every screen update; this only bounds the gap between checks
   pollIntervalMs: clampedNumber(10, 5000, 50),
   matchScreen: optionalBoolean(true, "false: match raw PTY output."),
-  after: v.optional(v.pipe(v.picklist(["input"]), v.description("\"input\": only text not on the screen before the latest input counts."))),
+  after: v.optional(v.pipe(v.picklist(["input"]), v.description("Only text new since the last input."))),
 };
 
 export const waitForSchema = v.strictObject({

@@ -58,8 +58,7 @@ export const startSession = defineTool({
     web: optionalBoolean(false, "Open the web viewer instead (watch, take control); its URL is in info.viewer."),
     record: v.optional(listedAs(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), { type: "boolean", description: "Record asciicast v2 from the first byte." })),
     recordPath: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("Record to this .cast path (as start_recording.path)."))),
-    clock: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("Set the wall clock through libfaketime, e.g. \"2026-01-01T00:00:00Z\" (Linux, dynamically linked programs)."))),
-    freezeClock: v.optional(v.pipe(v.boolean(), v.description("With clock: true (default) stops time there; false lets it tick from there."))),
+    clock: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("Frozen clock via libfaketime, e.g. \"2026-01-01T00:00:00Z\"; \"@...\" ticks from there."))),
     viewerCommand: v.optional(
       v.pipe(
         v.strictObject({ command: v.pipe(v.string(), v.minLength(1)), args: v.optional(v.array(v.string()), []) }),
@@ -71,7 +70,14 @@ export const startSession = defineTool({
   async run(args, ctx) {
     const artifacts = planRecording({ record: args.recordPath ?? args.record }, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path, cwd: ctx.cwd });
     const session = await ctx.sessions.start({ ...args, cwd: resolve(ctx.cwd, args.cwd ?? "") });
-    const recordingStart = artifacts.apply(session);
+    let recordingStart: Record<string, unknown>;
+    try {
+      recordingStart = artifacts.apply(session);
+    } catch (error) {
+      // The recording was asked for: a session without it would pass a test that meant to keep one.
+      await ctx.sessions.stop(session.id, "SIGKILL", 0).catch(() => undefined);
+      throw error;
+    }
     if (args.web || args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
     else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
     const info = { ...sessionInfo(session, ctx), ...recordingStart };

@@ -1,5 +1,5 @@
 /** Where artifacts (recordings, screenshots) go: a caller's path against the server's cwd, or a default directory. */
-import { mkdtempSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { TuiError } from "../errors.ts";
@@ -10,8 +10,12 @@ export class OutputDir {
 
   constructor(private readonly configured: string | undefined) {}
 
+  /** The configured directory is created when missing (main.ts asks at start-up, so the first screenshot finds it). */
   get path(): string {
-    if (this.configured !== undefined) return this.configured;
+    if (this.configured !== undefined) {
+      if (!existsSync(this.configured)) mkdirSync(this.configured, { recursive: true });
+      return this.configured;
+    }
     this.made ??= mkdtempSync(join(tmpdir(), "tui-tester-"));
     return this.made;
   }
@@ -36,9 +40,12 @@ export function assertDirectory(dir: string, what: string): void {
  * The absolute path for an artifact: `path` resolved against `cwd`, the server's (its directory must
  * exist), or `defaultName` inside `defaultDir`.
  */
-export function artifactPath(path: string | undefined, defaultDir: string, defaultName: string, cwd: string): string {
+export function artifactPath(path: string | undefined, defaultDir: string, defaultName: string, cwd: string, overwrite = false): string {
   const full = path === undefined ? join(defaultDir, defaultName) : resolve(cwd, path);
   assertDirectory(dirname(full), path === undefined ? "Default output" : `Path "${shown(path)}"`);
+  if (!overwrite && existsSync(full)) {
+    throw new TuiError("INVALID_ARGUMENT", `"${shown(full)}" already exists; it was left as it is.`, "Pass overwrite: true to replace it, or choose another path.");
+  }
   return full;
 }
 

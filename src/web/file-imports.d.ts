@@ -11,3 +11,11 @@ declare module "*/viewer.js" {
   const path: string;
   export default path;
 }
+declare module "*/playback.js" {
+  const path: string;
+  export default path;
+}
+declare module "asciinema-player/dist/bundle/asciinema-player.min.js" {
+  const path: string;
+  export default path;
+}

@@ -9,7 +9,9 @@
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Server, ServerWebSocket } from "bun";
+import { basename } from "node:path";
 import { TuiError } from "../errors.ts";
+import { recordingHistory } from "../record/recorder.ts";
 import type { SessionRegistry } from "../session/registry.ts";
 import type { Session } from "../session/session.ts";
 import { log } from "../util/log.ts";
@@ -21,6 +23,8 @@ import type { TakeoverRegistry } from "./takeover.ts";
 const LIST_INTERVAL_MS = 500;
 /** The largest message a tab may send (a big paste). */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Recordings larger than this are not served for playback (the page would hold them whole). */
+const MAX_PLAYBACK_BYTES = 64 * 1024 * 1024;
 /** Open tabs at once; more are refused. */
 export const MAX_TABS = 32;
 
@@ -114,12 +118,25 @@ export class WebViewer {
       return server.upgrade(request, { data: { mirror: undefined, lastList: "" } }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
     }
     if (request.method !== "GET") return new Response("Method not allowed", { status: 405 });
-    const csp = `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; connect-src ${this.allowedHosts().map((h) => `ws://${h}`).join(" ")}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+    // asciinema-player compiles its terminal from WebAssembly it carries as a data: URL (wasm-unsafe-eval, connect-src data:).
+    const connect = [...this.allowedHosts().map((h) => `ws://${h}`), "'self'", "data:"].join(" ");
+    const csp = `default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; img-src 'self' data:; connect-src ${connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
     const headers = { "Content-Security-Policy": csp, "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
     if (url.pathname === "/") return new Response(pageHtml(this.token), { headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
+    if (url.pathname === "/recording") return this.recording(url, headers);
     const asset = PAGE_ASSETS[url.pathname];
     if (asset) return new Response(Bun.file(asset.file), { headers: { ...headers, "Content-Type": asset.type } });
     return new Response("Not found", { status: 404, headers });
+  }
+
+  /** One recording of one of this server's sessions (by session id and index, never by path). */
+  private recording(url: URL, headers: Record<string, string>): Response {
+    const session = this.find(url.searchParams.get("session") ?? "");
+    const stats = session ? recordingHistory(session)[Number(url.searchParams.get("n"))] : undefined;
+    if (!stats) return new Response("No such recording", { status: 404, headers });
+    const file = Bun.file(stats.path);
+    if (file.size > MAX_PLAYBACK_BYTES) return new Response(`The recording is over ${MAX_PLAYBACK_BYTES >> 20} MiB; play ${stats.path} with asciinema`, { status: 413, headers });
+    return new Response(file, { headers: { ...headers, "Content-Type": "application/x-asciicast" } });
   }
 
   private opened(ws: Socket): void {
@@ -199,6 +216,7 @@ export class WebViewer {
         exitCode: s.exit?.exitCode ?? null,
         signal: s.exit?.signal ?? null,
         control: holder === undefined ? "agent" : holder === ws ? "you" : "another viewer",
+        recordings: recordingHistory(s).map((r, n) => ({ n, name: basename(r.path), closed: r.closed })),
       };
     });
     const list = JSON.stringify({ type: "sessions", attached: ws.data.mirror?.session.id ?? null, sessions });

@@ -5,7 +5,10 @@ import { describeApp } from "./helpers.ts";
 
 describeApp("dialog", () => {
   const yesno = async () => {
-    const t = await launch("dialog", { args: ["--yesno", "Proceed?", "10", "40"], env: { TERM: "xterm-256color", DIALOGRC: "/dev/null" } });
+    const t = await launch("dialog", {
+      args: ["--yesno", "Proceed?", "10", "40"],
+      env: { TERM: "xterm-256color", DIALOGRC: "/dev/null" },
+    });
     await t.waitForText("Proceed?");
     await t.waitForText("< No  >");
     return t;
@@ -20,7 +23,12 @@ describeApp("dialog", () => {
     await using t = await yesno();
     const line = (row: number) => t.screen().then((s) => s.lines[row]!);
     const clicked = await t.mouse({ action: "click", text: "< No  >" }, { captureScreen: false });
-    expect(clicked).toMatchObject({ action: "click", events: ["press", "release"], tracking: "vt200", encoding: "sgr" });
+    expect(clicked).toMatchObject({
+      action: "click",
+      events: ["press", "release"],
+      tracking: "vt200",
+      encoding: "sgr",
+    });
     const at = clicked.at as { row: number; col: number };
     expect((await line(at.row)).slice(at.col - 3, at.col + 4)).toBe("< No  >");
     expect(await t.waitForExit({ timeoutMs: 10_000 })).toMatchObject({ exitCode: 1, signal: null });

@@ -8,7 +8,9 @@ async function highlightedCategory(t: Terminal): Promise<{ row: number; label: s
   await t.waitForIdle({ idleMs: 100 });
   const categories = ["Display options", "Header layout", "Meters", "Screens", "Colors"];
   const { highlights } = await t.screen();
-  const bar = highlights.find((h) => h.startCol === 0 && h.kind === "background" && categories.some((c) => h.text.startsWith(c)));
+  const bar = highlights.find(
+    (h) => h.startCol === 0 && h.kind === "background" && categories.some((c) => h.text.startsWith(c)),
+  );
   return bar ? { row: bar.row, label: categories.find((c) => bar.text.startsWith(c))! } : { row: -1, label: "" };
 }
 

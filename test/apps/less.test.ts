@@ -13,7 +13,11 @@ describeApp("less", () => {
     const file = join(dir, "numbers.txt");
     writeFileSync(file, Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
     // LESS/LESSOPEN from the environment could change what is shown; pin them
-    await using less = await launch("less", { args: [file], cwd: dir, env: { LESS: "", LESSOPEN: "", LESSCLOSE: "", LESSHISTFILE: "-" } });
+    await using less = await launch("less", {
+      args: [file],
+      cwd: dir,
+      env: { LESS: "", LESSOPEN: "", LESSCLOSE: "", LESSHISTFILE: "-" },
+    });
     const first = await less.waitForText("line 23");
     expect(first.screen.text).toContain("line 1\n");
     expect(first.screen.text).not.toContain("line 250");

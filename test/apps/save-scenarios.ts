@@ -15,6 +15,10 @@ export interface Scenario {
   files?: Record<string, string>;
   /** Drive a session like an agent; returns its id. */
   drive(c: TestClient, dir: string): Promise<string>;
+  /** The screen holds a clock: the end golden must carry a mask. */
+  clock?: boolean;
+  /** save_test's snapshots option (default "end"). */
+  snapshots?: "end" | "waits" | "none";
   /** Change what the app shows, so that the saved test must fail; and a text its failure names. */
   change?: { files: Record<string, string>; failureMentions: string };
 }
@@ -52,6 +56,7 @@ export const SCENARIOS: Scenario[] = [
   {
     app: "htop",
     name: "htop-help-and-back",
+    clock: true,
     files: { htoprc: HTOPRC },
     async drive(c, dir) {
       // -u nobody: an empty process list, so what is left on screen is the header's clock and uptime
@@ -108,7 +113,8 @@ export const SCENARIOS: Scenario[] = [
   {
     app: "dialog",
     name: "dialog-menu-pick",
-    files: { "menu.sh": 'dialog --menu "Pick a fruit" 12 40 4 $(cat items)\necho "picked: $?"\n', items: "a Apple b Banana c Cherry" },
+    files: { "menu.sh": 'choice=$(dialog --menu "Pick a fruit" 12 40 4 $(cat items) 3>&1 1>&2 2>&3)\necho "picked: $choice"\n', items: "a Apple b Banana c Cherry" },
+    snapshots: "waits",
     async drive(c, dir) {
       const id = await start(c, dir, { command: "bash", args: ["--norc", "--noprofile", "menu.sh"], env: { DIALOGRC: "/dev/null" } }, "Pick a fruit");
       await keys(c, id, "down");
@@ -133,6 +139,7 @@ export const SCENARIOS: Scenario[] = [
   {
     app: "bash",
     name: "bash-date",
+    clock: true,
     async drive(c, dir) {
       const id = await start(c, dir, { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " } }, "$ ");
       await text(c, id, "echo started\r");
@@ -153,4 +160,8 @@ export function prepare(dir: string, files: Record<string, string> | undefined):
   mkdirSync(join(dir, "home"), { recursive: true });
   for (const [name, content] of Object.entries(files ?? {})) writeFileSync(join(appDir, name), content);
   return { appDir, testsDir };
+}
+
+export function writeChange(appDir: string, files: Record<string, string>): void {
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(appDir, name), content);
 }

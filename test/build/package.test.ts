@@ -16,6 +16,7 @@ import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { connectStdio, type StdioTestClient } from "../e2e/client.ts";
 import { BUN_PROGRAMS, envWithPath, NODE_PROGRAMS, pathWithout } from "./toolchains.ts";
+import { lacks } from "../helpers.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const BUN = process.execPath;
@@ -73,7 +74,7 @@ test("every entry of package.json files exists (a missing one would silently dro
   expect(missing).toEqual([]);
 });
 
-test.skipIf(!Bun.which("npm"))("npm pack (what the release publishes) packs the same files", () => {
+test.skipIf(lacks("npm", "the npm pack test"))("npm pack (what the release publishes) packs the same files", () => {
   const [report] = JSON.parse(sh(["npm", "pack", "--dry-run", "--json", "--ignore-scripts"], ROOT).stdout) as { files: { path: string; mode: number }[] }[];
   expect(report!.files.map((f) => f.path).sort()).toEqual(entries);
   // The launcher keeps its execute bit, or the shebang never runs.
@@ -91,7 +92,7 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
     expect(sh([BUN, "x", "tui-tester", "--version"], app)).toMatchObject({ stdout: `${pkg.version}\n` });
   });
 
-  test.skipIf(!Bun.which("npx"))("with no bun on PATH but npx (Node.js only), the bin runs Bun through npx", async () => {
+  test.skipIf(lacks("npx", "the bin-through-npx test"))("with no bun on PATH but npx (Node.js only), the bin runs Bun through npx", async () => {
     const env = envWithPath(await pathWithout(join(dir, "path-node-only"), BUN_PROGRAMS), { npm_config_prefix: join(dir, "npm-prefix") });
     const result = Bun.spawnSync([bin, "--version"], { cwd: app, stdin: "ignore", stdout: "pipe", stderr: "pipe", env });
     expect({ code: result.exitCode, stdout: result.stdout.toString() }).toEqual({ code: 0, stdout: `${pkg.version}\n` });
@@ -189,7 +190,7 @@ test("drives a shell", async () => {
     expect(failed.stdout.toString()).toContain("'toShowTextt' does not exist");
   }, 60_000);
 
-  test.skipIf(!Bun.which("node"))("under Node.js both entry points fail at once, saying the library needs Bun", () => {
+  test.skipIf(lacks("node", "the under-Node.js test"))("under Node.js both entry points fail at once, saying the library needs Bun", () => {
     for (const entry of ["tui-tester", "tui-tester/expect"]) {
       const result = Bun.spawnSync(["node", "--input-type=module", "-e", `await import(${JSON.stringify(entry)})`], { cwd: project, stdout: "pipe", stderr: "pipe" });
       expect(result.exitCode).not.toBe(0);

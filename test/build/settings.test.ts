@@ -41,7 +41,7 @@ const CASES: Record<string, { bad: () => string[]; good: () => string }> = {
   TUI_TESTER_OUTPUT_DIR: { bad: () => [file], good: () => join(dir, "out") },
   TUI_TESTER_CONTENT: { bad: () => ["xml"], good: () => "json" },
   TUI_TESTER_RECORD_DIR: { bad: () => [join(dir, "missing"), file], good: () => dir },
-  TUI_TESTER_FAKETIME_LIB: { bad: () => [dir], good: () => join(dir, "libfaketime.so.1") },
+  TUI_TESTER_FONTS: { bad: () => [join(dir, "missing.ttf"), file], good: () => Bun.resolveSync("dejavu-fonts-ttf/ttf/DejaVuSans.ttf", import.meta.dir) },
   TUI_TESTER_WEB_PORT: { bad: () => ["65536", "-1", "http"], good: () => "0" },
 };
 

@@ -71,6 +71,8 @@ describe("save_test", () => {
     await c.ok("save_test", { sessionId: id, path: "t/twice.tui.yaml", overwrite: true });
     const yaml = Bun.YAML.parse(await Bun.file(join(dir.dir, "t/twice.tui.yaml")).text()) as any;
     expect(yaml.steps.at(-1)).toMatchObject({ type: "expect_snapshot", name: "twice-end" });
+    expect(await Bun.file(join(dir.dir, "t/twice.tui.yaml")).text()).toStartWith("# Written by tui-tester save_test");
+    expect((await runCli(["t/twice.tui.yaml", "--ci"], { cwd: dir.dir })).code).toBe(0);
   });
 
   test("an exited session is saved, and its test passes", async () => {
@@ -109,6 +111,34 @@ describe("save_test", () => {
     expect(steps.findIndex((s: any) => s.text === "hi")).toBeLessThan(steps.findIndex((s: any) => s.text === "z"));
     const rerun = await runCli(["t/human.tui.json"], { cwd: dir.dir });
     expect(rerun.code).toBe(0);
+  });
+});
+
+describe("save_test: more step types, and the history's bound", () => {
+  test("mouse, resize and paste calls are steps; the saved test replays them", async () => {
+    const { sessionId } = await c.ok("start_session", { command: BUN, args: [fixture("mouse-app.ts"), "1000,1006,2004"], cols: 60, rows: 20 });
+    await c.ok("wait_for_text", { sessionId, pattern: "READY" });
+    await c.ok("mouse", { sessionId, action: "click", text: "CLICK ME" });
+    await c.ok("resize", { sessionId, cols: 70, rows: 20 });
+    await c.ok("paste", { sessionId, text: "x" });
+    await c.ok("save_test", { sessionId, path: "t/mouse.tui.json", snapshots: "none" });
+    const steps = (await readJson("t/mouse.tui.json")).steps;
+    // the fixture does not redraw on a resize: no new text, so an idle wait follows it
+    expect(steps.map((s: any) => s.type)).toEqual(["wait_for_text", "mouse", "resize", "wait_for_idle", "paste"]);
+    expect(steps[1]).toMatchObject({ action: "click", text: "CLICK ME", waitFor: { after: "input" } });
+    expect(steps[2]).toMatchObject({ cols: 70, rows: 20 });
+    expect((await runCli(["t/mouse.tui.json"], { cwd: dir.dir })).code).toBe(0);
+  });
+
+  test("past 500 entries the history stops recording, and save_test says why instead of writing half a test", async () => {
+    const id = await shell();
+    const checks = Array.from({ length: 501 }, () => ({ type: "assert_text", pattern: "t$" }));
+    await c.ok("run_script", { sessionId: id, steps: checks, returnFinalSnapshot: false });
+    const refused = await c.call("save_test", { sessionId: id, path: "t/full.tui.json" });
+    expect(refused.isError).toBe(true);
+    expect(refused.data.error.code).toBe("HISTORY_FULL");
+    expect(refused.text).toContain("500 entries");
+    expect(existsSync(join(dir.dir, "t/full.tui.json"))).toBe(false);
   });
 });
 
@@ -154,18 +184,8 @@ describe("waits and masks in the engine", () => {
       const out = await c.ok("send_text", { sessionId: id, text: "date +%FT%T; sleep 1.1; date +%FT%T\r", waitFor: { pattern: "(2026-01-01T00:00:00\\n){2}", regex: true, timeoutMs: 10_000 } });
       expect(out.waitFor.matched).toBe(true);
     }
-    const { code, stderr } = await runCliMcpClock();
-    expect(code).toBe(0);
-    expect(stderr).toContain("FAKETIME_MISSING");
   });
 });
-
-/** A server whose TUI_TESTER_FAKETIME_LIB points nowhere: the clock is refused with the fix. */
-async function runCliMcpClock(): Promise<{ code: number; stderr: string }> {
-  await using other = await connect({ env: { TUI_TESTER_FAKETIME_LIB: "/nonexistent/libfaketime.so.1" } });
-  const result = await other.call("start_session", { ...bash(), clock: "2026-01-01T00:00:00Z" });
-  return { code: result.isError ? 0 : 1, stderr: `${result.data.error?.code} ${result.data.error?.hint}` };
-}
 
 describe("tui-tester test", () => {
   test("an inline waitFor that times out fails the step unless optional (on the step or in defaults)", async () => {

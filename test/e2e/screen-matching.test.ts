@@ -1,6 +1,7 @@
 /** Patterns match the screen as displayed: prompts that end in a space, regex $ and the m flag. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type TestClient } from "./client.ts";
+import { lacks } from "../helpers.ts";
 
 let c: TestClient;
 beforeAll(async () => {
@@ -24,7 +25,7 @@ describe("bash prompt", () => {
   });
 });
 
-describe.skipIf(Bun.which("python3") === null)("python prompt", () => {
+describe.skipIf(lacks("python3", "the python prompt tests"))("python prompt", () => {
   test('">>> " matches at once, as a wait and as an inline waitFor', async () => {
     const { sessionId } = await c.ok("start_session", { command: "python3", args: ["-q", "-i"], env: { PYTHONSTARTUP: "" }, cols: 80, rows: 24 });
     expect(await c.ok("wait_for_text", { sessionId, pattern: ">>> ", timeoutMs: 10_000 })).toMatchObject({ matched: true, match: ">>> " });

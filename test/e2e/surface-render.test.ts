@@ -65,6 +65,7 @@ describe("every tool's real output matches its outputSchema", () => {
     expect(recording.data.path).toBe(join(outputDir, "render.cast"));
     expect((await checked("mark_recording", { sessionId: id, text: "mid" })).data.atMs).toEqual(expect.any(Number));
     expect((await checked("stop_recording", { sessionId: id })).data.events).toBeGreaterThan(0);
+    expect((await checked("export_recording", { path: join(outputDir, "render.cast"), out: join(outputDir, "render.gif") })).data.frames).toBeGreaterThan(0);
     expect((await checked("screenshot", { sessionId: id, format: "svg" })).data.width).toBeGreaterThan(0);
     expect((await checked("web_viewer", { sessionId: id })).data.url).toStartWith("http://127.0.0.1:");
     await checked("run_script", { sessionId: id, steps: [{ type: "send_text", text: "echo s\r", waitFor: { pattern: "s\n$" } }, { type: "assert_text", pattern: "s" }] });
@@ -77,6 +78,8 @@ describe("every tool's real output matches its outputSchema", () => {
     await checked("get_text", { sessionId: "tui-unknown" });
     await checked("stop_session", { sessionId: id });
     await checked("get_exit_info", { sessionId: id });
+    expect((await checked("save_test", { sessionId: id, path: join(outputDir, "render.tui.json"), snapshots: "none" })).data.steps).toBeGreaterThan(0);
+    expect((await checked("save_test", { sessionId: id, path: join(outputDir, "render.tui.json") })).isError).toBe(true);
     const app = await checked("start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
     await checked("stop_session", { sessionId: app.data.sessionId, signal: "SIGKILL" });
     const { tools } = await c.client.listTools();

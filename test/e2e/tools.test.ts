@@ -130,6 +130,18 @@ describe("input tools", () => {
     expect(result.screen.before).toBeUndefined();
     expect(result.screen.cursor).toBeDefined();
     expect(result.screen.diff.changedLines.some((l: { after: string }) => l.after.includes("KEY 7a"))).toBe(true);
+    expect(result.screen.after).toBeUndefined();
+  });
+
+  test("screenDetail diff gives the screen instead when the whole screen changed (the cheaper of the two)", async () => {
+    const id = (await shell()).sessionId;
+    await c.ok("send_text", { sessionId: id, text: "for i in $(seq 1 30); do echo line-$i-padded-to-be-long; done\r", waitFor: { pattern: "line-30-" } });
+    // every row scrolls: listing each changed row's two sides would cost about twice the screen
+    const result = await c.call("send_text", { sessionId: id, text: "for i in $(seq 31 60); do echo row-$i-padded-to-be-long; done\r", screenDetail: "diff", waitFor: { pattern: "row-60-" } });
+    expect(result.data.screen.fullScreenInstead).toBe(true);
+    expect(result.data.screen.after.text).toContain("row-60-");
+    expect(result.text).toMatch(/Changed rows: [0-9,-]+ \(see screen\)\./);
+    expect(result.text).not.toContain("- line-");
   });
 });
 

@@ -18,7 +18,9 @@ test("a failing toShowText names the pattern and shows the screen", async () => 
   await expect(t).toShowText("hello");
   const failed = expect(t).toShowText("absent", { timeoutMs: 100 });
   await expect(failed).rejects.toThrow(/expected the screen to show "absent" within 100 ms\n--- screen ---\nhello/);
-  await expect(expect(t).not.toShowText("hello", { timeoutMs: 100 })).rejects.toThrow("expected the screen not to show");
+  await expect(expect(t).not.toShowText("hello", { timeoutMs: 100 })).rejects.toThrow(
+    "expected the screen not to show",
+  );
 });
 
 test("toHaveHighlight finds inverse or coloured runs, and lists them when it fails", async () => {
@@ -26,11 +28,18 @@ test("toHaveHighlight finds inverse or coloured runs, and lists them when it fai
   await expect(t).toHaveHighlight("Selected");
   await expect(t).toHaveHighlight("Blue");
   await expect(t).not.toHaveHighlight("plain", { timeoutMs: 50 });
-  await expect(expect(t).toHaveHighlight("plain", { timeoutMs: 50 })).rejects.toThrow('row 1 (inverse): "Selected item"');
+  await expect(expect(t).toHaveHighlight("plain", { timeoutMs: 50 })).rejects.toThrow(
+    'row 1 (inverse): "Selected item"',
+  );
 });
 
 test("a matcher given something other than a Terminal says so", async () => {
-  const error = await expect({} as never).toShowText("x").then(() => undefined, (e: unknown) => e);
+  const error = await expect({} as never)
+    .toShowText("x")
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   expect(error).toBeInstanceOf(TuiError);
   expect((error as TuiError).message).toContain("needs a Terminal from launch()");
 });

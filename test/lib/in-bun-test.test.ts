@@ -23,8 +23,13 @@ function project(files: Record<string, string>): string {
 }
 
 function run(dir: string, args: string[], env: Record<string, string> = {}) {
-  const { CI: _ci, TUI_TESTER_UPDATE_SNAPSHOTS: _update, ...base } = process.env;
-  const result = Bun.spawnSync([process.execPath, ...args], { cwd: dir, env: { ...base, TUI_TESTER_LOG: "silent", ...env }, stdout: "pipe", stderr: "pipe" });
+  const { CI: _ci, ...base } = process.env;
+  const result = Bun.spawnSync([process.execPath, ...args], {
+    cwd: dir,
+    env: { ...base, TUI_TESTER_LOG: "silent", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { code: result.exitCode, output: result.stdout.toString() + result.stderr.toString() };
 }
 
@@ -48,7 +53,8 @@ import { launch } from "$LIB/index.ts";
 import "$LIB/expect.ts";
 
 test("greets the user", async () => {
-  const t = await launch("bash", { args: ["-c", "printf 'hello %s\\\\n' \\"$WHO\\"; echo \\"pid $$\\"; sleep 30"], env: { WHO: process.env.WHO ?? "world" }, cols: 30, rows: 4 });
+  const script = "printf 'hello %s\\\\n' \\"$WHO\\"; echo \\"pid $$\\"; sleep 30";
+  const t = await launch("bash", { args: ["-c", script], env: { WHO: process.env.WHO ?? "world" }, cols: 30, rows: 4 });
   await expect(t).toShowText("pid");
   await expect(t).toMatchScreenSnapshot(undefined, { mask: [/\\d+/], timeoutMs: 300 });
   await expect(t).toMatchScreenSnapshot("first-row", { region: { row: 0, rows: 1 }, timeoutMs: 300 });
@@ -56,7 +62,7 @@ test("greets the user", async () => {
 `;
 
 describe("toMatchScreenSnapshot in a bun test run", () => {
-  test("a missing golden is written, then compared; a change fails with a row diff; -u rewrites; CI never writes", () => {
+  test("a missing golden is written then compared; a change fails with a diff; -u rewrites; CI writes none", () => {
     const dir = project({ "screen.test.ts": SCREEN_TEST });
     const golden = join(dir, "__snapshots__", "screen.test.ts", "greets-the-user.txt");
     const first = run(dir, ["test"]);
@@ -73,7 +79,7 @@ describe("toMatchScreenSnapshot in a bun test run", () => {
     expect(changed.output).toContain("+ row 0 |hello there|");
     expect(changed.output).toContain("bun test --update-snapshots");
     // the failure points at the test file's line
-    expect(changed.output).toContain("screen.test.ts:9");
+    expect(changed.output).toContain("screen.test.ts:10");
 
     expect(run(dir, ["test", "--update-snapshots"], { WHO: "there" }).output).toContain("1 pass");
     expect(readFileSync(golden, "utf8")).toStartWith("hello there\n");
@@ -112,6 +118,17 @@ test("the thrower's terminal was killed after its test", async () => {
   expect(await gone(Number(readFileSync("thrower.pid", "utf8")))).toBe(true);
 });
 
+test("times out with a terminal running", async () => {
+  const t = await launch("sh", { args: stubborn });
+  await t.waitForText("started");
+  writeFileSync("hung.pid", String(t.pid));
+  await new Promise(() => {});
+}, 1000);
+
+test("the hung test's terminal was killed after its timeout", async () => {
+  expect(await gone(Number(readFileSync("hung.pid", "utf8")))).toBe(true);
+});
+
 test("a terminal from a test that passes is closed too; autoClose: false is left to the owner", async () => {
   const closed = await launch("sh", { args: stubborn });
   const kept = await launch("sh", { args: stubborn }, );
@@ -121,14 +138,19 @@ test("a terminal from a test that passes is closed too; autoClose: false is left
 `;
 
 describe("cleanup", () => {
-  test("every terminal launched in a test is killed after it, also when the test throws", async () => {
-    const dir = project({ "cleanup.test.ts": CLEANUP_TEST.replace("{ args: stubborn }, )", "{ args: stubborn, autoClose: false })") });
+  test("every terminal launched in a test is killed after it, also when the test throws or times out", async () => {
+    const dir = project({
+      "cleanup.test.ts": CLEANUP_TEST.replace("{ args: stubborn }, )", "{ args: stubborn, autoClose: false })"),
+    });
     const result = run(dir, ["test"]);
     expect(result.output).toContain("(fail) throws with a terminal running");
     expect(result.output).toContain("(pass) the thrower's terminal was killed after its test");
-    expect(result.output).toContain("2 pass");
+    expect(result.output).toContain("(fail) times out with a terminal running");
+    expect(result.output).toContain("(pass) the hung test's terminal was killed after its timeout");
+    expect(result.output).toContain("3 pass");
     const pid = (name: string) => Number(readFileSync(join(dir, name), "utf8"));
     expect(await groupGone(pid("thrower.pid"))).toBe(true);
+    expect(await groupGone(pid("hung.pid"))).toBe(true);
     expect(await groupGone(pid("closed.pid"))).toBe(true);
     // autoClose: false outlived its test; bun test does not emit "exit", and the child ignores the
     // PTY's hang-up, so it is still there: the owner has to close it (kill it here)

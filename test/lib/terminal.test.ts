@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { launch, type Terminal, TuiError } from "../../src/lib/index.ts";
+import { findLibfaketime } from "../../src/session/fake-clock.ts";
 import type { ToolContext } from "../../src/tools/define.ts";
 import { sendKeys } from "../../src/tools/input-tools.ts";
 import { waitForText } from "../../src/tools/wait-tools.ts";
@@ -15,7 +16,10 @@ const bun = process.execPath;
 const fixture = (name: string, ...args: string[]) => launch(bun, { args: [join(FIXTURES, name), ...args] });
 
 async function rejection(promise: Promise<unknown>): Promise<TuiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(TuiError);
   expect(error).toBeInstanceOf(Error);
   return error as TuiError;
@@ -32,10 +36,10 @@ describe("inputs return the input tools' before/after/diff and settle facts", ()
     expect(result.screen!.before!.text).not.toContain("KEY");
     expect(result.screen!.after!.text).toContain("KEY 1b5b41");
     expect(result.screen!.diff.changedLines.map((line) => line.after)).toContain("KEY 1b5b41");
-    // adaptive settle, without waitFor, reports what it waited and whether output had stopped
-    const typed = await t.type("ab");
-    expect(typed.screen).toMatchObject({ settle: "adaptive", quiet: true });
-    expect(typed.screen!.after!.text).toMatch(/KEY 61(62)?/);
+    // without waitFor, the settle facts: here a fixed settle, and what it waited
+    const typed = await t.type("ab", { waitAfterMs: 100 });
+    expect(typed.screen).toMatchObject({ settle: "fixed", waitAfterMs: 100 });
+    expect(typed.screen!.waitedMs).toBeNumber();
   });
 
   test("type with cps types a character at a time; paste brackets when the app asked for it", async () => {
@@ -51,7 +55,13 @@ describe("inputs return the input tools' before/after/diff and settle facts", ()
     await using t = await fixture("mouse-app.ts", "1000,1006");
     await t.waitForText("READY");
     const click = await t.mouse({ action: "click", text: "CLICK ME" }, { waitFor: "EV 2" });
-    expect(click).toMatchObject({ action: "click", at: { row: 5, col: 13 }, events: ["press", "release"], tracking: "vt200", encoding: "sgr" });
+    expect(click).toMatchObject({
+      action: "click",
+      at: { row: 5, col: 13 },
+      events: ["press", "release"],
+      tracking: "vt200",
+      encoding: "sgr",
+    });
     const resized = await t.resize(60, 20, { captureScreen: false });
     expect(resized).toMatchObject({ cols: 60, rows: 20, from: { cols: 80, rows: 24 } });
     expect([t.cols, t.rows]).toEqual([60, 20]);
@@ -73,9 +83,16 @@ test("press returns the fields send_keys returns, from the same code", async () 
   const session = await registry.start(startOptions(bun, [join(FIXTURES, "echo-keys.ts")]));
   await using t = await fixture("echo-keys.ts");
   await t.waitForText("READY");
-  const ctx = { sessions: registry, config: { screenDetail: "full" }, signal: new AbortController().signal } as unknown as ToolContext;
+  const ctx = {
+    sessions: registry,
+    config: { screenDetail: "full" },
+    signal: new AbortController().signal,
+  } as unknown as ToolContext;
   await waitForText.run(v.parse(waitForText.input, { sessionId: session.id, pattern: "READY" }), ctx);
-  const tool = await sendKeys.run(v.parse(sendKeys.input, { sessionId: session.id, keys: "up", waitFor: { pattern: "KEY 1b5b41" } }), ctx);
+  const tool = await sendKeys.run(
+    v.parse(sendKeys.input, { sessionId: session.id, keys: "up", waitFor: { pattern: "KEY 1b5b41" } }),
+    ctx,
+  );
   const lib = await t.press("up", { waitFor: "KEY 1b5b41" });
   const { summary, ...fields } = lib;
   expect(Object.keys(fields).sort()).toEqual(Object.keys(tool.data).sort());
@@ -84,9 +101,29 @@ test("press returns the fields send_keys returns, from the same code", async () 
   expect(summary.replace(/\d+ ms/g, "N ms")).toBe(tool.summary.replace(/\d+ ms/g, "N ms"));
 });
 
+describe("clock and after: input", () => {
+  test.skipIf(findLibfaketime() === null)("clock sets the program's wall clock through libfaketime", async () => {
+    await using t = await launch("bash", { args: ["-c", "date -u +%FT%T; sleep 30"], clock: new Date("2030-05-06T07:08:09Z") });
+    await t.waitForText("2030-05-06T07:08:09");
+  });
+
+  test('waitForText with after: "input" skips text that was on the screen before the input', async () => {
+    await using t = await fixture("echo-keys.ts");
+    await t.waitForText("READY");
+    await t.press("a", { waitFor: "KEY 61" });
+    await t.press("b", { captureScreen: false });
+    const found = await t.waitForText(/KEY 6\d/, { after: "input" });
+    expect(found.match).toEqual(["KEY 62"]);
+  });
+});
+
 describe("reads", () => {
   test("screen, cells, scrollback and raw", async () => {
-    await using t = await launch("bash", { args: ["-c", "printf 'line %s\\n' $(seq 1 40); printf '\\033[7mSEL\\033[0m'; sleep 30"], cols: 40, rows: 10 });
+    await using t = await launch("bash", {
+      args: ["-c", "printf 'line %s\\n' $(seq 1 40); printf '\\033[7mSEL\\033[0m'; sleep 30"],
+      cols: 40,
+      rows: 10,
+    });
     const { screen } = await t.waitForText("SEL");
     expect(screen.lines).toHaveLength(10);
     expect(screen.highlights).toContainEqual(expect.objectContaining({ text: "SEL", kind: "inverse" }));
@@ -103,23 +140,24 @@ describe("reads", () => {
 describe("errors are TuiErrors with a code and a hint, thrown as Errors", () => {
   test("a missed wait says what was on the screen", async () => {
     await using t = await fixture("echo-keys.ts");
+    await t.waitForText("READY");
     const error = await rejection(t.waitForText("NEVER", { timeoutMs: 100 }));
     expect(error.code).toBe("WAIT_TIMEOUT");
     expect(error.message).toContain("--- screen ---\nREADY");
     expect(error.hint).toBeString();
     const inline = await rejection(t.press("x", { waitFor: { pattern: "NEVER", timeoutMs: 100 } }));
     expect(inline.code).toBe("WAIT_TIMEOUT");
-    expect(inline.message).toContain("KEY 78");
+    expect(inline.message).toContain("--- screen ---\nREADY");
   });
 
   test("a bad key name sends nothing; a bad regex fails before waiting", async () => {
     await using t = await fixture("echo-keys.ts");
     await t.waitForText("READY");
-    const before = t.raw();
     expect((await rejection(Promise.try(() => t.press(["a", "ctrl+nope"])))).code).toBe("INVALID_KEY");
     expect((await rejection(Promise.try(() => t.waitForText("(", { regex: true })))).code).toBe("INVALID_REGEX");
-    await t.waitForIdle({ idleMs: 50 });
-    expect(t.raw()).toBe(before);
+    // the next key is the first the app sees: "a" never went
+    await t.press("b", { waitFor: "KEY 62" });
+    expect(t.raw()).not.toContain("KEY 61");
   });
 
   test("SPAWN_FAILED for a missing program, INVALID_ARGUMENT for a bad size, SESSION_EXITED after exit", async () => {

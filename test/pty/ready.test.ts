@@ -8,15 +8,22 @@ import { observe } from "../../src/session/observe.ts";
 import type { Session } from "../../src/session/session.ts";
 import { waitForIdle, waitForText } from "../../src/session/wait.ts";
 import { renderText } from "../../src/tools/render-text.ts";
-import { BUN, fixture, until } from "../helpers.ts";
+import { blockParts } from "../../src/tools/reply.ts";
+import { BUN, fixture, lacks, until } from "../helpers.ts";
 import { startOptions, testRegistry } from "../registry-helpers.ts";
 
 const linux = process.platform === "linux";
-const hasPython = Bun.which("python3") !== null;
-const hasNode = Bun.which("node") !== null;
+if (!linux) console.warn("skipping the ready-oracle tests: they read /proc, which only Linux has");
+const hasPython = !lacks("python3", "the ready oracle's python delay tests");
+const hasNode = !lacks("node", "the ready oracle's node timer test");
 const utf8 = new TextEncoder();
 
-async function started(registry: ReturnType<typeof testRegistry>, command: string, args: string[], ready: string): Promise<Session> {
+async function started(
+  registry: ReturnType<typeof testRegistry>,
+  command: string,
+  args: string[],
+  ready: string,
+): Promise<Session> {
   const session = await registry.start(startOptions(command, args, { env: { PS1: "$ " } }));
   const seen = await waitForText(session, { pattern: ready, timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
   expect(seen.matched).toBe(true);
@@ -24,10 +31,18 @@ async function started(registry: ReturnType<typeof testRegistry>, command: strin
 }
 
 const press = (session: Session, keys: string) =>
-  observe(session, () => session.write(utf8.encode(keys)), { captureScreen: true, screenDetail: "full" }).then((o) => o.screen!);
+  observe(session, () => session.write(utf8.encode(keys)), { captureScreen: true, screenDetail: "full" }).then(
+    (o) => o.screen!,
+  );
 
 describe.skipIf(!linux || !hasPython)("delayed answers settle with the answer on screen", () => {
-  for (const [mode, ms] of [["sleep", 150], ["select", 150], ["poll", 150], ["cpu", 200], ["now", 0]] as const) {
+  for (const [mode, ms] of [
+    ["sleep", 150],
+    ["select", 150],
+    ["poll", 150],
+    ["cpu", 200],
+    ["now", 0],
+  ] as const) {
     test(`python raw-mode app, ${mode} ${ms} ms`, async () => {
       await using registry = testRegistry();
       const session = await started(registry, "python3", [fixture("ready-app.py"), mode, String(ms)], "READY");
@@ -57,7 +72,7 @@ describe.skipIf(!linux || !hasPython)("delayed answers settle with the answer on
     expect(screen.settledBy).toBe("timeout");
     expect(screen.quiet).toBe(false);
     expect(screen.busy).toMatchObject({ pid: session.pid, command: "python3", state: "running" });
-    expect(renderText("sent", { screen })).toContain(`Still busy after ${screen.waitedMs} ms: python3 (pid ${session.pid}) is running.`);
+    expect(renderText("sent", blockParts(screen))).toContain(`Still busy after ${screen.waitedMs} ms: python3 (pid ${session.pid}) is running.`);
   });
 });
 
@@ -72,7 +87,7 @@ describe.skipIf(!linux)("shells, threads, spinners", () => {
     const pipeline = await press(session, "sleep 0.3 | cat; echo pipe-done\r");
     expect(pipeline.after!.text).toContain("pipe-done");
     expect(pipeline.settledBy).toBe("idle");
-    expect(renderText("sent", { screen: pipeline })).toContain(`ms: bash is waiting for input.`);
+    expect(renderText("sent", blockParts(pipeline))).toContain(`ms: bash is waiting for input.`);
   });
 
   test.skipIf(!hasNode)("node (multi-threaded): a setTimeout answer", async () => {
@@ -116,7 +131,28 @@ test("TUI_TESTER_READY=quiet forces the quiet window, and the reply says so", as
   expect(screen.settledBy).toBe("quiet");
   expect(screen.fallback).toBe("TUI_TESTER_READY=quiet");
   expect(screen.after!.text).toContain("PHASE1 1");
-  expect(renderText("sent", { screen })).toContain("output quiet for 100 ms (TUI_TESTER_READY=quiet; it may still be working)");
+  expect(renderText("sent", blockParts(screen))).toContain("output quiet for 100 ms (TUI_TESTER_READY=quiet; it may still be working)");
   const idle = await waitForIdle(session, { idleMs: 50, timeoutMs: 5000, mode: "idle" });
   expect(idle).toMatchObject({ settledBy: "quiet", fallback: "TUI_TESTER_READY=quiet" });
+});
+
+test("OSC 133 prompt marks: the finished command's exit status is in the screen block", async () => {
+  await using registry = testRegistry();
+  // A minimal bash shell integration: a D mark with the last status before every prompt.
+  const session = await registry.start(
+    startOptions("bash", ["--norc", "--noprofile"], {
+      env: { PS1: "$ ", PROMPT_COMMAND: 'printf "\\033]133;D;%s\\007" "$?"' },
+    }),
+  );
+  await waitForText(session, { pattern: "$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
+  const failed = await press(session, "(exit 3)\r");
+  expect(failed.commandStatus).toBe(3);
+  expect(renderText("sent", { screen: failed })).toContain("The command finished with exit status 3.");
+  const ok = await press(session, "true\r");
+  expect(ok.commandStatus).toBe(0);
+  const typing = await observe(session, () => session.write(utf8.encode("ech")), {
+    captureScreen: true,
+    screenDetail: "full",
+  });
+  expect(typing.screen!.commandStatus).toBeUndefined();
 });

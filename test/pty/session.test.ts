@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import type { TuiError } from "../../src/errors.ts";
 import { waitForText } from "../../src/session/wait.ts";
 import { BUN, fixture, processAlive, until } from "../helpers.ts";
-import { startOptions, testRegistry } from "../registry-helpers.ts";
+import { seen, startOptions, testRegistry } from "../registry-helpers.ts";
 
 const waitOpts = { timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true };
 
@@ -56,7 +56,7 @@ describe("session", () => {
   test("stop hangs up an interactive bash (it ignores SIGTERM, not SIGHUP): no escalation needed", async () => {
     await using registry = testRegistry({ killGraceMs: 20_000 });
     const session = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "PROMPT$ " } }));
-    await waitForText(session, { ...waitOpts, pattern: "PROMPT$" });
+    await seen(session, { ...waitOpts, pattern: "PROMPT$" });
     const stopped = await registry.stop(session.id);
     expect(stopped.signalsSent).toEqual(["SIGTERM", "SIGHUP"]);
     expect(stopped.escalated).toBe(false);
@@ -67,7 +67,7 @@ describe("session", () => {
   test("stop escalates to SIGKILL for a program that ignores SIGTERM and SIGHUP", async () => {
     await using registry = testRegistry({ killGraceMs: 300 });
     const session = await registry.start(startOptions("bash", ["-c", 'trap "" TERM HUP; echo READY; while :; do sleep 0.05; done']));
-    await waitForText(session, { ...waitOpts, pattern: "READY" });
+    await seen(session, { ...waitOpts, pattern: "READY" });
     const stopped = await registry.stop(session.id);
     expect(stopped.signalsSent).toEqual(["SIGTERM", "SIGHUP", "SIGKILL"]);
     expect(stopped.exit.signal).toBe("SIGKILL");
@@ -124,5 +124,21 @@ describe("session", () => {
     };
     expect(hintOf("tui-missing")).toContain(s.id);
     expect(hintOf("sleeper")).toBe(`"sleeper" is the name of session ${s.id}; pass that id as sessionId.`);
+  });
+});
+
+describe("pruning exited sessions", () => {
+  test("past maxExitedKept the oldest exited sessions go; the newest stay readable", async () => {
+    await using registry = testRegistry({ maxExitedKept: 2 });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const session = await registry.start(startOptions("sh", ["-c", `echo exited-${i}`]));
+      ids.push(session.id);
+      await session.whenExited();
+    }
+    // each exit prunes: of four exited sessions, the two newest are kept
+    expect(registry.list().map((s) => s.id)).toEqual(ids.slice(2));
+    for (const gone of ids.slice(0, 2)) expect(() => registry.get(gone)).toThrow(/not found/i);
+    expect(registry.get(ids[3]!).state).toBe("exited");
   });
 });

@@ -2,9 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { slavePathOf, ttyFlow } from "../../src/pty/tty-flow.ts";
-import { waitForText } from "../../src/session/wait.ts";
 import { until } from "../helpers.ts";
-import { startOptions, testRegistry } from "../registry-helpers.ts";
+import { seen, startOptions, testRegistry } from "../registry-helpers.ts";
 
 const flow = ttyFlow();
 if (flow === undefined) console.warn(`tty-flow tests skipped: no tty flow control on ${process.platform} (each session gets a blocking reader there)`);
@@ -42,12 +41,12 @@ describe.skipIf(flow === undefined)("tty flow control", () => {
     const threads = () => readdirSync("/proc/self/task").length;
     // The first session creates the shared reader (and Bun's spawn machinery); count from there.
     const first = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "READY$ " } }));
-    await waitForText(first, { pattern: "READY$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
+    await seen(first, { pattern: "READY$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
     const before = threads();
     const sessions = [];
     for (let i = 0; i < 5; i++) sessions.push(await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "READY$ " } })));
     sessions.push(await registry.start(startOptions("yes", ["a"])), await registry.start(startOptions("yes", ["b"])));
-    for (const s of sessions.slice(0, 5)) await waitForText(s, { pattern: "READY$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
+    for (const s of sessions.slice(0, 5)) await seen(s, { pattern: "READY$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
     expect(threads() - before).toBeLessThan(3); // a reader per session would add 7
   });
 });

@@ -8,7 +8,7 @@ import { HIGH_WATER } from "../../src/pty/flow.ts";
 import { waitForText } from "../../src/session/wait.ts";
 import { Emulator, MAX_PENDING_BYTES } from "../../src/term/emulator.ts";
 import { processAlive, until } from "../helpers.ts";
-import { startOptions, testRegistry } from "../registry-helpers.ts";
+import { seen, startOptions, testRegistry } from "../registry-helpers.ts";
 
 const waitOpts = { timeoutMs: 20_000, pollIntervalMs: 50, matchScreen: true };
 /**
@@ -67,7 +67,7 @@ describe.each(Object.keys(READERS) as (keyof typeof READERS)[])("flow control on
       for (const s of floods) s.emulator.onParsed(() => (maxBacklog = Math.max(maxBacklog, s.emulator.pendingBytes)));
       await until(() => floods.every((s) => s.bytesOut > 3 * HIGH_WATER), "each flood to pass the high-water mark several times", 20_000);
       const shell = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "PROMPT$ " } }));
-      await waitForText(shell, { ...waitOpts, pattern: "PROMPT$" });
+      await seen(shell, { ...waitOpts, pattern: "PROMPT$" });
       shell.write(new TextEncoder().encode("echo $((6*7))\r"));
       expect((await waitForText(shell, { ...waitOpts, pattern: "^42$", regex: true, regexFlags: "m" })).matched).toBe(true);
       if (backpressure) expect(floods.every((s) => s.droppedBytes === 0)).toBe(true);

@@ -2,9 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { bytesRead } from "../../src/pty/index.ts";
 import { INPUT_CAP_BYTES } from "../../src/session/session.ts";
-import { waitForText } from "../../src/session/wait.ts";
 import { until } from "../helpers.ts";
-import { startOptions, testRegistry } from "../registry-helpers.ts";
+import { seen, startOptions, testRegistry } from "../registry-helpers.ts";
 
 const waitOpts = { timeoutMs: 20_000, pollIntervalMs: 50, matchScreen: true };
 const linux = process.platform === "linux";
@@ -30,7 +29,7 @@ describe("input to a program", () => {
   test.skipIf(!linux)("that reads takes input well past the cap", async () => {
     await using registry = testRegistry();
     const session = await registry.start(startOptions("bash", ["-c", "stty raw -echo; echo READY; exec cat > /dev/null"]));
-    await waitForText(session, { ...waitOpts, pattern: "READY" });
+    await seen(session, { ...waitOpts, pattern: "READY" });
     const half = new Uint8Array(INPUT_CAP_BYTES / 2).fill(0x61);
     const start = bytesRead([session.pid])!;
     for (let i = 1; i <= 8; i++) {

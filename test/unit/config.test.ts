@@ -35,7 +35,6 @@ test("every variable sets its field", () => {
       TUI_TESTER_CONTENT: "json",
       TUI_TESTER_RECORD_DIR: dir,
       TUI_TESTER_WEB_PORT: "8123",
-      TUI_TESTER_FAKETIME_LIB: join(dir, "libfaketime.so.1"),
     });
     expect(config).toEqual({
       version: DEFAULT_CONFIG.version,
@@ -55,7 +54,7 @@ test("every variable sets its field", () => {
       content: "json",
       recordDir: dir,
       webPort: 8123,
-      faketimeLib: join(dir, "libfaketime.so.1"),
+      fonts: [],
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

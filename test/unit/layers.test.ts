@@ -25,9 +25,11 @@ const DEPS: Record<string, string[]> = {
   session: ["config", "errors", "keys", "mouse", "pty", "term", "util"],
   monitor: ["config", "errors", "session", "term", "util"],
   record: ["errors", "session", "term", "util"],
-  render: ["errors", "session", "term", "util"],
+  render: ["errors", "record", "session", "term", "util"],
   viewer: ["errors", "session", "util"],
-  web: ["errors", "render", "session", "term", "util"],
+  web: ["errors", "record", "render", "session", "term", "util"],
+  // The html report: a run's results and recordings drawn as one page.
+  report: ["record", "render"],
   // Floor 3: the public TypeScript API over the engine.
   lib: ["config", "errors", "keys", "mouse", "pty", "record", "render", "session", "term", "util"],
   // Floor 4: the MCP tools over it, and run_script's engine over the tools.
@@ -38,8 +40,8 @@ const DEPS: Record<string, string[]> = {
   // Floor 6: the faces: the MCP server, the test runner, the entry.
   "stdio-transport": ["util"],
   server: ["stdio-transport", "tools"],
-  cli: ["catalog", "config", "errors", "lib", "record", "script", "session", "tools", "util"],
-  main: ["catalog", "cli", "config", "pty", "server", "tools", "util"],
+  cli: ["catalog", "config", "errors", "lib", "record", "render", "report", "script", "session", "term", "tools", "util"],
+  main: ["catalog", "cli", "config", "pty", "render", "server", "tools", "util"],
 };
 
 /** Libraries that only one room may import. */

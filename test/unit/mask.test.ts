@@ -3,7 +3,21 @@ import { expect, test } from "bun:test";
 import { maskCells } from "../../src/lib/mask.ts";
 import type { CellInfo } from "../../src/term/types.ts";
 
-const plain: CellInfo = { char: " ", width: 1, fg: "default", bg: "default", bold: false, italic: false, underline: false, inverse: false, dim: false, strikethrough: false, blink: false, invisible: false, overline: false };
+const plain: CellInfo = {
+  char: " ",
+  width: 1,
+  fg: "default",
+  bg: "default",
+  bold: false,
+  italic: false,
+  underline: false,
+  inverse: false,
+  dim: false,
+  strikethrough: false,
+  blink: false,
+  invisible: false,
+  overline: false,
+};
 const row = (text: string, attrs: Partial<CellInfo> = {}) => [...text].map((char) => ({ ...plain, char, ...attrs }));
 const text = (grid: CellInfo[][]) => grid.map((cells) => cells.map((c) => c.char).join(""));
 

@@ -21,6 +21,15 @@ test("bad patterns are clear errors", () => {
   expect(() => compileMatcher({ pattern: "x", regexFlags: "i" })).toThrow(/without regex/);
 });
 
+test("a literal's trailing spaces may reach the right edge exactly, not one column past it", async () => {
+  // "ab " on a 3-column row: the space is the last column
+  expect(await compileMatcher({ pattern: "ab " }).find("ab", { screenCols: 3 })).toEqual({ value: "ab ", index: 0, length: 2 });
+  expect(await compileMatcher({ pattern: "ab " }).find("ab", { screenCols: 2 })).toBeNull();
+  // only spaces: a row with exactly that much blank room at its end
+  expect(await compileMatcher({ pattern: "  " }).find("abc", { screenCols: 5 })).not.toBeNull();
+  expect(await compileMatcher({ pattern: "  " }).find("abc", { screenCols: 4 })).toBeNull();
+});
+
 test("a literal with trailing spaces matches the screen as displayed", async () => {
   // screen text arrives right-trimmed per row; the prompt "$ " lost its space
   const screen = "hello\nuser@host:~$\n\n";

@@ -24,11 +24,20 @@ const ARM = {
 
 const sleeping = (comm = "app") => parseStat(`42 (${comm}) S 1 42 42 34816 42 4194560 0 0`)!;
 const timeoutOf = (ms: number) => () => ms;
-const look = (arch: Arch, line: string, readMs = 400) => classify(arch, sleeping(), parseSyscall(line), timeoutOf(readMs));
+const look = (arch: Arch, line: string, readMs = 400) =>
+  classify(arch, sleeping(), parseSyscall(line), timeoutOf(readMs));
 
 describe("/proc parsing", () => {
   test("stat: state, groups and the terminal's foreground group; a name with spaces and parentheses", () => {
-    expect(parseStat(X86.bashStat)).toEqual({ pid: 6355, comm: "bash", state: "S", ppid: 6351, pgrp: 6355, session: 6355, tpgid: 6355 });
+    expect(parseStat(X86.bashStat)).toEqual({
+      pid: 6355,
+      comm: "bash",
+      state: "S",
+      ppid: 6351,
+      pgrp: 6355,
+      session: 6355,
+      tpgid: 6355,
+    });
     expect(parseStat("7 (a (b) c) R 1 7 7 0 -1 0")).toMatchObject({ comm: "a (b) c", state: "R", tpgid: -1 });
     expect(parseStat("garbage")).toBeUndefined();
   });
@@ -36,7 +45,11 @@ describe("/proc parsing", () => {
   test("syscall: running, blocked outside a syscall, and a number with six arguments", () => {
     expect(parseSyscall("running\n")).toEqual({ running: true });
     expect(parseSyscall("-1 0x7ffd 0x7f00")).toEqual({ running: false, nr: -1, args: [] });
-    expect(parseSyscall(X86.bashPselect)).toMatchObject({ running: false, nr: 270, args: [0xfbn, 0x7ffd593470f0n, 0n, 0n, 0n, 0x7ffd59347010n] });
+    expect(parseSyscall(X86.bashPselect)).toMatchObject({
+      running: false,
+      nr: 270,
+      args: [0xfbn, 0x7ffd593470f0n, 0n, 0n, 0n, 0x7ffd59347010n],
+    });
     expect(parseSyscall("270 0x1")).toBeUndefined();
   });
 
@@ -79,13 +92,21 @@ describe("x86_64 threads", () => {
   });
 
   test("futex with no timeout waits on another thread: at rest", () => {
-    expect(judge(look("x86_64", X86.futexNoTimeout), undefined, true)).toMatchObject({ rest: true, waitsForInput: false });
+    expect(judge(look("x86_64", X86.futexNoTimeout), undefined, true)).toMatchObject({
+      rest: true,
+      waitsForInput: false,
+    });
   });
 
   test("running and disk sleep are busy; stopped and zombie rest", () => {
     const running = classify("x86_64", parseStat("42 (py) R 1 42 42 0 42 0")!, { running: true }, timeoutOf(0));
     expect(judge(running, undefined, true)).toEqual({ rest: false, state: "running" });
-    const disk = classify("x86_64", parseStat("42 (py) D 1 42 42 0 42 0")!, parseSyscall(X86.bashPselect), timeoutOf(0));
+    const disk = classify(
+      "x86_64",
+      parseStat("42 (py) D 1 42 42 0 42 0")!,
+      parseSyscall(X86.bashPselect),
+      timeoutOf(0),
+    );
     expect(judge(disk, undefined, true)).toMatchObject({ rest: false, state: "sleeping" });
     const stopped = classify("x86_64", parseStat("42 (vim) T 1 42 42 0 42 0")!, undefined, timeoutOf(0));
     expect(judge(stopped, undefined, true).rest).toBe(true);
@@ -97,17 +118,32 @@ describe("aarch64 threads", () => {
     expect(look("aarch64", ARM.ppoll)).toMatchObject({ call: "ppoll", timed: false });
     expect(judge(look("aarch64", ARM.ppoll), undefined, true).rest).toBe(true);
     const rest = restOf(look("aarch64", ARM.epollForever), undefined, false);
-    expect(judge(look("aarch64", ARM.epollTimer), rest, true)).toMatchObject({ rest: false, state: "timer", timerDueMs: 400 });
+    expect(judge(look("aarch64", ARM.epollTimer), rest, true)).toMatchObject({
+      rest: false,
+      state: "timer",
+      timerDueMs: 400,
+    });
   });
 
   test("clock_nanosleep with TIMER_ABSTIME is timed, its length unknown; wait4 rests", () => {
-    expect(look("aarch64", ARM.clockNanosleep)).toMatchObject({ call: "clock_nanosleep", timed: true, timeoutMs: undefined });
+    expect(look("aarch64", ARM.clockNanosleep)).toMatchObject({
+      call: "clock_nanosleep",
+      timed: true,
+      timeoutMs: undefined,
+    });
     expect(judge(look("aarch64", ARM.wait4), undefined, true).rest).toBe(true);
   });
 });
 
 describe("rests on a timer", () => {
-  const tick = (ms: number) => ({ kind: "wait" as const, call: "epoll_pwait2", nr: 441, waitKind: "input" as const, timed: true, timeoutMs: ms });
+  const tick = (ms: number) => ({
+    kind: "wait" as const,
+    call: "epoll_pwait2",
+    nr: 441,
+    waitKind: "input" as const,
+    timed: true,
+    timeoutMs: ms,
+  });
 
   test("a confirmed rest accepts half to twice its timeout; a 60 ms timer under a 1 s tick is busy", () => {
     const rest: RestWait = { nr: 441, timed: true, timeoutMs: 1000 };
@@ -125,11 +161,21 @@ describe("rests on a timer", () => {
   test("the remembered rest keeps the longest timeout of the same wait", () => {
     const known: RestWait = { nr: 441, timed: true, timeoutMs: 80 };
     expect(restOf(tick(30), known, false)).toMatchObject({ timeoutMs: 80 });
-    expect(restOf(tick(1000), { nr: 7, timed: true, timeoutMs: 80 }, false)).toMatchObject({ nr: 441, timeoutMs: 1000 });
+    expect(restOf(tick(1000), { nr: 7, timed: true, timeoutMs: 80 }, false)).toMatchObject({
+      nr: 441,
+      timeoutMs: 1000,
+    });
   });
 
   test("a worker thread's timed futex rests; the main thread's is a timer", () => {
-    const futex = { kind: "wait" as const, call: "futex", nr: 202, waitKind: "other-thread" as const, timed: true, timeoutMs: 400 };
+    const futex = {
+      kind: "wait" as const,
+      call: "futex",
+      nr: 202,
+      waitKind: "other-thread" as const,
+      timed: true,
+      timeoutMs: 400,
+    };
     expect(judge(futex, undefined, false).rest).toBe(true);
     expect(judge(futex, undefined, true)).toMatchObject({ rest: false, state: "timer" });
   });

@@ -39,3 +39,26 @@ test(`only the newest ${MAX_SPILLS_KEPT} spills stay on disk, and other files in
   for (const path of paths.slice(0, 10)) expect(existsSync(path)).toBe(false);
   expect(readFileSync(mine, "utf8")).toBe("keep me");
 });
+
+/** A text result whose JSON is exactly `bytes` long. */
+function resultOfSize(bytes: number) {
+  const base = { content: [{ type: "text" as const, text: "" }] };
+  const text = "y".repeat(bytes - JSON.stringify(base).length);
+  return { content: [{ type: "text" as const, text }] };
+}
+
+test("the cap is exact: a reply at the cap (less the JSON-RPC envelope) passes, one byte more is spilled", () => {
+  const cap = { maxBytes: 8192, spills: limit.spills };
+  const fits = resultOfSize(8192 - 256);
+  expect(JSON.stringify(fits).length).toBe(8192 - 256);
+  expect(capReply(fits, "get_text", cap)).toBe(fits);
+  const over = capReply(resultOfSize(8192 - 256 + 1), "get_text", cap);
+  expect(over.structuredContent).toHaveProperty("spilled");
+  expect(JSON.stringify(over).length).toBeLessThanOrEqual(8192 - 256);
+});
+
+test("a reply of 1.5 times the cap is spilled, not let through", () => {
+  const over = capReply(resultOfSize(12_288), "get_text", { maxBytes: 8192, spills: limit.spills });
+  expect(over.structuredContent).toHaveProperty("spilled");
+  expect(JSON.stringify(over).length).toBeLessThanOrEqual(8192);
+});

@@ -146,3 +146,23 @@ describe("--shard and --repeat", () => {
     expect(repeatTests(tests.slice(0, 2), 2).map((t) => t.title)).toEqual(["t0 [run 1/2]", "t0 [run 2/2]", "t1 [run 1/2]", "t1 [run 2/2]"]);
   });
 });
+
+describe("start_session clock", () => {
+  const { fakeClockEnv, findLibfaketime } = require("../../src/session/fake-clock.ts") as typeof import("../../src/session/fake-clock.ts");
+  test.skipIf(findLibfaketime() === null)("frozen by default, ticking from the instant with @, real monotonic time", () => {
+    const now = Date.parse("2025-12-31T23:00:00Z");
+    expect(fakeClockEnv("2026-01-01T00:00:00Z", undefined, now)).toMatchObject({ FAKETIME: "1767225600", FAKETIME_FMT: "%s", FAKETIME_DONT_FAKE_MONOTONIC: "1" });
+    expect(fakeClockEnv("@2026-01-01T00:00:00Z", "/other.so", now)).toMatchObject({ FAKETIME: "+3600s", LD_PRELOAD: expect.stringMatching(/libfaketime\.so\.1:\/other\.so$/) });
+    expect(() => fakeClockEnv("tomorrow", undefined)).toThrow(/ISO 8601/);
+  });
+
+  test("without libfaketime the error says how to install it", () => {
+    let error: unknown;
+    try {
+      fakeClockEnv("2026-01-01T00:00:00Z", undefined, Date.now(), null);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: "FAKETIME_MISSING", hint: expect.stringContaining("apt-get install faketime") });
+  });
+});

@@ -1,6 +1,7 @@
 /** Synchronized output (DEC mode 2026): consumers see complete frames, never half-drawn ones. */
 import { describe, expect, test } from "bun:test";
 import { useEmulators } from "./emulator-harness.ts";
+import { until } from "../helpers.ts";
 
 
 const newEmulator = useEmulators();
@@ -63,8 +64,15 @@ describe("settledSnapshot", () => {
   test("dispose releases a waiting settledSnapshot", async () => {
     const { emulator, feed } = makeEmulator();
     await feed("\x1b[?2026hx");
-    const pending = emulator.settledSnapshot({}, 10_000);
-    await Bun.sleep(5);
+    // A hold far past any test timeout: only dispose() can end this wait (a 10 s hold used to end by itself).
+    let settled = false;
+    const pending = emulator.settledSnapshot({}, 600_000).then((snap) => {
+      settled = true;
+      return snap;
+    });
+    await until(() => emulator.syncHeldSince !== null, "the synchronized update to be held");
+    await Promise.resolve();
+    expect(settled).toBe(false);
     emulator.dispose();
     expect((await pending).lines[0]).toBe("x");
   });

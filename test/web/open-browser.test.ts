@@ -1,14 +1,23 @@
 /** Which command opens the viewer URL, per platform; no browser is started here. */
 import { expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { browserCommand } from "../../src/web/open-browser.ts";
 
 const url = "http://127.0.0.1:1234/?token=abc&x=1#tui-1";
 
 test("linux needs a display and xdg-open", () => {
   expect(browserCommand(url, "linux", { PATH: process.env.PATH })).toEqual(expect.stringContaining("no display"));
-  const withDisplay = browserCommand(url, "linux", { DISPLAY: ":0", PATH: process.env.PATH });
-  const xdgOpen = Bun.which("xdg-open");
-  if (xdgOpen) expect(withDisplay).toEqual([xdgOpen, url]);
+  // an xdg-open of our own on PATH, so the case is tested whether or not this machine has one
+  const bin = mkdtempSync(join(tmpdir(), "xdg-open-"));
+  const xdgOpen = join(bin, "xdg-open");
+  writeFileSync(xdgOpen, "#!/bin/sh\n", { mode: 0o755 });
+  try {
+    expect(browserCommand(url, "linux", { DISPLAY: ":0", PATH: bin })).toEqual([xdgOpen, url]);
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
   expect(browserCommand(url, "linux", { WAYLAND_DISPLAY: "wayland-0", PATH: "/nonexistent" })).toBe("xdg-open is not installed");
 });
 

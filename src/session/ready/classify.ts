@@ -12,8 +12,9 @@
  * - in the same timed wait as at its rest (same syscall, a timeout from half to twice the rest's),
  *   or the same unknown wait as at its rest. A wait much shorter than the rest is a timer the input
  *   set (bun rests in epoll_pwait2(1000) and waits 60 ms for a setTimeout(60)); a periodic
- *   program's shortened tick counts as busy until its next full tick, at most one period. A spinner sleeping 80 ms between frames, htop's refresh
- *   select, the Go runtime's sleeping threads: these wake by themselves and are resting.
+ *   program's shortened tick counts as busy until its next full tick, at most one period. A spinner
+ *   sleeping 80 ms between frames, htop's refresh select, the Go runtime's sleeping threads: these
+ *   wake by themselves and are resting. A rest learnt at start-up is provisional (see unlikeRest).
  * Anything else may still answer: running, in disk sleep, or in a timed wait it was not in at rest
  * (a raw-mode app now in select(400 ms), node's epoll_pwait(3000) with a setTimeout pending).
  */
@@ -62,7 +63,14 @@ export function classify(
   if (stat.state === "R" || syscall === undefined || syscall.running) return { kind: "running" };
   if (stat.state === "D") return { kind: "disk" };
   const info = syscall.nr >= 0 ? syscallInfo(arch, syscall.nr) : undefined;
-  if (info === undefined) return { kind: "wait", call: syscall.nr < 0 ? "no syscall" : `syscall ${syscall.nr}`, nr: syscall.nr, waitKind: "unknown", timed: false };
+  if (info === undefined)
+    return {
+      kind: "wait",
+      call: syscall.nr < 0 ? "no syscall" : `syscall ${syscall.nr}`,
+      nr: syscall.nr,
+      waitKind: "unknown",
+      timed: false,
+    };
   const wait = { kind: "wait" as const, call: info.name, nr: syscall.nr, waitKind: info.kind };
   const timeout = info.timeout;
   const arg = timeout.type === "none" ? 0n : (syscall.args[timeout.arg] ?? 0n);
@@ -124,9 +132,18 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
  * not waiting. The same timed wait keeps the longest timeout seen: a look can catch a periodic wait
  * with only part of its period left, and a rest must not shrink to that.
  */
-export function restOf(activity: ThreadActivity, known: RestWait | undefined, provisional: boolean): RestWait | undefined {
+export function restOf(
+  activity: ThreadActivity,
+  known: RestWait | undefined,
+  provisional: boolean,
+): RestWait | undefined {
   if (activity.kind !== "wait") return undefined;
-  const rest = { nr: activity.nr, timed: activity.timed, timeoutMs: activity.timeoutMs, ...(provisional ? { provisional } : {}) };
+  const rest = {
+    nr: activity.nr,
+    timed: activity.timed,
+    timeoutMs: activity.timeoutMs,
+    ...(provisional ? { provisional } : {}),
+  };
   if (known === undefined || known.nr !== rest.nr || known.timed !== rest.timed) return rest;
   if (known.timeoutMs === undefined || rest.timeoutMs === undefined) return rest;
   return { ...rest, timeoutMs: Math.max(known.timeoutMs, rest.timeoutMs) };

@@ -12,12 +12,29 @@ import { procCost } from "./proc.ts";
 import { look, scanGroup, terminalOf, type Look, type ThreadLook } from "./reading.ts";
 import { hostArch, type Arch } from "./syscalls.ts";
 
-/** A program that has neither read its input nor written anything this long after it is taken to ignore it (cooked mode, no echo). */
-export const NO_RESPONSE_MS = 50;
-/** Back at rest, output the program wrote may still be on its way to the emulator; wait for it at most this long. */
-const DRAIN_GRACE_MS = 15;
-/** Start-up rule: the first input waits at most this long for a moment when no thread runs (see the docs). */
-const STARTUP_LOOK_MS = 300;
+/**
+ * A program that has neither read its input nor written anything this long after it is taken to
+ * ignore it (cooked mode with no echo, a key it does not read). Until then a program still in its
+ * rest may simply not have been handed the key yet: the tty layer delivers input from a kernel
+ * worker, and on a loaded machine (load 14 on 2 cores) that took over 50 ms.
+ */
+export const NO_RESPONSE_MS = 250;
+/**
+ * Back at rest, output the program wrote may still be on its way to the emulator (the PTY's reader
+ * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores).
+ * Wait for it until the bytes received cover the bytes written, or at most this long (a program that
+ * also writes files or eventfds never reaches that).
+ */
+const DRAIN_GRACE_MS = 100;
+/**
+ * Start-up rule (docs/ready-oracle.md): the rest is the first wait after the start-up output has been
+ * quiet STARTUP_QUIET_MS with no thread running. The first input waits for that moment at most
+ * STARTUP_LOOK_MS (a spinner is never quiet: then the last look with no thread running is taken).
+ * Runtimes settle into their idle rhythm after start-up (bun waits 100 ms at a time for ~150 ms,
+ * then 1000), and a rest taken during that would pass a pending timer as rest.
+ */
+const STARTUP_QUIET_MS = 200;
+const STARTUP_LOOK_MS = 500;
 /** Looks are 1 ms apart at first, then an eighth of the time waited so far, at most this far apart. */
 const MAX_LOOK_GAP_MS = 25;
 /** Output in this window before an input, from a program that rests on a timer, makes the settle `periodic`. */
@@ -61,6 +78,8 @@ export class ReadyOracle {
   private inputs = 0;
   private bytesAtLastSettle: number | undefined;
   private lastSettleAt = 0;
+  private lastScan: { tpgid: number; highest: number; pids: number[] } | undefined;
+  private inputsAtLastSettle = 0;
   /** The program has been seen writing on its own while at rest (a spinner, a clock): see periodic(). */
   private writesOnItsOwn = false;
 
@@ -96,10 +115,27 @@ export class ReadyOracle {
     if (terminal === undefined) return undefined;
     const tpgid = terminal.tpgid > 0 ? terminal.tpgid : this.session.pid;
     // The members found by the last scan, while the same group has the terminal; else a new scan.
-    // A group led by a lower pid than the session's first process means pids wrapped around: read them all.
-    const from = tpgid >= this.session.pid ? this.session.pid : 0;
-    const pids = known !== undefined && known.tpgid === tpgid ? known.pids : scanGroup(tpgid, terminal.session, from);
-    return look(this.arch!, tpgid, pids);
+    const pids = known !== undefined && known.tpgid === tpgid ? known.pids : this.members(tpgid, terminal.session);
+    const seen = look(this.arch!, tpgid, pids);
+    if (this.lastScan?.tpgid === tpgid) this.lastScan.pids = seen.pids; // the members still there
+    return seen;
+  }
+
+  /**
+   * The group's processes. A later scan for the same group reads only pids above the last scan's
+   * highest (processes started since) and keeps the members found before (a gone one reads as
+   * empty); a process that moves into the group (setpgid) moves the terminal to a new group too,
+   * which scans afresh. A group led by a lower pid than the session's first process means pids
+   * wrapped around: then every pid is read.
+   */
+  private members(tpgid: number, session: number): number[] {
+    const last = this.lastScan;
+    const incremental = last !== undefined && last.tpgid === tpgid && last.highest >= this.session.pid;
+    const from = incremental ? last.highest + 1 : tpgid >= this.session.pid ? this.session.pid : 0;
+    const scan = scanGroup(tpgid, session, from);
+    const pids = incremental ? [...new Set([...last.pids, ...scan.pids])].sort((a, b) => a - b) : scan.pids;
+    this.lastScan = { tpgid, highest: Math.max(scan.highest, last?.highest ?? 0), pids };
+    return pids;
   }
 
   private guarded<T>(read: () => T): T | undefined {
@@ -117,15 +153,17 @@ export class ReadyOracle {
     let first = this.guarded(() => this.lookNow());
     if (first === undefined) return undefined;
     if (this.inputs === 0 && this.restGroup === undefined) {
-      // Start-up rule: the rest is the first look with no thread running, looked for briefly.
       const until = performance.now() + STARTUP_LOOK_MS;
-      while (!allWaiting(first) && performance.now() < until) {
-        await Bun.sleep(1);
+      let waiting = allWaiting(first) ? first : undefined;
+      const settled = () => waiting !== undefined && performance.now() - this.session.lastOutputAt >= STARTUP_QUIET_MS;
+      while (!settled() && performance.now() < until && this.session.running) {
+        await Bun.sleep(Math.min(10, Math.max(1, until - performance.now())));
         const again = this.guarded(() => this.lookNow());
         if (again === undefined) return undefined;
         first = again;
+        if (allWaiting(again)) waiting = again;
       }
-      this.remember(first, true);
+      if (waiting !== undefined) this.remember(waiting, true);
     } else if (this.confirmed) {
       this.remember(first, false);
     }
@@ -145,7 +183,10 @@ export class ReadyOracle {
   }
 
   private verdicts(seen: Look): { thread: ThreadLook; verdict: Verdict }[] {
-    return seen.threads.map((thread) => ({ thread, verdict: judge(thread.activity, this.rest.get(thread.tid), thread.tid === thread.pid) }));
+    return seen.threads.map((thread) => ({
+      thread,
+      verdict: judge(thread.activity, this.rest.get(thread.tid), thread.tid === thread.pid),
+    }));
   }
 
   /** What keeps `seen` from being at rest, or undefined when it is at rest. */
@@ -157,10 +198,16 @@ export class ReadyOracle {
     const first = busy[0];
     if (first !== undefined && !first.verdict.rest) {
       const { verdict, thread } = first;
-      return { pid: thread.pid, command: thread.command, state: verdict.state, ...(verdict.timerDueMs !== undefined ? { timerDueMs: verdict.timerDueMs } : {}) };
+      return {
+        pid: thread.pid,
+        command: thread.command,
+        state: verdict.state,
+        ...(verdict.timerDueMs !== undefined ? { timerDueMs: verdict.timerDueMs } : {}),
+      };
     }
     if (seen.tpgid !== (this.restGroup ?? this.session.pid)) {
-      // Another group has the terminal (a shell running a command) and none of its threads is busy: it waits, but not for us.
+      // Another group has the terminal (a shell running a command) and none of its threads is busy:
+      // it waits, but not for us.
       return { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" };
     }
     return undefined;
@@ -170,7 +217,12 @@ export class ReadyOracle {
    * Wait until the program is back at rest after an input (or, without a baseline, at rest now) and
    * the emulator has parsed what it wrote; at most `capMs` from `since`.
    */
-  async settle(baseline: Baseline | undefined, since: number, capMs: number, signal?: AbortSignal): Promise<ReadyOutcome> {
+  async settle(
+    baseline: Baseline | undefined,
+    since: number,
+    capMs: number,
+    signal?: AbortSignal,
+  ): Promise<ReadyOutcome> {
     const cost = { reads: procCost.reads, ms: procCost.ms };
     const outcome = (settledBy: SettledBy, program?: string, busy?: Busy): ReadyOutcome => ({
       settledBy,
@@ -201,7 +253,10 @@ export class ReadyOracle {
       const responded = base === undefined || this.responded(base, seen, bytesAtStart, now - since);
       if (busy === undefined && responded) {
         if (restSince === undefined) restSince = { at: now, bytes: this.session.bytesOut, scanned: false };
-        else if (this.session.bytesOut === restSince.bytes && (this.drained(base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)) {
+        else if (
+          this.session.bytesOut === restSince.bytes &&
+          (this.drained(base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)
+        ) {
           await this.session.emulator.flushed();
           if (this.session.bytesOut === restSince.bytes) {
             this.confirmed = true;
@@ -210,6 +265,7 @@ export class ReadyOracle {
             const periodic = this.periodic(seen);
             this.bytesAtLastSettle = this.session.bytesOut;
             this.lastSettleAt = performance.now();
+            this.inputsAtLastSettle = this.inputs;
             return outcome(periodic ? "periodic" : "idle", seen.leader);
           }
         }
@@ -220,14 +276,41 @@ export class ReadyOracle {
       const elapsed = performance.now() - since;
       if (elapsed >= capMs) {
         await this.session.emulator.flushed();
-        return outcome("timeout", seen.leader, busy ?? (responded ? undefined : { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" }));
+        this.learnLongWaits(seen, capMs);
+        return outcome(
+          "timeout",
+          seen.leader,
+          busy ?? (responded ? undefined : { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" }),
+        );
       }
       const gap = restSince !== undefined ? 1 : Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
       await Bun.sleep(Math.min(gap, capMs - elapsed));
     }
   }
 
-  /** Has the program taken the input? Read it, wrote something (from a rest with no timer), changed group, or had time. */
+  /**
+   * After a timeout: a thread whose rest is only known from start-up, and that now waits for input
+   * with a timeout longer than the whole cap, has changed its rest (mc rests in select(10 s) after
+   * its first key, where it started in select with none). It is learnt, so the next input is not
+   * held to the cap again. A rest seen after an idle settle is never replaced this way.
+   */
+  private learnLongWaits(seen: Look, capMs: number): void {
+    for (const thread of seen.threads) {
+      const activity = thread.activity;
+      const known = this.rest.get(thread.tid);
+      if (known !== undefined && !known.provisional) continue;
+      if (
+        activity.kind !== "wait" ||
+        activity.waitKind !== "input" ||
+        !activity.timed ||
+        (activity.timeoutMs ?? 0) < capMs
+      )
+        continue;
+      this.rest.set(thread.tid, { nr: activity.nr, timed: true, timeoutMs: activity.timeoutMs });
+    }
+  }
+
+  /** Has the program taken the input? It read, wrote (from a rest with no timer), changed group, or had time. */
   private responded(base: Look, seen: Look, bytesAtStart: number, elapsed: number): boolean {
     if (seen.tpgid !== base.tpgid || seen.pids.join() !== base.pids.join()) return true;
     if (sum(seen, "rchar") > sum(base, "rchar", seen.pids)) return true;
@@ -236,14 +319,21 @@ export class ReadyOracle {
     return elapsed >= NO_RESPONSE_MS;
   }
 
-  /** Everything the group wrote since the input has reached us (bytes received ≥ bytes written; echo and CRLF only add). */
+  /**
+   * Everything the group wrote since the input has reached us: bytes received ≥ bytes written (echo
+   * and CRLF only add). Counted over the processes of this look: a reaped child's writes are in its
+   * parent's counter from then on (the kernel adds them at wait()), so they must not be kept apart.
+   */
   private drained(base: Look | undefined, seen: Look, bytesAtStart: number): boolean {
     if (base === undefined) return false;
-    return this.session.bytesOut - bytesAtStart >= sum(seen, "wchar") - sum(base, "wchar", seen.pids);
+    let written = 0;
+    for (const [pid, io] of seen.io) written += io.wchar - (base.io.get(pid)?.wchar ?? 0);
+    return this.session.bytesOut - bytesAtStart >= written;
   }
 
   /**
-   * Before an input: did the program write while it was at rest since the last settle? Output
+   * Before an input: did the program write while it was at rest since the last settle, with no input
+   * since? Output
    * then is its own (a redraw on a timer). Before the first settle nothing is known (start-up
    * output is not a redraw), so the first input of a spinner settles as idle. Inputs sent back to
    * back leave no gap to see it in, so the finding stays until a gap of PERIODIC_WINDOW_MS without
@@ -252,6 +342,8 @@ export class ReadyOracle {
   private noteOwnWrites(): void {
     const now = performance.now();
     if (this.bytesAtLastSettle === undefined) return;
+    // Output after an input that was not settled here (waitFor, fixed) may be that input's answer.
+    if (this.inputs !== this.inputsAtLastSettle) return;
     if (this.session.bytesOut > this.bytesAtLastSettle) this.writesOnItsOwn = true;
     else if (now - this.lastSettleAt >= PERIODIC_WINDOW_MS) this.writesOnItsOwn = false;
   }

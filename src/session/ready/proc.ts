@@ -27,7 +27,15 @@ export function parseStat(text: string): ProcStat | undefined {
   const rest = text.slice(close + 2).split(" ");
   const [state, ppid, pgrp, session, , tpgid] = rest;
   if (state === undefined || tpgid === undefined) return undefined;
-  return { pid: Number(text.slice(0, open).trim()), comm: text.slice(open + 1, close), state, ppid: Number(ppid), pgrp: Number(pgrp), session: Number(session), tpgid: Number(tpgid) };
+  return {
+    pid: Number(text.slice(0, open).trim()),
+    comm: text.slice(open + 1, close),
+    state,
+    ppid: Number(ppid),
+    pgrp: Number(pgrp),
+    session: Number(session),
+    tpgid: Number(tpgid),
+  };
 }
 
 /** A thread's syscall: "running", blocked outside a syscall (nr -1), or a number with its six arguments. */

@@ -42,32 +42,47 @@ export function terminalOf(pid: number): { session: number; tpgid: number; stat:
 
 /**
  * Every process in process group `pgrp` of session `session`: one pass over /proc. Only pids from
- * `from` up are read (a session's processes are younger than its first one), so the pass costs the
- * processes started since the session, not every process on the machine. After pid numbers wrap
- * around a newer process can have a lower pid: the caller passes `from` 0 when it suspects that.
+ * `from` up are read (a session's processes are younger than its first one; the oracle also skips
+ * pids it already read for the same group), so the pass costs the processes started since, not every
+ * process on the machine. After pid numbers wrap around a newer process can have a lower pid: the
+ * caller passes `from` 0 when it suspects that. `highest` is the highest pid in the listing.
  */
-export function scanGroup(pgrp: number, session: number, from: number): number[] {
-  const found: number[] = [];
+export function scanGroup(pgrp: number, session: number, from: number): { pids: number[]; highest: number } {
+  const pids: number[] = [];
+  let highest = 0;
   for (const entry of listProc("/proc")) {
     const first = entry.charCodeAt(0);
-    if (first < 48 || first > 57 || Number(entry) < from) continue;
+    if (first < 48 || first > 57) continue;
+    const pid = Number(entry);
+    if (pid > highest) highest = pid;
+    if (pid < from || pids.length >= MAX_PROCESSES) continue;
     const text = readProc(`/proc/${entry}/stat`);
     const stat = text === undefined ? undefined : parseStat(text);
-    if (stat !== undefined && stat.pgrp === pgrp && stat.session === session) found.push(stat.pid);
-    if (found.length >= MAX_PROCESSES) break;
+    if (stat !== undefined && stat.pgrp === pgrp && stat.session === session) pids.push(stat.pid);
   }
-  return found.sort((a, b) => a - b);
+  return { pids: pids.sort((a, b) => a - b), highest };
 }
 
 /** Read the threads and counters of `pids`, members of group `tpgid`. */
 export function look(arch: Arch, tpgid: number, pids: number[]): Look {
-  const result: Look = { at: performance.now(), tpgid, leader: undefined, pids: [], threads: [], io: new Map(), unread: 0 };
+  const result: Look = {
+    at: performance.now(),
+    tpgid,
+    leader: undefined,
+    pids: [],
+    threads: [],
+    io: new Map(),
+    unread: 0,
+  };
   for (const pid of pids) {
     const tids = listProc(`/proc/${pid}/task`);
     if (tids.length === 0) continue;
-    result.pids.push(pid);
     const mainText = readProc(`/proc/${pid}/stat`);
-    const command = (mainText === undefined ? undefined : parseStat(mainText))?.comm ?? "?";
+    const main = mainText === undefined ? undefined : parseStat(mainText);
+    // Gone, or left the group since it was found (setsid, setpgid): not judged.
+    if (main === undefined || main.pgrp !== tpgid) continue;
+    result.pids.push(pid);
+    const command = main.comm;
     if (pid === tpgid) result.leader = command;
     const io = readProc(`/proc/${pid}/io`);
     const counters = io === undefined ? undefined : parseIo(io);

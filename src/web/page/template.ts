@@ -7,6 +7,7 @@ export const PAGE_TEMPLATE = `<!doctype html>
 <meta name="referrer" content="no-referrer">
 <title>tui-tester viewer</title>
 <link rel="stylesheet" href="/xterm.css?token={{TOKEN}}">
+<link rel="stylesheet" href="/player.css?token={{TOKEN}}">
 <style>
   @font-face { font-family: "tui-tester mono"; src: url("/mono.ttf?token={{TOKEN}}") format("truetype"); font-weight: normal; }
   @font-face { font-family: "tui-tester mono"; src: url("/mono-bold.ttf?token={{TOKEN}}") format("truetype"); font-weight: bold; }
@@ -36,6 +37,12 @@ export const PAGE_TEMPLATE = `<!doctype html>
   #screen { flex: 1; overflow: auto; padding: 12px; }
   #terminal { display: inline-block; outline: 2px solid transparent; }
   #terminal.human { outline-color: var(--human); }
+  .recordings { list-style: none; margin: 4px 0 0; padding: 0; font-size: 12px; }
+  .recordings button { font-size: 12px; padding: 1px 8px; margin: 2px 0; }
+  #playback { flex: 1; display: flex; flex-direction: column; min-height: 0; padding: 12px; overflow: auto; }
+  #playback[hidden], #screen[hidden] { display: none; }
+  .playback-bar { display: flex; gap: 12px; align-items: center; margin-bottom: 8px; }
+  #player { max-width: 1000px; }
   #message { padding: 6px 14px; color: var(--muted); min-height: 1.5em; border-top: 1px solid var(--line); }
 </style>
 </head>
@@ -55,9 +62,15 @@ export const PAGE_TEMPLATE = `<!doctype html>
     <button id="release" hidden>Release</button>
   </header>
   <div id="screen"><div id="terminal"></div></div>
+  <div id="playback" hidden>
+    <div class="playback-bar"><span id="playback-title"></span><button id="playback-close">Back to live</button></div>
+    <div id="player"></div>
+  </div>
   <div id="message">Connecting…</div>
 </main>
 <script src="/xterm.js?token={{TOKEN}}"></script>
+<script src="/player.js?token={{TOKEN}}"></script>
+<script src="/playback.js?token={{TOKEN}}"></script>
 <script src="/viewer.js?token={{TOKEN}}"></script>
 </body>
 </html>

@@ -64,6 +64,7 @@
       if (s.state === "exited") li.append(badge(describeState(s), "exited"));
       if (s.control !== "agent") li.append(badge(s.control === "you" ? "you have control" : "human in control", "human"));
       li.addEventListener("click", () => attach(s.id));
+      window.tuiPlayback.decorate(li, s, token); // the session's recordings, playable (playback.js)
       list.append(li);
     }
   }
