@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { log } from "../util/log.ts";
 import { EMOJI_FONT_FILE, FONT_FILES } from "./assets.ts";
 
