@@ -14,7 +14,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { connect, type TestClient } from "../e2e/client.ts";
+import { connectStdio, type StdioTestClient } from "../e2e/client.ts";
 import { BUN_PROGRAMS, envWithPath, NODE_PROGRAMS, pathWithout } from "./toolchains.ts";
 import { lacks } from "../helpers.ts";
 
@@ -57,7 +57,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-test("the tarball holds bin/, src/, the library's types/, the demo scripts, README, LICENSE and package.json, nothing else", async () => {
+test("the tarball holds bin/, src/, types/, schema/, the demos, README, LICENSE and package.json, nothing else", async () => {
   const tree = (root: string, pattern: string) => [...new Bun.Glob(pattern).scanSync({ cwd: root, onlyFiles: true })].map((p) => p.replaceAll("\\", "/")).sort();
   expect(entries.filter((e) => e.startsWith("src/"))).toEqual(tree(ROOT, "src/**/*"));
   expect(entries.filter((e) => e.startsWith("types/"))).toEqual(tree(ROOT, "types/**/*.d.ts"));
@@ -65,7 +65,10 @@ test("the tarball holds bin/, src/, the library's types/, the demo scripts, READ
   expect(entries).toContain("types/lib/expect.d.ts");
   const demos = pkg.files.filter((f) => f.startsWith("scripts/")).sort();
   expect(demos).toEqual(["scripts/demo-tui.ts", "scripts/demo-visible.ts"]);
-  expect(entries.filter((e) => !e.startsWith("src/") && !e.startsWith("types/"))).toEqual(["LICENSE", "README.md", "bin/tui-tester", "package.json", ...demos]);
+  // schema/: the JSON Schema of test files (save_test writes them; editors validate them)
+  expect(entries.filter((e) => e.startsWith("schema/"))).toEqual(tree(ROOT, "schema/**/*"));
+  const rest = entries.filter((e) => !/^(src|types|schema)\//.test(e));
+  expect(rest).toEqual(["LICENSE", "README.md", "bin/tui-tester", "package.json", ...demos]);
   expect(entries.some((e) => /\.test\.ts$|^test\/|^bench\/|^dist\/|^build\.ts$/.test(e))).toBe(false);
 });
 
@@ -110,11 +113,11 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
     { how: "the bin run directly (its shebang)", command: () => bin, args: [] as string[] },
     { how: "bunx tui-tester", command: () => BUN, args: ["x", "tui-tester"] as string[] },
   ])("$how", ({ command, args }) => {
-    let c: TestClient;
+    let c: StdioTestClient;
     let stderr = "";
     beforeAll(async () => {
       // TUI_TESTER_PTY unset here, so only the project's .env could set it.
-      c = await connect({ command: command(), args, cwd: app, env: { TUI_TESTER_PTY: "", TUI_TESTER_LOG: "on" } });
+      c = await connectStdio({ command: command(), args, cwd: app, env: { TUI_TESTER_PTY: "", TUI_TESTER_LOG: "on" } });
       c.transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     }, 60_000);
     afterAll(async () => {
@@ -123,7 +126,7 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
 
     test("initialize: the installed version, the source's tools", async () => {
       expect(c.client.getServerVersion()?.version).toBe(pkg.version);
-      await using source = await connect();
+      await using source = await connectStdio();
       expect((await c.client.listTools()).tools).toEqual((await source.client.listTools()).tools);
     });
 
