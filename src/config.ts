@@ -38,7 +38,7 @@ export interface Config {
   recordDir: string | undefined;
   /** 0: a free port. */
   webPort: number;
-  /** Extra font files for PNG pictures, absolute (TUI_TESTER_FONTS). */
+  /** Extra font files for pictures (TUI_TESTER_FONTS), absolute. */
   fonts: string[];
 }
 

@@ -5,7 +5,6 @@ import { createServer, serveStdio } from "./server.ts";
 import { startWatchdog } from "./pty/index.ts";
 import { tools } from "./catalog.ts";
 import { createServerContext } from "./tools/context.ts";
-import { setExtraFonts } from "./render/fonts.ts";
 import { escapeControls, log, setLogLevel } from "./util/log.ts";
 
 const flag = process.argv[2];
@@ -26,7 +25,6 @@ if (problems.length > 0) {
 // unless TUI_TESTER_LOG asks for it.
 const config = parseConfig(process.env, flag === "test" ? { log: "silent" } : {});
 setLogLevel(config.log);
-setExtraFonts(config.fonts);
 if (flag === "test") {
   const { testCommand } = await import("./cli/command.ts");
   const { code, stdout } = await testCommand(process.argv.slice(3), config);
@@ -35,7 +33,7 @@ if (flag === "test") {
 }
 if (flag === "gif") {
   const { gifCommand } = await import("./cli/gif.ts");
-  const { code, stdout } = await gifCommand(process.argv.slice(3));
+  const { code, stdout } = await gifCommand(process.argv.slice(3), config);
   if (stdout) await new Promise((done) => process.stdout.write(stdout, done));
   process.exit(code);
 }

@@ -7,6 +7,7 @@
 import type { Config } from "../config.ts";
 import { MonitorRegistry } from "../monitor/registry.ts";
 import { SessionRegistry } from "../session/registry.ts";
+import { useExtraFonts } from "../render/fonts.ts";
 import { OutputDir } from "../util/artifact-path.ts";
 import { ViewerManager } from "../viewer/manager.ts";
 import { WebViewer } from "../web/server.ts";
@@ -43,6 +44,7 @@ export interface ContextParts {
 
 export function createServerContext(config: Config, parts: ContextParts = {}): OwnedServerContext {
   const env = parts.env ?? process.env;
+  useExtraFonts(config.fonts);
   const sessions = new SessionRegistry(config);
   const monitors = new MonitorRegistry(config.maxMonitors);
   const viewers = parts.viewers ?? new ViewerManager({ env });
