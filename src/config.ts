@@ -209,9 +209,9 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   if (theme !== undefined) config.theme = JSON.parse(theme) as Partial<TerminalTheme>;
   const outputDir = valid("TUI_TESTER_OUTPUT_DIR");
   if (outputDir !== undefined) config.outputDir = resolve(outputDir);
-  const recordDir = valid("TUI_TESTER_RECORD_DIR");
-  if (recordDir !== undefined) config.recordDir = resolve(recordDir);
   const fonts = valid("TUI_TESTER_FONTS");
   if (fonts !== undefined) config.fonts = fonts.split(delimiter).filter(Boolean).map((file) => resolve(file));
+  const recordDir = valid("TUI_TESTER_RECORD_DIR");
+  if (recordDir !== undefined) config.recordDir = resolve(recordDir);
   return config;
 }

@@ -1,10 +1,11 @@
 /**
  * --record-failures: each test attempt is recorded as an asciicast into the output directory and
- * the file is kept only when the attempt fails. The recorder itself is src/record's (issue 12),
- * passed in as a RecorderBackend (record-backend.ts); a build without it says so instead of recording.
+ * the file is kept only when the attempt fails. The recorder is src/record's asciicast recorder,
+ * behind a small RecorderBackend so tests can stand in a busy or failing one.
  */
 import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
 import type { Session } from "../session/session.ts";
 import type { TestCase } from "./load.ts";
 
@@ -16,22 +17,26 @@ export interface RecorderBackend {
   stop(session: Session): string;
 }
 
-/** A kept recording: its file, and when run_script began in it (the report places step markers from there). */
+/** A kept recording: its file, and when each step ended on its clock (the report's step markers). */
 export interface KeptRecording {
   path?: string;
   unavailable?: string;
-  scriptStartMs?: number;
+  stepEndsMs?: number[];
 }
 
 export interface TestRecorder {
   /**
    * Called right after the session starts; `finish(passed)` keeps the file (failed, or always with
-   * keep "all") or deletes it. `scriptStartedAt` is performance.now() when the steps began.
+   * keep "all") or deletes it. `stepEnds` are performance.now() as each step ended.
    */
-  start(session: Session, test: TestCase, attempt: number): { finish(passed: boolean, scriptStartedAt?: number): KeptRecording | undefined };
+  start(session: Session, test: TestCase, attempt: number): { finish(passed: boolean, stepEnds?: number[]): KeptRecording | undefined };
 }
 
-export const RECORDING_UNAVAILABLE = "recording unavailable: this build of tui-tester has no session recorder (asciicast), so --record-failures keeps nothing";
+/** src/record's recorder; it declines a session that TUI_TESTER_RECORD_DIR already records. */
+export const asciicastBackend: RecorderBackend = {
+  start: (session, path) => (recordingStats(session)?.closed === false ? false : (startRecording(session, { path, dir: dirname(path), cwd: dirname(path) }), true)),
+  stop: (session) => stopRecording(session).path,
+};
 
 /** A file name from a test title: letters, digits, '.', '_' and '-' only, bounded. */
 export function castName(test: TestCase, attempt: number): string {
@@ -40,10 +45,9 @@ export function castName(test: TestCase, attempt: number): string {
 }
 
 /** keep "failed": --record-failures and --trace retain-on-failure; "all": --trace on. */
-export function createRecorder(dir: string, backend: RecorderBackend | undefined, keep: "failed" | "all" = "failed"): TestRecorder {
+export function createRecorder(dir: string, backend: RecorderBackend = asciicastBackend, keep: "failed" | "all" = "failed"): TestRecorder {
   return {
     start(session, test, attempt) {
-      if (!backend) return { finish: (passed) => (passed ? undefined : { unavailable: RECORDING_UNAVAILABLE }) };
       const path = join(dir, castName(test, attempt));
       let started: boolean;
       const startedAt = performance.now();
@@ -55,11 +59,12 @@ export function createRecorder(dir: string, backend: RecorderBackend | undefined
         return { finish: (passed) => (passed ? undefined : { unavailable: reason }) };
       }
       return {
-        finish(passed, scriptStartedAt) {
+        finish(passed, stepEnds) {
           if (!started) return passed ? undefined : { unavailable: "the session was already being recorded (TUI_TESTER_RECORD_DIR); see that directory" };
           const written = backend.stop(session);
-          const scriptStart = scriptStartedAt === undefined ? {} : { scriptStartMs: Math.max(0, Math.round(scriptStartedAt - startedAt)) };
-          if (!passed || keep === "all") return { path: written, ...scriptStart };
+          // startedAt is taken just before the file opens, so these err late by well under a millisecond, never early
+          const ends = stepEnds === undefined ? {} : { stepEndsMs: stepEnds.map((at) => Math.max(0, Math.round(at - startedAt))) };
+          if (!passed || keep === "all") return { path: written, ...ends };
           rmSync(written, { force: true });
           return undefined;
         },

@@ -9,25 +9,13 @@ import { settledView, type ScreenView } from "../session/observe.ts";
 import type { ServerContext } from "../tools/context.ts";
 import type { ToolContext } from "../tools/define.ts";
 import { runScript } from "../catalog.ts";
+import type { StepResult } from "../script/run-script.ts";
 import { startSession } from "../tools/session-tools.ts";
 import { TEST_ENV_DEFAULTS } from "../script/test-from-history.ts";
 import { withSnapshotTarget, type SnapshotUpdate, type TestCase } from "./load.ts";
 import type { TestRecorder } from "./recording.ts";
 
 export type RunnerDeps = ServerContext;
-
-export interface StepReport {
-  index: number;
-  type: string;
-  label?: string;
-  ok: boolean;
-  elapsedMs: number;
-  /** ms since run_script began when the step finished. */
-  endedAtMs?: number;
-  error?: { code: string; message: string; hint?: string };
-  /** Only for failed steps and expect_snapshot steps: what the step reported. */
-  result?: Record<string, unknown>;
-}
 
 export interface Failure {
   code: string;
@@ -56,19 +44,19 @@ export interface TestResult {
   attempts: number;
   durationMs: number;
   failure?: Failure;
-  steps: StepReport[];
+  steps: StepResult[];
   stepsPlanned: number;
   /** The screen when the (last) attempt failed. */
   screen?: ScreenView;
   snapshots: SnapshotNote[];
   /** Asciicast of the failed attempt (--record-failures, --trace), or why there is none. */
-  recording?: { path?: string; unavailable?: string; scriptStartMs?: number };
+  recording?: { path?: string; unavailable?: string; stepEndsMs?: number[] };
 }
 
 interface Attempt {
   ok: boolean;
   failure?: Failure;
-  steps: StepReport[];
+  steps: StepResult[];
   screen?: ScreenView;
   snapshots: SnapshotNote[];
   recording?: TestResult["recording"];
@@ -116,7 +104,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
   let sessionId: string | undefined;
   let recording: ReturnType<TestRecorder["start"]> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let scriptStartedAt: number | undefined;
+  const stepEnds: number[] = [];
   const timedOut = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => {
       controller.abort();
@@ -132,8 +120,8 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
       recording = options.recorder?.start(deps.sessions.get(sessionId), test, attempt);
       // a wait that times out fails its step unless the step or the file's defaults say optional: true
       const rawArgs = { sessionId, steps: withSnapshotTarget(test, options.update), defaults: { optional: false, ...test.defaults } };
-      scriptStartedAt = performance.now();
-      return runScript.run(v.parse(runScript.input, rawArgs), { ...ctx, rawArgs });
+      const onStepEnd = (index: number) => void (stepEnds[index] = performance.now());
+      return runScript.run(v.parse(runScript.input, rawArgs), { ...ctx, rawArgs, onStepEnd });
     };
     const running = run();
     running.catch(() => undefined); // after a timeout nobody awaits it; the session is stopped below
@@ -143,13 +131,13 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
       const failure: Failure = { code: "TIMEOUT", message: `The test did not finish within ${timeoutMs} ms${sessionId ? "" : " (the session was still starting)"}.`, hint: 'Raise --timeout or the test\'s "timeoutMs", or look at the screen below for what the app was doing.', timedOut: true };
       return { ok: false, failure, steps: [], snapshots: [], ...(screen ? { screen } : {}), recording: recording?.finish(false) };
     }
-    const data = outcome.data as { ok: boolean; results: StepReport[]; finalSnapshot: ScreenView };
+    const data = outcome.data as { ok: boolean; results: StepResult[]; finalSnapshot: ScreenView };
     const steps = data.results.map(trimStep);
     const failed = steps.find((s) => !s.ok);
     const failure: Failure | undefined = failed
       ? { code: failed.error?.code ?? "ASSERTION_FAILED", message: failed.error?.message ?? "The step failed.", ...(failed.error?.hint ? { hint: failed.error.hint } : {}), step: failed.index, stepType: failed.type, ...(failed.label ? { stepLabel: failed.label } : {}) }
       : undefined;
-    return { ok: data.ok, failure, steps, snapshots: snapshotNotes(steps), ...(data.ok ? {} : { screen: data.finalSnapshot }), recording: recording?.finish(data.ok, scriptStartedAt) };
+    return { ok: data.ok, failure, steps, snapshots: snapshotNotes(steps), ...(data.ok ? {} : { screen: data.finalSnapshot }), recording: recording?.finish(data.ok, stepEnds) };
   } catch (thrown) {
     // start_session failed (SPAWN_FAILED, LIMIT_REACHED) or something unexpected
     const error = toTuiError(thrown);
@@ -171,7 +159,7 @@ async function screenOf(deps: RunnerDeps, sessionId: string): Promise<ScreenView
 }
 
 /** Reports keep what a reader needs: every step's outcome, details only where a step failed or compared a golden. */
-function trimStep(step: StepReport): StepReport {
+function trimStep(step: StepResult): StepResult {
   const keep = !step.ok || step.type === "expect_snapshot";
   const { result, ...rest } = step;
   if (!keep || !result) return rest;
@@ -179,7 +167,7 @@ function trimStep(step: StepReport): StepReport {
   return { ...rest, result: small };
 }
 
-function snapshotNotes(steps: StepReport[]): SnapshotNote[] {
+function snapshotNotes(steps: StepResult[]): SnapshotNote[] {
   return steps
     .filter((s) => s.type === "expect_snapshot" && s.result?.file !== undefined)
     .map((s) => ({ name: String(s.result!.name), status: String(s.result!.status), file: String(s.result!.file) }));

@@ -11,12 +11,13 @@ import { fieldsWithout, ReplyError, type ReplyParts } from "../tools/reply.ts";
 import { partLines } from "../tools/render-text.ts";
 import { scriptParts } from "./script-reply.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
-import { clipMessage } from "../util/clip.ts";
+import { errorSummary, type ErrorSummary } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
 import { assertTextStep, sleepStep, withDefaults, type ScriptDefaults } from "./steps.ts";
 import { B, list, monitorReportFields, N, nested, NN, S, shape, stepShape, viewShape } from "../tools/output-shape.ts";
 
-interface StepResult {
+/** One step's entry in run_script's `results` (and in `tui-tester test`'s report). */
+export interface StepResult {
   index: number;
   type: string;
   label?: string;
@@ -24,10 +25,8 @@ interface StepResult {
   /** The step tool's own one-line summary. */
   summary?: string;
   elapsedMs: number;
-  /** When the step finished, in ms since the script began (places the step on a recording's timeline). */
-  endedAtMs: number;
   result?: Record<string, unknown>;
-  error?: { code: string; message: string; hint?: string };
+  error?: ErrorSummary;
 }
 
 /** run_script over its step types: the scriptable tools plus sleepStep and assertTextStep. */
@@ -141,21 +140,20 @@ async function runPlanned(
         if (!step.tool.allowExited) session.assertRunning();
         const outcome = await step.tool.act(session, step.args, ctx);
         const { sessionId: _s, ...result } = outcome.data;
-        const ended = performance.now();
-        const elapsedMs = Math.round(ended - stepStart);
-        const endedAtMs = Math.round(ended - started);
+        ctx.onStepEnd?.(index);
+        const elapsedMs = Math.round(performance.now() - stepStart);
         const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
         // An error result that carries its whole result (wait_for_text's timeout) fails the step like a throw.
-        const failed = outcome.error ? { ok: false, error: clippedError(outcome.error) } : { ok: true, summary: outcome.summary };
-        results.push({ ...base, ...failed, elapsedMs, endedAtMs, result });
+        const failed = outcome.error ? { ok: false, error: errorSummary(outcome.error) } : { ok: true, summary: outcome.summary };
+        results.push({ ...base, ...failed, elapsedMs, result });
         rendered.push({ step: results.at(-1)!, parts });
         if (!outcome.error) continue;
       } catch (thrown) {
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
-        const ended = performance.now();
-        results.push({ ...base, ok: false, elapsedMs: Math.round(ended - stepStart), endedAtMs: Math.round(ended - started), ...(error.details ? { result: details } : {}), error: clippedError(error) });
+        ctx.onStepEnd?.(index);
+        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: errorSummary(error) });
         const parts = error instanceof ReplyError ? error.parts : error.details ? { fields: fieldsWithout(error.details) } : {};
         rendered.push({ step: results.at(-1)!, parts });
       }
@@ -196,6 +194,3 @@ async function runPlanned(
   return { summary, data, parts, isError: !ok };
 }
 
-function clippedError(e: { code: string; message: string; hint?: string }): { code: string; message: string; hint?: string } {
-  return { code: e.code, message: clipMessage(e.message), ...(e.hint ? { hint: clipMessage(e.hint) } : {}) };
-}

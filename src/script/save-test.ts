@@ -53,7 +53,7 @@ export const saveTest = defineSessionTool({
         `Start a new session and save it before ${MAX_HISTORY_ENTRIES} inputs (run_script steps count one each).`,
       );
     }
-    const path = resolve(process.cwd(), args.path);
+    const path = resolve(ctx.cwd, args.path);
     const ext = /\.tui\.(json|ya?ml)$/i.exec(path)?.[1]?.toLowerCase();
     if (!ext)
       throw new TuiError(
@@ -130,7 +130,7 @@ export const saveTest = defineSessionTool({
     return {
       summary:
         `Saved ${steps} steps (${plan.insertedWaits} waits chosen from new text${idle}) and ${goldens.length} ` +
-        `golden(s) to ${path}${left}. Run it: tui-tester test ${relative(process.cwd(), path) || path}`,
+        `golden(s) to ${path}${left}. Run it: tui-tester test ${relative(ctx.cwd, path) || path}`,
       data: {
         sessionId: session.id,
         path,

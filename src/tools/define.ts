@@ -2,7 +2,7 @@
  * A tool is a plain object: name, title, short description, a flat strict valibot schema,
  * annotations and a `run`. Session tools get their session resolved and checked first; inputs are serialised.
  */
-import * as v from "valibot";
+import type * as v from "valibot";
 import type { CompatMap } from "./args.ts";
 import type { Session } from "../session/session.ts";
 import type { ServerContext } from "./context.ts";
@@ -16,6 +16,8 @@ export interface ToolContext extends ServerContext {
   signal: AbortSignal;
   /** The arguments as the client sent them, before defaults (run_script merges its own defaults). */
   rawArgs: unknown;
+  /** Called by run_script as each step ends (the test runner places step pictures on a recording's clock). */
+  onStepEnd?: (index: number) => void;
 }
 
 /** What a handler returns: the renderer turns it into content + structuredContent. */

@@ -1,5 +1,5 @@
 /** An input tool's observe options (its arguments and the server's default detail) -> lib/observed.ts. */
-import * as v from "valibot";
+import type * as v from "valibot";
 import { TuiError } from "../errors.ts";
 import { observeInput } from "../lib/observed.ts";
 import type { ScreenBlock } from "../session/observe.ts";

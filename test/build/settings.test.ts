@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ENVIRONMENT, helpText, settingProblems } from "../../src/config.ts";
-import { connect, SERVER_ENTRY } from "../e2e/client.ts";
+import { connectStdio, SERVER_ENTRY } from "../e2e/client.ts";
 
 let dir = "";
 let file = "";
@@ -35,11 +35,13 @@ const CASES: Record<string, { bad: () => string[]; good: () => string }> = {
     good: () => '{"background":"#ffffff","foreground":"#000000"}',
   },
   TUI_TESTER_PTY: { bad: () => ["nonsense", "auto"], good: () => "bun-pty" },
+  TUI_TESTER_READY: { bad: () => ["fast", "AUTO"], good: () => "quiet" },
   TUI_TESTER_LOG: { bad: () => ["quiet", "0"], good: () => "silent" },
   TUI_TESTER_MAX_REPLY_BYTES: { bad: () => ["0", "big"], good: () => "200000" },
   TUI_TESTER_OUTPUT_DIR: { bad: () => [file], good: () => join(dir, "out") },
   TUI_TESTER_CONTENT: { bad: () => ["xml"], good: () => "json" },
   TUI_TESTER_RECORD_DIR: { bad: () => [join(dir, "missing"), file], good: () => dir },
+  TUI_TESTER_FONTS: { bad: () => [join(dir, "missing.ttf"), file], good: () => Bun.resolveSync("dejavu-fonts-ttf/ttf/DejaVuSans.ttf", import.meta.dir) },
   TUI_TESTER_WEB_PORT: { bad: () => ["65536", "-1", "http"], good: () => "0" },
 };
 
@@ -96,7 +98,7 @@ test("a long bad value is cut in the message", () => {
 
 test("with every variable set to a good non-default value the server starts and runs a session", async () => {
   const env = Object.fromEntries(Object.entries(CASES).map(([name, c]) => [name, c.good()]));
-  await using c = await connect({ env });
+  await using c = await connectStdio({ env });
   const started = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-c", "echo settings-ok; sleep 30"] });
   const waited = await c.call("wait_for_text", { sessionId: started.sessionId, pattern: "settings-ok", timeoutMs: 10_000 });
   expect(waited.isError).toBe(false);

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { launch, Terminal, TuiError } from "../../src/lib/index.ts";
+import { launch, type Terminal, TuiError } from "../../src/lib/index.ts";
 import { findLibfaketime } from "../../src/session/fake-clock.ts";
 import type { ToolContext } from "../../src/tools/define.ts";
 import { sendKeys } from "../../src/tools/input-tools.ts";

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildTarget, hostTarget } from "../../build.ts";
-import { connect, type TestClient } from "../e2e/client.ts";
+import { connectStdio, type TestClient } from "../e2e/client.ts";
 import { readCast } from "../record/cast.ts";
 import { cellBackground, decodePng } from "./png.ts";
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
   if (!target) return;
   dir = await mkdtemp(join(tmpdir(), "tui-tester-artifacts-bin-"));
   binary = (await buildTarget(target, dir)).outfile;
-  c = await connect({ command: binary, args: [], cwd: dir, env: { DISPLAY: "", WAYLAND_DISPLAY: "" } });
+  c = await connectStdio({ command: binary, args: [], cwd: dir, env: { DISPLAY: "", WAYLAND_DISPLAY: "" } });
 }, 120_000);
 
 afterAll(async () => {
