@@ -4,6 +4,7 @@ import { parseConfig, type Config } from "../config.ts";
 import { planRecording } from "../record/recorder.ts";
 import { SessionRegistry } from "../session/registry.ts";
 import { OutputDir } from "../util/artifact-path.ts";
+import { setExtraFontFiles } from "../render/fonts.ts";
 import { setLogLevel } from "../util/log.ts";
 import { track } from "./cleanup.ts";
 import { Terminal } from "./terminal.ts";
@@ -56,6 +57,7 @@ function engine(): Engine {
     // The server's stderr log ("started tui-1 pid ...") is noise in a user's test output: on only when asked.
     const config = parseConfig(process.env, { log: "silent" });
     setLogLevel(config.log);
+    setExtraFontFiles(config.fonts);
     shared = { config, sessions: new SessionRegistry(config), output: new OutputDir(config.outputDir) };
   }
   return shared;

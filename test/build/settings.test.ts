@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { ENVIRONMENT, helpText, settingProblems } from "../../src/config.ts";
+import { EMOJI_FONT_FILE, FONT_FILES } from "../../src/render/assets.ts";
 import { connect, SERVER_ENTRY } from "../e2e/client.ts";
 
 let dir = "";
@@ -41,6 +42,12 @@ const CASES: Record<string, { bad: () => string[]; good: () => string }> = {
   TUI_TESTER_CONTENT: { bad: () => ["xml"], good: () => "json" },
   TUI_TESTER_RECORD_DIR: { bad: () => [join(dir, "missing"), file], good: () => dir },
   TUI_TESTER_WEB_PORT: { bad: () => ["65536", "-1", "http"], good: () => "0" },
+  TUI_TESTER_READY: { bad: () => ["busy", "AUTO", "off"], good: () => "quiet" },
+  TUI_TESTER_FONTS: {
+    // A missing file, a file that is not a font, and a good font followed by a missing one.
+    bad: () => [join(dir, "missing.ttf"), file, `${FONT_FILES[0]}${delimiter}${join(dir, "gone.otf")}`],
+    good: () => [FONT_FILES[0], EMOJI_FONT_FILE].join(delimiter),
+  },
 };
 
 function start(env: Record<string, string>) {
