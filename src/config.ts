@@ -38,8 +38,6 @@ export interface Config {
   recordDir: string | undefined;
   /** 0: a free port. */
   webPort: number;
-  /** Extra font files for pictures, tried after the bundled fonts (TUI_TESTER_FONTS). */
-  fonts: readonly string[];
 }
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
@@ -60,7 +58,6 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   content: "text",
   recordDir: undefined,
   webPort: 0,
-  fonts: Object.freeze([]),
 });
 
 export interface Setting {
@@ -211,7 +208,5 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   if (outputDir !== undefined) config.outputDir = resolve(outputDir);
   const recordDir = valid("TUI_TESTER_RECORD_DIR");
   if (recordDir !== undefined) config.recordDir = resolve(recordDir);
-  const fonts = valid("TUI_TESTER_FONTS");
-  if (fonts !== undefined) config.fonts = fonts.split(delimiter).filter(Boolean).map((file) => resolve(file));
   return config;
 }

@@ -6,7 +6,6 @@ import { startWatchdog } from "./pty/index.ts";
 import { tools } from "./catalog.ts";
 import { createServerContext } from "./tools/context.ts";
 import { escapeControls, log, setLogLevel } from "./util/log.ts";
-import { setExtraFontFiles } from "./render/fonts.ts";
 
 const flag = process.argv[2];
 if (flag === "--version" || flag === "-v") {
@@ -26,7 +25,6 @@ if (problems.length > 0) {
 // unless TUI_TESTER_LOG asks for it.
 const config = parseConfig(process.env, flag === "test" ? { log: "silent" } : {});
 setLogLevel(config.log);
-setExtraFontFiles(config.fonts);
 if (flag === "test") {
   const { testCommand } = await import("./cli/command.ts");
   const { code, stdout } = await testCommand(process.argv.slice(3), config);

@@ -4,7 +4,6 @@ import { parseConfig, type Config } from "../config.ts";
 import { planRecording } from "../record/recorder.ts";
 import { SessionRegistry } from "../session/registry.ts";
 import { OutputDir } from "../util/artifact-path.ts";
-import { setExtraFontFiles } from "../render/fonts.ts";
 import { setLogLevel } from "../util/log.ts";
 import { track } from "./cleanup.ts";
 import { Terminal } from "./terminal.ts";
@@ -25,7 +24,7 @@ export interface LaunchOptions {
   name?: string;
   /**
    * The program's wall clock, through libfaketime (Linux, dynamically linked programs): an ISO
-   * date-time or a Date. Frozen there unless freezeClock is false.
+   * date-time or a Date, frozen there; "@<date-time>" (or freezeClock: false) ticks on from it.
    */
   clock?: string | Date;
   freezeClock?: boolean;
@@ -57,7 +56,6 @@ function engine(): Engine {
     // The server's stderr log ("started tui-1 pid ...") is noise in a user's test output: on only when asked.
     const config = parseConfig(process.env, { log: "silent" });
     setLogLevel(config.log);
-    setExtraFontFiles(config.fonts);
     shared = { config, sessions: new SessionRegistry(config), output: new OutputDir(config.outputDir) };
   }
   return shared;
@@ -97,8 +95,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     rows,
     term: options.term ?? "xterm-256color",
     name: options.name,
-    clock: options.clock instanceof Date ? options.clock.toISOString() : options.clock,
-    freezeClock: options.freezeClock,
+    clock: fakeClock(options),
   };
   const session = await sessions.start(start);
   const terminal = new Terminal(session, engine());
@@ -123,4 +120,11 @@ function size(name: string, value: number, max: number): number {
     `${name} ${value} is not an integer from 1 to ${max}.`,
     `Pass ${name} in cells, e.g. { cols: 80, rows: 24 }.`,
   );
+}
+
+/** start_session's clock string: an instant (frozen) or "@" and an instant (ticking). */
+function fakeClock(options: LaunchOptions): string | undefined {
+  const at = options.clock instanceof Date ? options.clock.toISOString() : options.clock;
+  if (at === undefined || options.freezeClock !== false || at.startsWith("@")) return at;
+  return `@${at}`;
 }

@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { log } from "../util/log.ts";
 import { EMOJI_FONT_FILE, FONT_FILES } from "./assets.ts";
 
@@ -52,11 +52,9 @@ export function findCjkFonts(dirs = systemFontDirs()): string[] {
   return found.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).slice(0, 1);
 }
 
-let extraFontFiles: readonly string[] = [];
-
-/** Config.fonts (TUI_TESTER_FONTS, checked and parsed at start-up by config.ts): set once by the entry point. */
-export function setExtraFontFiles(files: readonly string[]): void {
-  extraFontFiles = files;
+/** TUI_TESTER_FONTS (checked at start-up by config.ts). */
+export function extraFontFiles(value = process.env.TUI_TESTER_FONTS): string[] {
+  return (value ?? "").split(delimiter).filter(Boolean);
 }
 
 /** Characters the bundled fonts do not draw: CJK ideographs, kana, hangul, fullwidth forms. */
@@ -87,7 +85,7 @@ let cjkFiles: string[] | undefined;
 
 /** The font buffers for a picture of `text` (the SVG source). */
 export async function fontsFor(text: string): Promise<Uint8Array[]> {
-  const files = [...FONT_FILES, EMOJI_FONT_FILE, ...extraFontFiles];
+  const files = [...FONT_FILES, EMOJI_FONT_FILE, ...extraFontFiles()];
   if (needsCjk(text)) files.push(...(cjkFiles ??= findCjkFonts()));
   const fonts = await Promise.all(files.map(readFont));
   return fonts.filter((font): font is Uint8Array => font !== undefined);

@@ -31,23 +31,23 @@ const CASES: Record<string, { bad: () => string[]; good: () => string }> = {
   TUI_TESTER_SCROLLBACK: { bad: () => ["-5", "lots"], good: () => "500" },
   TUI_TESTER_KILL_GRACE_MS: { bad: () => ["0", "2s"], good: () => "500" },
   TUI_TESTER_MAX_EXITED_KEPT: { bad: () => ["0", "99999999999999999999"], good: () => "8" },
+  TUI_TESTER_FONTS: {
+    // A missing file, a file that is not a font, and a good font followed by a missing one.
+    bad: () => [join(dir, "missing.ttf"), file, `${FONT_FILES[0]}${delimiter}${join(dir, "gone.otf")}`],
+    good: () => [FONT_FILES[0], EMOJI_FONT_FILE].join(delimiter),
+  },
   TUI_TESTER_THEME: {
     bad: () => ["dark", "[]", '{"background":"white"}', '{"bg":"#000000"}', '{"ansi":["#000000",1]}'],
     good: () => '{"background":"#ffffff","foreground":"#000000"}',
   },
   TUI_TESTER_PTY: { bad: () => ["nonsense", "auto"], good: () => "bun-pty" },
+  TUI_TESTER_READY: { bad: () => ["fast", "AUTO"], good: () => "quiet" },
   TUI_TESTER_LOG: { bad: () => ["quiet", "0"], good: () => "silent" },
   TUI_TESTER_MAX_REPLY_BYTES: { bad: () => ["0", "big"], good: () => "200000" },
   TUI_TESTER_OUTPUT_DIR: { bad: () => [file], good: () => join(dir, "out") },
   TUI_TESTER_CONTENT: { bad: () => ["xml"], good: () => "json" },
   TUI_TESTER_RECORD_DIR: { bad: () => [join(dir, "missing"), file], good: () => dir },
   TUI_TESTER_WEB_PORT: { bad: () => ["65536", "-1", "http"], good: () => "0" },
-  TUI_TESTER_READY: { bad: () => ["busy", "AUTO", "off"], good: () => "quiet" },
-  TUI_TESTER_FONTS: {
-    // A missing file, a file that is not a font, and a good font followed by a missing one.
-    bad: () => [join(dir, "missing.ttf"), file, `${FONT_FILES[0]}${delimiter}${join(dir, "gone.otf")}`],
-    good: () => [FONT_FILES[0], EMOJI_FONT_FILE].join(delimiter),
-  },
 };
 
 function start(env: Record<string, string>) {
