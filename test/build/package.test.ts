@@ -57,7 +57,7 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-test("the tarball holds bin/, src/, the library's types/, the demo scripts, README, LICENSE and package.json, nothing else", async () => {
+test("the tarball holds bin/, src/, types/, schema/, the demos, README, LICENSE and package.json, nothing else", async () => {
   const tree = (root: string, pattern: string) => [...new Bun.Glob(pattern).scanSync({ cwd: root, onlyFiles: true })].map((p) => p.replaceAll("\\", "/")).sort();
   expect(entries.filter((e) => e.startsWith("src/"))).toEqual(tree(ROOT, "src/**/*"));
   expect(entries.filter((e) => e.startsWith("types/"))).toEqual(tree(ROOT, "types/**/*.d.ts"));
@@ -65,7 +65,10 @@ test("the tarball holds bin/, src/, the library's types/, the demo scripts, READ
   expect(entries).toContain("types/lib/expect.d.ts");
   const demos = pkg.files.filter((f) => f.startsWith("scripts/")).sort();
   expect(demos).toEqual(["scripts/demo-tui.ts", "scripts/demo-visible.ts"]);
-  expect(entries.filter((e) => !e.startsWith("src/") && !e.startsWith("types/"))).toEqual(["LICENSE", "README.md", "bin/tui-tester", "package.json", ...demos]);
+  // schema/: the JSON Schema of test files (save_test writes them; editors validate them)
+  expect(entries.filter((e) => e.startsWith("schema/"))).toEqual(tree(ROOT, "schema/**/*"));
+  const rest = entries.filter((e) => !/^(src|types|schema)\//.test(e));
+  expect(rest).toEqual(["LICENSE", "README.md", "bin/tui-tester", "package.json", ...demos]);
   expect(entries.some((e) => /\.test\.ts$|^test\/|^bench\/|^dist\/|^build\.ts$/.test(e))).toBe(false);
 });
 
