@@ -118,8 +118,10 @@ test("an output directory that cannot be made stops the server at start-up, exit
 test("an output directory that became unusable after start-up still gives a bounded reply that says why", async () => {
   const dir = mkdtempSync(join(tmpdir(), "surface-limits-gone-"));
   try {
-    await using c = await connect({ env: { TUI_TESTER_OUTPUT_DIR: dir, TUI_TESTER_MAX_REPLY_BYTES: String(64 * 1024) } });
-    const { sessionId } = await c.ok("start_session", { command: "bash", args: ["-c", "seq 1 30000; echo END; sleep 600"] });
+    const env = { TUI_TESTER_OUTPUT_DIR: dir, TUI_TESTER_MAX_REPLY_BYTES: String(64 * 1024) };
+    await using c = await connect({ env });
+    const script = "seq 1 30000; echo END; sleep 600";
+    const { sessionId } = await c.ok("start_session", { command: "bash", args: ["-c", script] });
     await c.ok("wait_for_text", { sessionId, pattern: "END", timeoutMs: 30_000 });
     // The directory made at start-up is replaced by a plain file: the spill cannot be written.
     rmSync(dir, { recursive: true, force: true });
