@@ -81,7 +81,5 @@ describe("export_recording over MCP", () => {
     expect(again.text).toContain("overwrite: true");
     expect((await c.call("export_recording", { path: "s.cast", out: "s.gif", overwrite: true })).isError).toBe(false);
     expect((await c.call("export_recording", { path: "missing.cast", out: "m.gif" })).text).toContain("does not exist");
-    // Three pictures with a CJK font (found on disk and parsed by resvg per render), about 2.5 s on a
-    // loaded 2-core machine: more than bun's default 5 s leaves room for.
-  }, 20_000);
+  });
 });
