@@ -33,6 +33,7 @@ interface Row {
 }
 
 const rows: Row[] = [];
+const wall = (ms: number | undefined) => (ms === undefined ? "-" : `${(ms / 1000).toFixed(1)} s`);
 await using client = await connect({ env: { DISPLAY: "", WAYLAND_DISPLAY: "" } });
 for (const scenario of SCENARIOS.filter((s) => filters.length === 0 || filters.some((f) => s.name.includes(f)))) {
   if (Bun.which(scenario.app) === null) {
@@ -43,12 +44,38 @@ for (const scenario of SCENARIOS.filter((s) => filters.length === 0 || filters.s
   try {
     const { appDir, testsDir } = prepare(dir, scenario.files);
     const sessionId = await scenario.drive(client, appDir);
-    const saved = await client.ok("save_test", { sessionId, path: join(testsDir, `${scenario.name}.tui.json`), snapshots: scenario.snapshots ?? "end" });
+    const saved = await client.ok("save_test", {
+      sessionId,
+      path: join(testsDir, `${scenario.name}.tui.json`),
+      snapshots: scenario.snapshots ?? "end",
+    });
     await client.call("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
     const started = performance.now();
-    const run = Bun.spawnSync([process.execPath, MAIN, "test", "--repeat", String(reruns), "--workers", "2", "--ci", "--json", "--timeout", "30000"], { cwd: testsDir, env: { ...process.env, NO_COLOR: "1" } });
+    const run = Bun.spawnSync(
+      [
+        process.execPath,
+        MAIN,
+        "test",
+        "--repeat",
+        String(reruns),
+        "--workers",
+        "2",
+        "--ci",
+        "--json",
+        "--timeout",
+        "30000",
+      ],
+      { cwd: testsDir, env: { ...process.env, NO_COLOR: "1" } },
+    );
     const report = JSON.parse(run.stdout.toString() || "{}");
-    rows.push({ scenario: scenario.name, app: scenario.app, passed: report.passed ?? 0, reruns, rerunWallMs: Math.round(performance.now() - started), steps: saved.steps });
+    rows.push({
+      scenario: scenario.name,
+      app: scenario.app,
+      passed: report.passed ?? 0,
+      reruns,
+      rerunWallMs: Math.round(performance.now() - started),
+      steps: saved.steps,
+    });
     process.stderr.write(`${scenario.name}: ${report.passed ?? 0}/${reruns}\n`);
     if ((report.passed ?? 0) < reruns) process.stderr.write(`${run.stderr.toString().slice(-3000)}\n`);
   } finally {
@@ -58,5 +85,8 @@ for (const scenario of SCENARIOS.filter((s) => filters.length === 0 || filters.s
 
 console.log("| scenario | app | steps | passed | rerun batch wall time |");
 console.log("|---|---|---|---|---|");
-for (const r of rows) console.log(`| ${r.scenario} | ${r.app} | ${r.steps ?? "-"} | ${r.skipped ?? `${r.passed}/${r.reruns}`} | ${r.rerunWallMs === undefined ? "-" : `${(r.rerunWallMs / 1000).toFixed(1)} s`} |`);
+for (const r of rows) {
+  const passed = r.skipped ?? `${r.passed}/${r.reruns}`;
+  console.log(`| ${r.scenario} | ${r.app} | ${r.steps ?? "-"} | ${passed} | ${wall(r.rerunWallMs)} |`);
+}
 console.log(JSON.stringify({ reruns, workers: 2, rows }, null, 2));

@@ -27,7 +27,14 @@ export interface SchemaWarning {
   where: "inputSchema" | "outputSchema";
   /** JSON path inside the schema, e.g. properties.key. */
   path: string;
-  rule: "non-object-root" | "type-union" | "untyped-schema" | "mixed-union" | "output-required" | "opaque-shape" | "dangling-pointer";
+  rule:
+    | "non-object-root"
+    | "type-union"
+    | "untyped-schema"
+    | "mixed-union"
+    | "output-required"
+    | "opaque-shape"
+    | "dangling-pointer";
   message: string;
 }
 
@@ -38,7 +45,8 @@ function typesOf(node: Json): string[] {
   if (typeof node.type === "string") return [node.type];
   if (Array.isArray(node.type)) return node.type;
   const values = Array.isArray(node.enum) ? node.enum : "const" in node ? [node.const] : undefined;
-  if (values) return [...new Set(values.map((v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v)))] as string[];
+  const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+  if (values) return [...new Set(values.map(typeOf))] as string[];
   return [];
 }
 
@@ -47,41 +55,69 @@ export type Resolve = (tool: string, path: string) => Json | undefined;
 
 const POINTER = /^As ([a-z_]+)\.([\w.[\]]+)\.$/;
 
+type Warn = (path: string, rule: SchemaWarning["rule"], message: string) => void;
+
+/** type lists, mixed-type unions (inputs) and fields of no type: one type per field. */
+function checkTypes(node: Json, path: string, input: boolean, warn: Warn): void {
+  if (Array.isArray(node.type)) {
+    warn(path, "type-union", `type is a list (${JSON.stringify(node.type)}); single-type dialects take one type per field`);
+  }
+  const branches: Json[] | undefined = node.anyOf ?? node.oneOf;
+  if (Array.isArray(branches)) {
+    const types = new Set(branches.flatMap((b) => (isObject(b) ? typesOf(b) : [])));
+    const union = [...types].join(", ") || "untyped branches";
+    if (input && types.size !== 1) warn(path, "mixed-union", `a union of ${union}; give the field one type`);
+  } else if (typesOf(node).length === 0) {
+    warn(path, "untyped-schema", "no type, enum or const: strict dialects reject a field of any type");
+  }
+}
+
+/** A nested output object names its fields and the required ones; an array says what it holds. */
+function checkShape(node: Json, path: string, warn: Warn): void {
+  const type = typesOf(node)[0];
+  const fields = isObject(node.properties) ? Object.keys(node.properties).length : 0;
+  if (type === "object" && fields === 0 && !isObject(node.additionalProperties)) {
+    warn(path, "opaque-shape", "an object with no properties: name its fields");
+  }
+  if (type === "array" && !isObject(node.items)) warn(path, "opaque-shape", "an array with no items schema: say what it holds");
+  if (fields > 0 && !Array.isArray(node.required)) {
+    warn(path, "output-required", "an output object should name its required fields (required: [...])");
+  }
+}
+
+/** The sub-schemas of a node, with their paths. */
+function children(node: Json, path: string): [Json, string][] {
+  const out: [Json, string][] = [];
+  const prefix = path ? `${path}.` : "";
+  for (const [key, child] of Object.entries(isObject(node.properties) ? node.properties : {})) out.push([child, `${prefix}properties.${key}`]);
+  if (isObject(node.items)) out.push([node.items, `${path}.items`]);
+  if (isObject(node.additionalProperties)) out.push([node.additionalProperties, `${path}.additionalProperties`]);
+  for (const [name, def] of Object.entries(isObject(node.$defs) ? node.$defs : {})) out.push([def as Json, `$defs.${name}`]);
+  const branches: unknown = node.anyOf ?? node.oneOf;
+  if (Array.isArray(branches)) branches.forEach((b, i) => out.push([b, `${path}.anyOf[${i}]`]));
+  return out;
+}
+
 export function lintSchema(schema: Json, tool: string, where: SchemaWarning["where"], resolve?: Resolve): SchemaWarning[] {
   const warnings: SchemaWarning[] = [];
-  const warn = (path: string, rule: SchemaWarning["rule"], message: string) => warnings.push({ tool, where, path: path || "(root)", rule, message });
-  if (where === "inputSchema" && schema.type !== "object") warn("", "non-object-root", "the input schema's root must be type \"object\"");
+  const warn: Warn = (path, rule, message) => warnings.push({ tool, where, path: path || "(root)", rule, message });
+  const output = where === "outputSchema";
+  if (!output && schema.type !== "object") warn("", "non-object-root", "the input schema's root must be type \"object\"");
 
   const visit = (node: unknown, path: string, nested: boolean) => {
-    if (!isObject(node)) return;
-    if (typeof node.$ref === "string") return;
-    if (Array.isArray(node.type)) warn(path, "type-union", `type is a list (${JSON.stringify(node.type)}); single-type dialects take one type per field`);
-    if (Array.isArray(node.anyOf) || Array.isArray(node.oneOf)) {
-      const branches: Json[] = node.anyOf ?? node.oneOf;
-      const types = new Set(branches.flatMap((b) => (isObject(b) ? typesOf(b) : [])));
-      if (where === "inputSchema" && types.size !== 1) warn(path, "mixed-union", `a union of ${[...types].join(", ") || "untyped branches"}; give the field one type`);
-      branches.forEach((b, i) => visit(b, `${path}.anyOf[${i}]`, nested));
-    } else if (typesOf(node).length === 0) {
-      warn(path, "untyped-schema", "no type, enum or const: strict dialects reject a field of any type");
-    }
-    const type = typesOf(node)[0];
-    const pointer = typeof node.description === "string" && !node.properties && !node.items ? POINTER.exec(node.description) : null;
-    if (where === "outputSchema" && pointer) {
+    if (!isObject(node) || typeof node.$ref === "string") return;
+    checkTypes(node, path, !output, warn);
+    const described = typeof node.description === "string" && !node.properties && !node.items;
+    const pointer = described ? POINTER.exec(node.description) : null;
+    if (output && pointer) {
       const target = resolve?.(pointer[1]!, pointer[2]!);
-      if (!target || !(isObject(target.properties) || isObject(target.items))) warn(path, "dangling-pointer", `"${node.description}" does not lead to a described shape`);
+      const shaped = target && (isObject(target.properties) || isObject(target.items));
+      if (!shaped) warn(path, "dangling-pointer", `"${node.description}" does not lead to a described shape`);
       return;
     }
-    if (where === "outputSchema" && nested && type === "object" && !isObject(node.properties) && !isObject(node.additionalProperties)) {
-      warn(path, "opaque-shape", "an object with no properties: name its fields");
-    }
-    if (where === "outputSchema" && nested && type === "array" && !isObject(node.items)) warn(path, "opaque-shape", "an array with no items schema: say what it holds");
-    if (where === "outputSchema" && nested && isObject(node.properties) && Object.keys(node.properties).length > 0 && !Array.isArray(node.required)) {
-      warn(path, "output-required", "an output object should name its required fields (required: [...])");
-    }
-    for (const [key, child] of Object.entries(isObject(node.properties) ? node.properties : {})) visit(child, `${path ? `${path}.` : ""}properties.${key}`, true);
-    if (isObject(node.items)) visit(node.items, `${path}.items`, true);
-    if (isObject(node.additionalProperties)) visit(node.additionalProperties, `${path}.additionalProperties`, true);
-    for (const [name, def] of Object.entries(isObject(node.$defs) ? node.$defs : {})) visit(def, `$defs.${name}`, true);
+    if (output && nested) checkShape(node, path, warn);
+    // an anyOf branch is the same field as its parent; everything else is a nested schema
+    for (const [child, at] of children(node, path)) visit(child, at, nested || !at.endsWith("]"));
   };
   visit(schema, "", false);
   return warnings;
@@ -104,7 +140,10 @@ export function lintTools(tools: { name: string; inputSchema: Json; outputSchema
     }
     return node;
   };
-  const all = tools.flatMap((t) => [...lintSchema(t.inputSchema, t.name, "inputSchema"), ...(t.outputSchema ? lintSchema(t.outputSchema, t.name, "outputSchema", resolve) : [])]);
+  const all = tools.flatMap((t) => [
+    ...lintSchema(t.inputSchema, t.name, "inputSchema"),
+    ...(t.outputSchema ? lintSchema(t.outputSchema, t.name, "outputSchema", resolve) : []),
+  ]);
   return all.filter((w) => !(w.rule === "opaque-shape" && OPEN_BY_DESIGN.has(`${w.tool} ${w.where} ${w.path}`)));
 }
 

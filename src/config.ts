@@ -38,6 +38,8 @@ export interface Config {
   recordDir: string | undefined;
   /** 0: a free port. */
   webPort: number;
+  /** Extra font files for pictures (TUI_TESTER_FONTS), absolute. */
+  fonts: string[];
 }
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
@@ -58,6 +60,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   content: "text",
   recordDir: undefined,
   webPort: 0,
+  fonts: [],
 });
 
 export interface Setting {
@@ -206,6 +209,8 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   if (theme !== undefined) config.theme = JSON.parse(theme) as Partial<TerminalTheme>;
   const outputDir = valid("TUI_TESTER_OUTPUT_DIR");
   if (outputDir !== undefined) config.outputDir = resolve(outputDir);
+  const fonts = valid("TUI_TESTER_FONTS");
+  if (fonts !== undefined) config.fonts = fonts.split(delimiter).filter(Boolean).map((file) => resolve(file));
   const recordDir = valid("TUI_TESTER_RECORD_DIR");
   if (recordDir !== undefined) config.recordDir = resolve(recordDir);
   return config;

@@ -33,7 +33,7 @@ if (flag === "test") {
 }
 if (flag === "gif") {
   const { gifCommand } = await import("./cli/gif.ts");
-  const { code, stdout } = await gifCommand(process.argv.slice(3));
+  const { code, stdout } = await gifCommand(process.argv.slice(3), config);
   if (stdout) await new Promise((done) => process.stdout.write(stdout, done));
   process.exit(code);
 }

@@ -145,11 +145,20 @@ export class LineLimitedStdioTransport implements Transport {
     const message =
       `Request of ${size} bytes refused: the limit is ${this.maxLineBytes} bytes (10 MiB) per JSON-RPC message. ` +
       "Send large text in parts (send_text takes at most 1 MiB), or read it from a file in the program.";
-    log(`refused a ${size}-byte request line${method ? ` (${method})` : ""}${id === undefined ? " without a readable id" : ` id ${JSON.stringify(id)}`}`);
+    const which = id === undefined ? " without a readable id" : ` id ${JSON.stringify(id)}`;
+    log(`refused a ${size}-byte request line${method ? ` (${method})` : ""}${which}`);
     const reply: JSONRPCMessage =
       id !== undefined
-        ? { jsonrpc: "2.0", id, error: { code: INVALID_REQUEST, message, data: { limitBytes: this.maxLineBytes, receivedBytes: size } } }
-        : { jsonrpc: "2.0", method: "notifications/message", params: { level: "error", logger: "tui-tester", data: message } };
+        ? {
+            jsonrpc: "2.0",
+            id,
+            error: { code: INVALID_REQUEST, message, data: { limitBytes: this.maxLineBytes, receivedBytes: size } },
+          }
+        : {
+            jsonrpc: "2.0",
+            method: "notifications/message",
+            params: { level: "error", logger: "tui-tester", data: message },
+          };
     void this.send(reply);
   }
 }
@@ -161,12 +170,16 @@ const ID_VALUE = String.raw`(-?\d{1,16}|"(?:[^"\\]|\\.){0,200}")`;
  * among the keys before the first nested value (`{"jsonrpc":"2.0","id":7,"method":...`).
  */
 function topLevelIdAtStart(head: string): RequestId | undefined {
-  const keys = /^\{(?:\s*"[^"\\]{0,40}"\s*:\s*(?:-?\d{1,16}|"(?:[^"\\]|\\.){0,200}"|true|false|null)\s*,)*?\s*"id"\s*:\s*/.exec(head);
+  const scalar = String.raw`(?:-?\d{1,16}|"(?:[^"\\]|\\.){0,200}"|true|false|null)`;
+  const keys = new RegExp(String.raw`^\{(?:\s*"[^"\\]{0,40}"\s*:\s*${scalar}\s*,)*?\s*"id"\s*:\s*`).exec(head);
   if (keys === null) return undefined;
   return parseId(new RegExp(`^${ID_VALUE}\\s*[,}]`).exec(head.slice(keys[0].length))?.[1]);
 }
 
-/** ... or from its end, where the SDK's client puts it (`..."jsonrpc":"2.0","id":7}`): one closing brace, so not nested. */
+/**
+ * ... or from its end, where the SDK's client puts it (`..."jsonrpc":"2.0","id":7}`): followed by one
+ * closing brace only, so not a nested object's id.
+ */
 function topLevelIdAtEnd(tail: string): RequestId | undefined {
   return parseId(new RegExp(`[,{]\\s*"id"\\s*:\\s*${ID_VALUE}\\s*\\}\\s*\\r?$`).exec(tail)?.[1]);
 }

@@ -12,8 +12,6 @@ import { loadTests, type TestCase } from "./load.ts";
 import { obsoleteGoldens } from "./obsolete.ts";
 import { Progress } from "./progress.ts";
 import { repeatTests, shardTests } from "./shard.ts";
-import { recorderBackend } from "./record-backend.ts";
-import { RECORDING_UNAVAILABLE } from "./recording.ts";
 import { failureReport, summarize, summaryLine } from "./report.ts";
 import { testRecorder, writeReports } from "./reporters.ts";
 import { runTest, type RunOptions, type TestResult } from "./run-test.ts";
@@ -73,7 +71,6 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions, c
   const shardNote = options.shard ? `, shard ${options.shard.index}/${options.shard.total}` : "";
   const repeatNote = options.repeat > 1 ? `, each run ${options.repeat} times` : "";
   progress.line(`tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} file(s)${shardNote}${repeatNote}, ${workers} worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`);
-  if (options.recordFailures && !recorderBackend) progress.line(p.yellow(`  ${RECORDING_UNAVAILABLE}`));
 
   // Ctrl-C or a CI cancel: stop every session (no orphans) and exit as interrupted.
   const interrupted = async (signal: NodeJS.Signals) => {

@@ -2,7 +2,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { themeProblem } from "../config.ts";
+import { themeProblem, type Config } from "../config.ts";
+import { useExtraFonts } from "../render/fonts.ts";
 import { toTuiError } from "../errors.ts";
 import { readCast } from "../record/cast-file.ts";
 import { castToGif, type GifOptions } from "../render/gif.ts";
@@ -79,7 +80,8 @@ export function parseGifArgs(argv: string[]): { input: string; output: string; o
   return { input: positionals[0]!, output: positionals[1]!, options, overwrite: values.overwrite === true };
 }
 
-export async function gifCommand(argv: string[]): Promise<CommandResult> {
+export async function gifCommand(argv: string[], config: Config): Promise<CommandResult> {
+  useExtraFonts(config.fonts);
   const err = (text: string) => void process.stderr.write(text);
   let args: ReturnType<typeof parseGifArgs>;
   try {

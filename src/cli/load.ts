@@ -3,7 +3,7 @@
  * session checked against start_session's schema and the steps planned by run_script's own
  * planner, so a bad file is reported with its file, test, step index and fix, and nothing starts.
  */
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import type { ScriptDefaults } from "../script/steps.ts";

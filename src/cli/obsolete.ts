@@ -12,7 +12,8 @@ export async function obsoleteGoldens(files: string[], tests: TestCase[]): Promi
   const used = new Set<string>();
   for (const test of tests) {
     for (const step of test.steps) {
-      if (step.type === "expect_snapshot") used.add(join(snapshotDir(test.file), `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`));
+      if (step.type === "expect_snapshot")
+        used.add(join(snapshotDir(test.file), `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`));
     }
   }
   const obsolete: string[] = [];

@@ -1,10 +1,11 @@
 /**
  * --record-failures: each test attempt is recorded as an asciicast into the output directory and
- * the file is kept only when the attempt fails. The recorder itself is src/record's (issue 12),
- * passed in as a RecorderBackend (record-backend.ts); a build without it says so instead of recording.
+ * the file is kept only when the attempt fails. The recorder is src/record's asciicast recorder,
+ * behind a small RecorderBackend so tests can stand in a busy or failing one.
  */
 import { mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
 import type { Session } from "../session/session.ts";
 import type { TestCase } from "./load.ts";
 
@@ -31,7 +32,11 @@ export interface TestRecorder {
   start(session: Session, test: TestCase, attempt: number): { finish(passed: boolean, scriptStartedAt?: number): KeptRecording | undefined };
 }
 
-export const RECORDING_UNAVAILABLE = "recording unavailable: this build of tui-tester has no session recorder (asciicast), so --record-failures keeps nothing";
+/** src/record's recorder; it declines a session that TUI_TESTER_RECORD_DIR already records. */
+export const asciicastBackend: RecorderBackend = {
+  start: (session, path) => (recordingStats(session)?.closed === false ? false : (startRecording(session, { path, dir: dirname(path), cwd: dirname(path) }), true)),
+  stop: (session) => stopRecording(session).path,
+};
 
 /** A file name from a test title: letters, digits, '.', '_' and '-' only, bounded. */
 export function castName(test: TestCase, attempt: number): string {
@@ -40,10 +45,9 @@ export function castName(test: TestCase, attempt: number): string {
 }
 
 /** keep "failed": --record-failures and --trace retain-on-failure; "all": --trace on. */
-export function createRecorder(dir: string, backend: RecorderBackend | undefined, keep: "failed" | "all" = "failed"): TestRecorder {
+export function createRecorder(dir: string, backend: RecorderBackend = asciicastBackend, keep: "failed" | "all" = "failed"): TestRecorder {
   return {
     start(session, test, attempt) {
-      if (!backend) return { finish: (passed) => (passed ? undefined : { unavailable: RECORDING_UNAVAILABLE }) };
       const path = join(dir, castName(test, attempt));
       let started: boolean;
       const startedAt = performance.now();

@@ -11,7 +11,6 @@ import type { TestOptions } from "./args.ts";
 import { junitReport } from "./junit.ts";
 import type { TestCase } from "./load.ts";
 import type { Paint } from "./progress.ts";
-import { recorderBackend } from "./record-backend.ts";
 import { createRecorder, type TestRecorder } from "./recording.ts";
 import { jsonReport, type RunSummary } from "./report.ts";
 import type { TestResult } from "./run-test.ts";
@@ -23,9 +22,9 @@ export function testRecorder(options: TestOptions): TestRecorder | undefined {
   if (options.reporters.includes("html") && options.trace !== "off") {
     // The last run's recordings would otherwise stay beside a report that no longer links them.
     rmSync(recordingsDir(options.reportDir), { recursive: true, force: true });
-    return createRecorder(recordingsDir(options.reportDir), recorderBackend, options.trace === "on" ? "all" : "failed");
+    return createRecorder(recordingsDir(options.reportDir), undefined, options.trace === "on" ? "all" : "failed");
   }
-  return options.recordFailures ? createRecorder(resolve(options.outputDir), recorderBackend) : undefined;
+  return options.recordFailures ? createRecorder(resolve(options.outputDir)) : undefined;
 }
 
 /** Writes the file reporters; returns what belongs on stdout (the JSON report). */

@@ -9,25 +9,13 @@ import { settledView, type ScreenView } from "../session/observe.ts";
 import type { ServerContext } from "../tools/context.ts";
 import type { ToolContext } from "../tools/define.ts";
 import { runScript } from "../catalog.ts";
+import type { StepResult } from "../script/run-script.ts";
 import { startSession } from "../tools/session-tools.ts";
 import { TEST_ENV_DEFAULTS } from "../script/test-from-history.ts";
 import { withSnapshotTarget, type SnapshotUpdate, type TestCase } from "./load.ts";
 import type { TestRecorder } from "./recording.ts";
 
 export type RunnerDeps = ServerContext;
-
-export interface StepReport {
-  index: number;
-  type: string;
-  label?: string;
-  ok: boolean;
-  elapsedMs: number;
-  /** ms since run_script began when the step finished. */
-  endedAtMs?: number;
-  error?: { code: string; message: string; hint?: string };
-  /** Only for failed steps and expect_snapshot steps: what the step reported. */
-  result?: Record<string, unknown>;
-}
 
 export interface Failure {
   code: string;
@@ -56,7 +44,7 @@ export interface TestResult {
   attempts: number;
   durationMs: number;
   failure?: Failure;
-  steps: StepReport[];
+  steps: StepResult[];
   stepsPlanned: number;
   /** The screen when the (last) attempt failed. */
   screen?: ScreenView;
@@ -68,7 +56,7 @@ export interface TestResult {
 interface Attempt {
   ok: boolean;
   failure?: Failure;
-  steps: StepReport[];
+  steps: StepResult[];
   screen?: ScreenView;
   snapshots: SnapshotNote[];
   recording?: TestResult["recording"];
@@ -143,7 +131,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
       const failure: Failure = { code: "TIMEOUT", message: `The test did not finish within ${timeoutMs} ms${sessionId ? "" : " (the session was still starting)"}.`, hint: 'Raise --timeout or the test\'s "timeoutMs", or look at the screen below for what the app was doing.', timedOut: true };
       return { ok: false, failure, steps: [], snapshots: [], ...(screen ? { screen } : {}), recording: recording?.finish(false) };
     }
-    const data = outcome.data as { ok: boolean; results: StepReport[]; finalSnapshot: ScreenView };
+    const data = outcome.data as { ok: boolean; results: StepResult[]; finalSnapshot: ScreenView };
     const steps = data.results.map(trimStep);
     const failed = steps.find((s) => !s.ok);
     const failure: Failure | undefined = failed
@@ -171,7 +159,7 @@ async function screenOf(deps: RunnerDeps, sessionId: string): Promise<ScreenView
 }
 
 /** Reports keep what a reader needs: every step's outcome, details only where a step failed or compared a golden. */
-function trimStep(step: StepReport): StepReport {
+function trimStep(step: StepResult): StepResult {
   const keep = !step.ok || step.type === "expect_snapshot";
   const { result, ...rest } = step;
   if (!keep || !result) return rest;
@@ -179,7 +167,7 @@ function trimStep(step: StepReport): StepReport {
   return { ...rest, result: small };
 }
 
-function snapshotNotes(steps: StepReport[]): SnapshotNote[] {
+function snapshotNotes(steps: StepResult[]): SnapshotNote[] {
   return steps
     .filter((s) => s.type === "expect_snapshot" && s.result?.file !== undefined)
     .map((s) => ({ name: String(s.result!.name), status: String(s.result!.status), file: String(s.result!.file) }));

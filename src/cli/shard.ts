@@ -19,5 +19,7 @@ export function shardTests(tests: TestCase[], shard: Shard | undefined): TestCas
 /** Each test `times` times in a row, titled "[run k/N]" so reports tell the runs apart. */
 export function repeatTests(tests: TestCase[], times: number): TestCase[] {
   if (times <= 1) return tests;
-  return tests.flatMap((test) => Array.from({ length: times }, (_, k) => ({ ...test, title: `${test.title} [run ${k + 1}/${times}]` })));
+  return tests.flatMap((test) =>
+    Array.from({ length: times }, (_, k) => ({ ...test, title: `${test.title} [run ${k + 1}/${times}]` })),
+  );
 }

@@ -10,9 +10,22 @@ import { startSession } from "../tools/session-tools.ts";
 
 export const testSchema = v.strictObject({
   $schema: v.optional(v.pipe(v.string(), v.description("Path or URL of this JSON Schema, for editors."))),
-  name: v.pipe(v.string(), v.minLength(1), v.maxLength(200), v.description("Unique in its file; reports and --filter use it.")),
-  session: v.pipe(v.record(v.string(), v.unknown()), v.description("start_session's arguments; cwd is relative to the test file.")),
-  steps: v.pipe(v.array(v.record(v.string(), v.unknown())), v.minLength(1), v.maxLength(1000), v.description("run_script steps.")),
+  name: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.maxLength(200),
+    v.description("Unique in its file; reports and --filter use it."),
+  ),
+  session: v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.description("start_session's arguments; cwd is relative to the test file."),
+  ),
+  steps: v.pipe(
+    v.array(v.record(v.string(), v.unknown())),
+    v.minLength(1),
+    v.maxLength(1000),
+    v.description("run_script steps."),
+  ),
   defaults: runScript.input.entries.defaults,
   timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(3_600_000))),
   retries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))),
@@ -29,12 +42,19 @@ const NOT_IN_SESSION = new Set(["visible", "viewerCommand"]);
 function stepJsonSchema(tool: (typeof scriptSteps)[number]): Json {
   const schema = inputJsonSchema(tool, false) as Json;
   const properties: Json = { type: { const: tool.name } };
-  for (const [key, value] of Object.entries(schema.properties ?? {})) if (!NOT_IN_FILES.has(key)) properties[key] = value;
+  for (const [key, value] of Object.entries(schema.properties ?? {}))
+    if (!NOT_IN_FILES.has(key)) properties[key] = value;
   const own = toJson(runScript.input.entries.steps) as Json;
-  for (const key of ["label", "continueOnError"]) properties[key] = own.items.properties[key];
-  properties.optional = { type: "boolean", description: "This step's wait (wait_for_text, or an inline waitFor) may time out without failing it." };
+  for (const key of ["label", "continueOnError", "optional"]) properties[key] = own.items.properties[key];
   const required = ["type", ...(schema.required ?? []).filter((k: string) => !NOT_IN_FILES.has(k))];
-  return { type: "object", title: tool.name, description: tool.description, properties, required, additionalProperties: false };
+  return {
+    type: "object",
+    title: tool.name,
+    description: tool.description,
+    properties,
+    required,
+    additionalProperties: false,
+  };
 }
 
 export function testFileJsonSchema(): Json {

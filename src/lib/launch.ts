@@ -2,6 +2,7 @@
 import { TuiError } from "../errors.ts";
 import { parseConfig, type Config } from "../config.ts";
 import { planRecording } from "../record/recorder.ts";
+import { useExtraFonts } from "../render/fonts.ts";
 import { SessionRegistry } from "../session/registry.ts";
 import { OutputDir } from "../util/artifact-path.ts";
 import { setLogLevel } from "../util/log.ts";
@@ -56,6 +57,7 @@ function engine(): Engine {
     // The server's stderr log ("started tui-1 pid ...") is noise in a user's test output: on only when asked.
     const config = parseConfig(process.env, { log: "silent" });
     setLogLevel(config.log);
+    useExtraFonts(config.fonts);
     shared = { config, sessions: new SessionRegistry(config), output: new OutputDir(config.outputDir) };
   }
   return shared;
@@ -84,7 +86,7 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
   // The output directory is made only when a recording needs it.
   const recording = planRecording(
     { record: options.record },
-    { recordDir: config.recordDir, outputDir: options.record ? output.path : "" },
+    { recordDir: config.recordDir, outputDir: options.record ? output.path : "", cwd: process.cwd() },
   );
   const start = {
     command,

@@ -184,6 +184,7 @@ export class Terminal implements AsyncDisposable {
       format: options.format ?? "png",
       path: options.path,
       dir: this.engine.output.path,
+      cwd: process.cwd(),
       scale: options.scale ?? 1,
     });
   }
@@ -191,7 +192,7 @@ export class Terminal implements AsyncDisposable {
   /** Record to an asciicast v2 file, written as output arrives. */
   startRecording(path?: string, options: { includeInput?: boolean } = {}): RecordingStats {
     const dir = this.engine.config.recordDir ?? this.engine.output.path;
-    return startRecording(this.session, { path, dir, includeInput: options.includeInput });
+    return startRecording(this.session, { path, dir, cwd: process.cwd(), includeInput: options.includeInput });
   }
 
   stopRecording(): RecordingStats {

@@ -21,7 +21,8 @@ export class MonitorRegistry {
       throw new TuiError(
         "LIMIT_REACHED",
         `${recording.length} monitors are recording, the limit is ${this.maxMonitors} (TUI_TESTER_MAX_MONITORS).`,
-        `Stop one with stop_monitor (recording: ${recording.map((m) => m.id).join(", ")}), or raise TUI_TESTER_MAX_MONITORS.`,
+        `Stop one with stop_monitor (recording: ${recording.map((m) => m.id).join(", ")}), ` +
+          "or raise TUI_TESTER_MAX_MONITORS.",
       );
     }
     const id = `mon-${++this.counter}-${Math.random().toString(36).slice(2, 6)}`;
@@ -53,7 +54,8 @@ export class MonitorRegistry {
   /** Ended monitors beyond maxMonitors are dropped, oldest first (Map order is start order). */
   private pruneEnded(): void {
     const ended = [...this.monitors.values()].filter((m) => !m.recording);
-    for (const monitor of ended.slice(0, Math.max(0, ended.length - this.maxMonitors))) this.monitors.delete(monitor.id);
+    const over = Math.max(0, ended.length - this.maxMonitors);
+    for (const monitor of ended.slice(0, over)) this.monitors.delete(monitor.id);
   }
 
   stopAll(): void {

@@ -56,7 +56,6 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
   private exitWatch: ReturnType<typeof setInterval> | undefined;
   private burst = 0;
   private burstStarted = 0;
-  private resumeNextTurn: ReturnType<typeof setImmediate> | undefined;
 
   constructor(private readonly pty: IPty) {
     super();
@@ -71,7 +70,7 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
         this.paused = true;
         this.burst = 0;
         loop._readLoop = false; // the loop ends as soon as this callback returns
-        this.resumeNextTurn = setImmediate(() => this.resume());
+        setImmediate(() => this.resume());
       }
       this.emitData(chunk);
     });

@@ -53,7 +53,8 @@ function childrenFromProc(pid: number): number[] {
   }
   for (const tid of tasks) {
     try {
-      for (const child of readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" ")) if (child !== "" && child !== "\n") found.push(Number(child));
+      const listed = readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").trim();
+      for (const child of listed === "" ? [] : listed.split(" ")) found.push(Number(child));
     } catch {
       // the thread ended while we looked
     }

@@ -25,6 +25,8 @@ export interface RecordOptions {
   path?: string;
   /** Where a recording without a path goes: TUI_TESTER_RECORD_DIR, else the output directory. */
   dir: string;
+  /** What a relative `path` is relative to: the server's working directory. */
+  cwd: string;
   /** Also record what is typed into the program as `i` events. */
   includeInput?: boolean;
   /** Replace an existing file at `path` (refused otherwise). */
@@ -90,7 +92,7 @@ export function startRecording(session: Session, options: RecordOptions): Record
   }
   session.assertRunning();
   const name = `${session.id}-${stamp()}.cast`;
-  const path = artifactPath(options.path, options.dir, name, options.overwrite);
+  const path = artifactPath(options.path, options.dir, name, options.cwd, options.overwrite);
   const recording = new Recording(session, path, options.includeInput ?? false);
   recordings.set(session, recording);
   const kept = history.get(session) ?? [];
@@ -132,18 +134,22 @@ export function recordingStats(session: Session): RecordingStats | undefined {
  */
 export function planRecording(
   args: { record?: boolean | string },
-  dirs: { recordDir?: string; outputDir: string },
+  dirs: { recordDir?: string; outputDir: string; cwd: string },
 ): { apply(session: Session): Record<string, unknown> } {
   const envDir = dirs.recordDir;
   // Checked at start-up too; this catches a directory removed since.
   if (envDir !== undefined && args.record !== false) assertDirectory(envDir, "TUI_TESTER_RECORD_DIR");
   const dir = envDir ?? dirs.outputDir;
-  const explicit = typeof args.record === "string" ? artifactPath(args.record, dir, "unused.cast") : undefined;
+  const explicit = typeof args.record === "string" ? artifactPath(args.record, dir, "unused.cast", dirs.cwd) : undefined;
   const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
   return {
     apply(session) {
       if (!wanted) return {};
-      return { recording: { path: startRecording(session, { path: explicit, dir }).path } };
+      try {
+        return { recording: { path: startRecording(session, { path: explicit, dir, cwd: dirs.cwd }).path } };
+      } catch (error) {
+        return { recording: { error: error instanceof Error ? error.message : String(error) } };
+      }
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { log } from "../util/log.ts";
 import { EMOJI_FONT_FILE, FONT_FILES } from "./assets.ts";
 
@@ -52,9 +52,12 @@ export function findCjkFonts(dirs = systemFontDirs()): string[] {
   return found.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).slice(0, 1);
 }
 
-/** TUI_TESTER_FONTS (checked at start-up by config.ts). */
-export function extraFontFiles(value = process.env.TUI_TESTER_FONTS): string[] {
-  return (value ?? "").split(delimiter).filter(Boolean);
+/** TUI_TESTER_FONTS, as config.ts parsed and checked it; set once by whoever holds the Config. */
+let extraFonts: readonly string[] = [];
+
+/** Font files every picture may use besides the bundled ones (fonts are per process, as the font cache is). */
+export function useExtraFonts(files: readonly string[]): void {
+  extraFonts = [...files];
 }
 
 /** Characters the bundled fonts do not draw: CJK ideographs, kana, hangul, fullwidth forms. */
@@ -83,10 +86,32 @@ function readFont(file: string): Promise<Uint8Array | undefined> {
 
 let cjkFiles: string[] | undefined;
 
-/** The font buffers for a picture of `text` (the SVG source). */
-export async function fontsFor(text: string): Promise<Uint8Array[]> {
-  const files = [...FONT_FILES, EMOJI_FONT_FILE, ...extraFontFiles()];
-  if (needsCjk(text)) files.push(...(cjkFiles ??= findCjkFonts()));
+const EMOJI = /[\u2600-\u27bf\u2b00-\u2bff]|[\u{1f000}-\u{1faff}]/u;
+
+/**
+ * The font files a picture of `svg` needs. resvg parses every font it is given on every render
+ * (half the time of drawing a row of text), so faces the picture does not use are left out: the
+ * same pixels, at half the cost for a typical frame of a GIF.
+ */
+export function fontFilesFor(svg: string): string[] {
+  const [regular, bold, oblique, boldOblique, sans] = FONT_FILES as [string, string, string, string, string];
+  const isBold = svg.includes('font-weight="bold"');
+  const isItalic = svg.includes('font-style="italic"');
+  const files = [regular];
+  if (isBold) files.push(bold);
+  if (isItalic) files.push(oblique);
+  if (isBold && isItalic) files.push(boldOblique);
+  // Past ASCII the monospace face may lack a glyph (braille, symbols): DejaVu Sans has them.
+  if (/[^\x00-\x7f]/.test(svg)) files.push(sans);
+  if (EMOJI.test(svg)) files.push(EMOJI_FONT_FILE);
+  files.push(...extraFonts);
+  if (needsCjk(svg)) files.push(...(cjkFiles ??= findCjkFonts()));
+  return files;
+}
+
+/** The font buffers for a picture of `svg`. */
+export async function fontsFor(svg: string): Promise<Uint8Array[]> {
+  const files = fontFilesFor(svg);
   const fonts = await Promise.all(files.map(readFont));
   return fonts.filter((font): font is Uint8Array => font !== undefined);
 }

@@ -21,9 +21,12 @@ export interface Screenshot {
   content: Uint8Array | string;
 }
 
-/** `path` is relative to the server's cwd; without one, a new file goes to `dir` (the output directory). */
-export async function screenshot(session: Session, options: { format: "png" | "svg"; path?: string; dir: string; scale: number; overwrite?: boolean }): Promise<Screenshot> {
-  const path = artifactPath(options.path, options.dir, `${session.id}-${stamp()}.${options.format}`, options.overwrite);
+/** `path` is relative to `cwd` (the server's); without one, a new file goes to `dir` (the output directory). */
+export async function screenshot(
+  session: Session,
+  options: { format: "png" | "svg"; path?: string; dir: string; cwd: string; scale: number; overwrite?: boolean },
+): Promise<Screenshot> {
+  const path = artifactPath(options.path, options.dir, `${session.id}-${stamp()}.${options.format}`, options.cwd, options.overwrite);
   const started = performance.now();
   const snap = await session.emulator.settledSnapshot({ grid: true });
   const screen = { cols: snap.cols, rows: snap.rows, cells: snap.grid ?? [], cursor: snap.cursor, cursorShape: session.emulator.cursorShape() };

@@ -11,12 +11,13 @@ import { fieldsWithout, ReplyError, type ReplyParts } from "../tools/reply.ts";
 import { partLines } from "../tools/render-text.ts";
 import { scriptParts } from "./script-reply.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
-import { clipMessage } from "../util/clip.ts";
+import { errorSummary, type ErrorSummary } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
 import { assertTextStep, sleepStep, withDefaults, type ScriptDefaults } from "./steps.ts";
 import { B, list, monitorReportFields, N, nested, NN, S, shape, stepShape, viewShape } from "../tools/output-shape.ts";
 
-interface StepResult {
+/** One step's entry in run_script's `results` (and in `tui-tester test`'s report). */
+export interface StepResult {
   index: number;
   type: string;
   label?: string;
@@ -27,7 +28,7 @@ interface StepResult {
   /** When the step finished, in ms since the script began (places the step on a recording's timeline). */
   endedAtMs: number;
   result?: Record<string, unknown>;
-  error?: { code: string; message: string; hint?: string };
+  error?: ErrorSummary;
 }
 
 /** run_script over its step types: the scriptable tools plus sleepStep and assertTextStep. */
@@ -146,7 +147,7 @@ async function runPlanned(
         const endedAtMs = Math.round(ended - started);
         const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
         // An error result that carries its whole result (wait_for_text's timeout) fails the step like a throw.
-        const failed = outcome.error ? { ok: false, error: clippedError(outcome.error) } : { ok: true, summary: outcome.summary };
+        const failed = outcome.error ? { ok: false, error: errorSummary(outcome.error) } : { ok: true, summary: outcome.summary };
         results.push({ ...base, ...failed, elapsedMs, endedAtMs, result });
         rendered.push({ step: results.at(-1)!, parts });
         if (!outcome.error) continue;
@@ -155,7 +156,7 @@ async function runPlanned(
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
         const ended = performance.now();
-        results.push({ ...base, ok: false, elapsedMs: Math.round(ended - stepStart), endedAtMs: Math.round(ended - started), ...(error.details ? { result: details } : {}), error: clippedError(error) });
+        results.push({ ...base, ok: false, elapsedMs: Math.round(ended - stepStart), endedAtMs: Math.round(ended - started), ...(error.details ? { result: details } : {}), error: errorSummary(error) });
         const parts = error instanceof ReplyError ? error.parts : error.details ? { fields: fieldsWithout(error.details) } : {};
         rendered.push({ step: results.at(-1)!, parts });
       }
@@ -196,6 +197,3 @@ async function runPlanned(
   return { summary, data, parts, isError: !ok };
 }
 
-function clippedError(e: { code: string; message: string; hint?: string }): { code: string; message: string; hint?: string } {
-  return { code: e.code, message: clipMessage(e.message), ...(e.hint ? { hint: clipMessage(e.hint) } : {}) };
-}

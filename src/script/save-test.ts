@@ -27,13 +27,18 @@ export const TEST_SCHEMA_FILE = join(import.meta.dir, "..", "..", "schema", "tui
 export const saveTest = defineSessionTool({
   name: "save_test",
   output: shape({ path: S, steps: N, goldens: strings }),
-  description: "Save this session from its start as a `tui-tester test` file: every input, a wait after each, your assert_text checks, masked goldens beside it. Works after exit.",
+  description:
+    "Save this session from its start as a `tui-tester test` file: every input, a wait after each, " +
+    "your assert_text checks, masked goldens beside it. Works after exit.",
   input: v.strictObject({
     sessionId,
     path: v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("*.tui.json or *.tui.yaml")),
     name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
     format: v.optional(v.picklist(["json", "yaml"])),
-    snapshots: v.optional(v.pipe(v.picklist(["end", "waits", "none"]), v.description("waits: also a golden before each input.")), "end"),
+    snapshots: v.optional(
+      v.pipe(v.picklist(["end", "waits", "none"]), v.description("waits: also a golden before each input.")),
+      "end",
+    ),
     overwrite: optionalBoolean(false),
   }),
   annotations: annotations("Save test", "write", true),
@@ -41,19 +46,44 @@ export const saveTest = defineSessionTool({
   async act(session, args, ctx) {
     const history = session.history;
     if (history.full) {
-      throw new TuiError("HISTORY_FULL", `Session ${session.id}'s input history stopped recording at ${history.full.reason} (${history.full.at}); a test of only its start would not end on its screen.`, `Start a new session and save it before ${MAX_HISTORY_ENTRIES} inputs (run_script steps count one each).`);
+      throw new TuiError(
+        "HISTORY_FULL",
+        `Session ${session.id}'s input history stopped recording at ${history.full.reason} (${history.full.at}); ` +
+          "a test of only its start would not end on its screen.",
+        `Start a new session and save it before ${MAX_HISTORY_ENTRIES} inputs (run_script steps count one each).`,
+      );
     }
-    const path = resolve(process.cwd(), args.path);
+    const path = resolve(ctx.cwd, args.path);
     const ext = /\.tui\.(json|ya?ml)$/i.exec(path)?.[1]?.toLowerCase();
-    if (!ext) throw new TuiError("INVALID_ARGUMENT", `path "${args.path.slice(0, 200)}" does not end in .tui.json or .tui.yaml, so \`tui-tester test\` would not find it.`, 'Example: "tests/htop-setup.tui.json".');
+    if (!ext)
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `path "${args.path.slice(0, 200)}" does not end in .tui.json or .tui.yaml, ` +
+          "so `tui-tester test` would not find it.",
+        'Example: "tests/htop-setup.tui.json".',
+      );
     const format = args.format ?? (ext === "json" ? "json" : "yaml");
-    if ((format === "json") !== (ext === "json")) throw new TuiError("INVALID_ARGUMENT", `format "${format}" does not match the extension of "${basename(path)}".`, "Drop format (it follows the extension), or change the extension.");
-    if (existsSync(path) && !args.overwrite) throw new TuiError("FILE_EXISTS", `${path} already exists.`, "Pass overwrite: true to replace it (and its goldens), or choose another path.");
+    if ((format === "json") !== (ext === "json"))
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `format "${format}" does not match the extension of "${basename(path)}".`,
+        "Drop format (it follows the extension), or change the extension.",
+      );
+    if (existsSync(path) && !args.overwrite)
+      throw new TuiError(
+        "FILE_EXISTS",
+        `${path} already exists.`,
+        "Pass overwrite: true to replace it (and its goldens), or choose another path.",
+      );
 
     const [first, second] = await twoReads(session, ctx.signal);
     history.settle(first, second);
     const name = args.name ?? basename(path).replace(/\.tui\.(json|ya?ml)$/i, "");
-    const slug = name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[^A-Za-z0-9]+/, "").slice(0, 80) || "session";
+    const slug =
+      name
+        .replace(/[^A-Za-z0-9._-]+/g, "-")
+        .replace(/^[^A-Za-z0-9]+/, "")
+        .slice(0, 80) || "session";
     const plan = planTest({
       entries: history.entries,
       launch: history.launch,
@@ -76,7 +106,19 @@ export const saveTest = defineSessionTool({
     }
     if (plan.endSnapshot) {
       // the live screen, through expect_snapshot itself, so the golden is exactly what a rerun compares
-      const written = await expectSnapshotStep.act(session, { sessionId: session.id, name: plan.endSnapshot.name, format: "text", dir: goldenDir, update: "all", timeoutMs: 0, mask: plan.endSnapshot.mask }, ctx);
+      const written = await expectSnapshotStep.act(
+        session,
+        {
+          sessionId: session.id,
+          name: plan.endSnapshot.name,
+          format: "text",
+          dir: goldenDir,
+          update: "all",
+          timeoutMs: 0,
+          mask: plan.endSnapshot.mask,
+        },
+        ctx,
+      );
       goldens.push(String(written.data.file));
     }
     const text = fileText(plan.test, format, path);
@@ -84,11 +126,28 @@ export const saveTest = defineSessionTool({
     const steps = (plan.test.steps as unknown[]).length;
     const shown = text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text;
     const left = history.leftOut.length ? `; left out: ${history.leftOut.join("; ")}` : "";
+    const idle = plan.idleWaits ? `, ${plan.idleWaits} idle waits where no new text appeared` : "";
     return {
-      summary: `Saved ${steps} steps (${plan.insertedWaits} waits chosen from new text${plan.idleWaits ? `, ${plan.idleWaits} idle waits where no new text appeared` : ""}) and ${goldens.length} golden(s) to ${path}${left}. Run it: tui-tester test ${relative(process.cwd(), path) || path}`,
-      data: { sessionId: session.id, path, format, steps, insertedWaits: plan.insertedWaits, idleWaits: plan.idleWaits, goldens, leftOut: history.leftOut, notes: plan.notes, file: shown },
+      summary:
+        `Saved ${steps} steps (${plan.insertedWaits} waits chosen from new text${idle}) and ${goldens.length} ` +
+        `golden(s) to ${path}${left}. Run it: tui-tester test ${relative(ctx.cwd, path) || path}`,
+      data: {
+        sessionId: session.id,
+        path,
+        format,
+        steps,
+        insertedWaits: plan.insertedWaits,
+        idleWaits: plan.idleWaits,
+        goldens,
+        leftOut: history.leftOut,
+        notes: plan.notes,
+        file: shown,
+      },
       // the file as written, so the agent can read the steps it saved and judge them
-      parts: { lines: [...plan.notes, ...goldens.map((g) => `golden: ${g}`)], blocks: [`${basename(path)}:\n${shown}`] },
+      parts: {
+        lines: [...plan.notes, ...goldens.map((g) => `golden: ${g}`)],
+        blocks: [`${basename(path)}:\n${shown}`],
+      },
     };
   },
 });
@@ -116,7 +175,9 @@ async function twoReads(session: Session, signal: AbortSignal): Promise<[Viewpor
 function fileText(test: Record<string, unknown>, format: "json" | "yaml", path: string): string {
   const schema = existsSync(TEST_SCHEMA_FILE) ? relative(dirname(path), TEST_SCHEMA_FILE) : undefined;
   if (format === "json") return `${JSON.stringify(schema ? { $schema: schema, ...test } : test, null, 2)}\n`;
-  const header = `# Written by tui-tester save_test. Run: tui-tester test ${basename(path)}\n${schema ? `# yaml-language-server: $schema=${schema}\n` : ""}`;
+  const header =
+    `# Written by tui-tester save_test. Run: tui-tester test ${basename(path)}\n` +
+    (schema ? `# yaml-language-server: $schema=${schema}\n` : "");
   return header + Bun.YAML.stringify(test, null, 2);
 }
 

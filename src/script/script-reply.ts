@@ -20,24 +20,31 @@ export interface StepLine {
 /** A step's parts as a script shows them: an input's changed rows, new side only, and no screen. */
 function inScript(parts: ReplyParts): ReplyParts {
   if (parts.settle === undefined) return parts;
-  return { fields: parts.fields, lines: parts.lines, ...(parts.diff ? { diff: { ...parts.diff, rows: "after" } } : {}) };
+  const diff = parts.diff ? { diff: { ...parts.diff, rows: "after" as const } } : {};
+  return { fields: parts.fields, lines: parts.lines, ...diff };
 }
 
 const indent = (lines: string[]) => lines.flatMap((line) => line.split("\n")).map((line) => `  ${line}`);
 
-export function scriptParts(fields: Record<string, unknown>, steps: { step: StepLine; parts: ReplyParts }[], final?: ScreenView): ReplyParts {
+export function scriptParts(
+  fields: Record<string, unknown>,
+  steps: { step: StepLine; parts: ReplyParts }[],
+  final?: ScreenView,
+): ReplyParts {
   const lines: string[] = [];
   let lastScreen: { index: number; text: string } | undefined;
   for (const { step, parts } of steps) {
     const name = `${step.index} ${step.type}${step.label ? ` "${step.label}"` : ""}`;
     const e = step.error;
-    lines.push(step.ok ? `Step ${name} ok${step.summary ? `: ${step.summary}` : ""} (${step.elapsedMs} ms)` : `Step ${name} FAILED ${e?.code}: ${e?.message}${e?.hint ? ` Fix: ${e.hint}` : ""}`);
+    const ok = `Step ${name} ok${step.summary ? `: ${step.summary}` : ""} (${step.elapsedMs} ms)`;
+    lines.push(step.ok ? ok : `Step ${name} FAILED ${e?.code}: ${e?.message}${e?.hint ? ` Fix: ${e.hint}` : ""}`);
     const shown = inScript(parts);
     lines.push(...indent(partLines(shown)));
     if (shown.screen?.text !== undefined) lastScreen = { index: step.index, text: shown.screen.text };
   }
   const last = steps.at(-1)?.step.index;
   const repeated = final && lastScreen && lastScreen.index === last && lastScreen.text === final.text;
-  const blocks = !final ? [] : repeated ? [`Final screen: as step ${last} shows.`] : partLines(viewParts(final, "Final screen"));
+  const finalLines = () => (repeated ? [`Final screen: as step ${last} shows.`] : partLines(viewParts(final!, "Final screen")));
+  const blocks = final ? finalLines() : [];
   return mergeParts({ fields, lines, blocks });
 }

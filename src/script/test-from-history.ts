@@ -65,8 +65,13 @@ export function planTest(options: {
   }
   // snapshots: "waits": the screen the agent saw before its next input, checked right before that input
   let queued: Record<string, unknown> | null = null;
+  // the previous input's call returned before the app was at rest, and no wait of the agent's followed it
+  let unsettled = false;
   for (const [index, entry] of entries.entries()) {
-    if (entry.kind === "wait") steps.push({ type: "wait_for_text", ...entry.args });
+    if (entry.kind === "wait") {
+      steps.push({ type: "wait_for_text", ...entry.args });
+      unsettled = false;
+    }
     else if (entry.kind === "check") steps.push({ type: "assert_text", ...entry.args });
     else {
       if (queued) steps.push(queued);
@@ -76,14 +81,16 @@ export function planTest(options: {
       const step = inputStep(entry);
       steps.push(step);
       if (!entry.waitFor && !agentWaits) {
-        if (entry.waitText) {
+        if (entry.waitText && !unsettled) {
           step.waitFor = { pattern: entry.waitText, after: "input" };
           insertedWaits++;
         } else if (next >= 0) {
-          steps.push({ type: "wait_for_idle", idleMs: IDLE_MS, label: "no new text appeared after the input above" });
+          const why = entry.waitText ? "sent before the app had finished the input before it" : "no new text appeared";
+          steps.push({ type: "wait_for_idle", idleMs: IDLE_MS, label: `${why} after the input above` });
           idleWaits++;
         }
       }
+      unsettled = entry.settled === false && !entry.waitFor;
       if (snapshots === "waits" && entry.screen && next >= 0) {
         const name = `${slug}-${String(goldens.length + 1).padStart(2, "0")}`;
         const mask = suggestMasks(entry.screen.lines, entry.screen.volatile);
@@ -95,10 +102,21 @@ export function planTest(options: {
   let endSnapshot: TestPlan["endSnapshot"];
   if (snapshots !== "none") {
     endSnapshot = { name: `${slug}-end`, mask: options.endMask };
-    steps.push({ type: "expect_snapshot", name: endSnapshot.name, ...(options.endMask.length ? { mask: options.endMask } : {}) });
+    steps.push({
+      type: "expect_snapshot",
+      name: endSnapshot.name,
+      ...(options.endMask.length ? { mask: options.endMask } : {}),
+    });
   }
   if (steps.length === 0) steps.push({ type: "wait_for_idle", idleMs: IDLE_MS });
-  return { test: { name: options.name, session: sessionArgs(options.launch, options.testDir, options.inheritedEnv), steps }, goldens, endSnapshot, insertedWaits, idleWaits, notes };
+  return {
+    test: { name: options.name, session: sessionArgs(options.launch, options.testDir, options.inheritedEnv), steps },
+    goldens,
+    endSnapshot,
+    insertedWaits,
+    idleWaits,
+    notes,
+  };
 }
 
 function inputStep(entry: InputEntry): Record<string, unknown> {
@@ -114,7 +132,11 @@ function inputStep(entry: InputEntry): Record<string, unknown> {
   return step;
 }
 
-function sessionArgs(launch: LaunchArgs, testDir: string, inherited: Record<string, string | undefined>): Record<string, unknown> {
+function sessionArgs(
+  launch: LaunchArgs,
+  testDir: string,
+  inherited: Record<string, string | undefined>,
+): Record<string, unknown> {
   const session: Record<string, unknown> = { command: launch.command };
   if (launch.args.length > 0) session.args = launch.args;
   const cwd = relative(testDir, launch.cwd);

@@ -34,25 +34,44 @@ export function findLibfaketime(): string | null {
 
 function subdirs(dir: string): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name.includes("-linux-")).map((e) => e.name);
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name.includes("-linux-"))
+      .map((e) => e.name);
   } catch {
     return [];
   }
 }
 
 /** The environment entries that set the clock, or an error saying how to get libfaketime. */
-export function fakeClockEnv(clock: string, inherited: string | undefined, now = Date.now(), lib = findLibfaketime()): Record<string, string> {
+export function fakeClockEnv(
+  clock: string,
+  inherited: string | undefined,
+  now = Date.now(),
+  lib = findLibfaketime(),
+): Record<string, string> {
   const freeze = !clock.startsWith("@");
   const instant = freeze ? clock : clock.slice(1);
   const at = Date.parse(instant);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(instant) || Number.isNaN(at)) {
-    throw new TuiError("INVALID_ARGUMENT", `clock "${clock.slice(0, 60)}" is not an ISO 8601 date-time.`, 'Example: "2026-01-01T00:00:00Z" (frozen), or "@2026-01-01T00:00:00Z" to let it tick from there.');
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `clock "${clock.slice(0, 60)}" is not an ISO 8601 date-time.`,
+      'Example: "2026-01-01T00:00:00Z" (frozen), or "@2026-01-01T00:00:00Z" to let it tick from there.',
+    );
   }
   if (process.platform !== "linux") {
-    throw new TuiError("UNSUPPORTED", "clock needs libfaketime, which tui-tester supports on Linux only.", "Leave clock out, and mask the clock in goldens (expect_snapshot mask) instead.");
+    throw new TuiError(
+      "UNSUPPORTED",
+      "clock needs libfaketime, which tui-tester supports on Linux only.",
+      "Leave clock out, and mask the clock in goldens (expect_snapshot mask) instead.",
+    );
   }
   if (lib === null) {
-    throw new TuiError("FAKETIME_MISSING", "clock needs libfaketime (libfaketime.so.1), and it is not installed.", "Install it (Debian/Ubuntu: apt-get install faketime; it is looked for under /usr/lib/*/faketime/).");
+    throw new TuiError(
+      "FAKETIME_MISSING",
+      "clock needs libfaketime (libfaketime.so.1), and it is not installed.",
+      "Install it (Debian/Ubuntu: apt-get install faketime; it is looked for under /usr/lib/*/faketime/).",
+    );
   }
   const seconds = Math.floor(at / 1000);
   const offset = Math.round((at - now) / 1000);

@@ -50,6 +50,12 @@ export interface InputEntry {
   source: InputSource;
   /** The agent's inline waitFor, when it matched; `newOnly` when the match was text new since the input. */
   waitFor?: WaitSpec & { newOnly: boolean };
+  /**
+   * False when the call returned before the app was back at rest (its settle timed out): the next
+   * input may then have gone in while this one was still being drawn, so text that appeared after the
+   * next input may really be this one's, and is not trusted as the next input's wait.
+   */
+  settled?: boolean;
   /** Stable text that appeared after this input, chosen once the next input began (or at save). */
   waitText?: string;
   /** The screen when the next input began, with the spans seen changing, when within the budget. */
@@ -115,12 +121,29 @@ export class InputHistory {
   }
 
   /** An agent input call ended: kept when it wrote (its baseline is newer than the call's start). */
-  agentInput(type: string, args: Record<string, unknown>, baselineBefore: ScreenBaseline | null, waitFor?: InputEntry["waitFor"]): void {
+  agentInput(
+    type: string,
+    args: Record<string, unknown>,
+    baselineBefore: ScreenBaseline | null,
+    waitFor?: InputEntry["waitFor"],
+    settled = true,
+  ): void {
     const baseline = this.session.lastInput;
     if (baseline === null || baseline === baselineBefore) return;
-    const entry: InputEntry = { kind: "input", type, args, source: "agent", ...(waitFor ? { waitFor } : {}) };
+    const entry: InputEntry = {
+      kind: "input",
+      type,
+      args,
+      source: "agent",
+      ...(waitFor ? { waitFor } : {}),
+      ...(settled ? {} : { settled: false }),
+    };
     if (!this.add(entry, payloadOf(args))) return;
-    this.pending = { entry, before: baseline, after: this.session.running ? this.session.emulator.viewport() : undefined };
+    this.pending = {
+      entry,
+      before: baseline,
+      after: this.session.running ? this.session.emulator.viewport() : undefined,
+    };
   }
 
   wait(args: WaitSpec): void {
@@ -146,13 +169,22 @@ export class InputHistory {
   }
 
   private human(bytes: Uint8Array | null, size?: { cols: number; rows: number }): void {
-    const steps: { type: string; args: Record<string, unknown> }[] = size ? [{ type: "resize", args: { cols: size.cols, rows: size.rows } }] : decodeHumanInput(bytes!, this.session.emulator.keyboardModes());
+    const steps: { type: string; args: Record<string, unknown> }[] = size
+      ? [{ type: "resize", args: { cols: size.cols, rows: size.rows } }]
+      : decodeHumanInput(bytes!, this.session.emulator.keyboardModes());
     const baseline = this.session.lastInput!;
     for (const step of steps) {
       // A human types a word one key at a time: consecutive characters (or keys) make one step.
       const last = this.settled;
       const mergeable = step.type === "send_text" || step.type === "send_keys";
-      if (mergeable && last && last.entry.source === "human" && last.entry.type === step.type && this.entries.at(-1) === last.entry && !this.full) {
+      if (
+        mergeable &&
+        last &&
+        last.entry.source === "human" &&
+        last.entry.type === step.type &&
+        this.entries.at(-1) === last.entry &&
+        !this.full
+      ) {
         if (step.type === "send_text") last.entry.args.text = String(last.entry.args.text) + String(step.args.text);
         else (last.entry.args.keys as string[]).push(...(step.args.keys as string[]));
         this.payload += payloadOf(step.args);
@@ -168,8 +200,13 @@ export class InputHistory {
 
   private add(entry: HistoryEntry, payload: number): boolean {
     if (this.full) return false;
-    if (this.entries.length >= MAX_HISTORY_ENTRIES) this.full = { reason: `${MAX_HISTORY_ENTRIES} entries`, at: new Date().toISOString() };
-    else if (this.payload + payload > MAX_HISTORY_PAYLOAD) this.full = { reason: `${MAX_HISTORY_PAYLOAD} characters of typed and pasted text`, at: new Date().toISOString() };
+    if (this.entries.length >= MAX_HISTORY_ENTRIES)
+      this.full = { reason: `${MAX_HISTORY_ENTRIES} entries`, at: new Date().toISOString() };
+    else if (this.payload + payload > MAX_HISTORY_PAYLOAD)
+      this.full = {
+        reason: `${MAX_HISTORY_PAYLOAD} characters of typed and pasted text`,
+        at: new Date().toISOString(),
+      };
     if (this.full) return false;
     this.payload += payload;
     this.entries.push(entry);
@@ -204,5 +241,9 @@ function payloadText(args: Record<string, unknown>): string {
 }
 
 function payloadOf(args: Record<string, unknown>): number {
-  return payloadText(args).length + (typeof args.hex === "string" ? args.hex.length : 0) + (typeof args.base64 === "string" ? args.base64.length : 0);
+  return (
+    payloadText(args).length +
+    (typeof args.hex === "string" ? args.hex.length : 0) +
+    (typeof args.base64 === "string" ? args.base64.length : 0)
+  );
 }

@@ -15,8 +15,21 @@ const PASTE_END = "\x1b[201~";
 
 /** Keys a person presses in a terminal, named as send_keys takes them. */
 const KEY_NAMES = [
-  "enter", "tab", "shift+tab", "backspace", "escape",
-  "up", "down", "left", "right", "home", "end", "insert", "delete", "pageup", "pagedown",
+  "enter",
+  "tab",
+  "shift+tab",
+  "backspace",
+  "escape",
+  "up",
+  "down",
+  "left",
+  "right",
+  "home",
+  "end",
+  "insert",
+  "delete",
+  "pageup",
+  "pagedown",
   ...Array.from({ length: 12 }, (_, i) => `F${i + 1}`),
   ...["up", "down", "left", "right"].flatMap((k) => [`ctrl+${k}`, `shift+${k}`, `alt+${k}`]),
   ..."abcdefghijklmnopqrstuvwxyz".split("").flatMap((c) => [`ctrl+${c}`, `alt+${c}`]),
@@ -34,8 +47,10 @@ function keyTable(modes: KeyboardModes): [string, string][] {
 
 export function decodeHumanInput(bytes: Uint8Array, modes: KeyboardModes): HumanStep[] {
   const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
-  if (text.includes("\uFFFD") || /^\x1b\[M|^\x1b\[<\d/.test(text)) return [{ type: "send_raw", args: { hex: Buffer.from(bytes).toString("hex") } }];
-  if (text.startsWith(PASTE_START) && text.endsWith(PASTE_END)) return [{ type: "paste", args: { text: text.slice(PASTE_START.length, -PASTE_END.length) } }];
+  if (text.includes("\uFFFD") || /^\x1b\[M|^\x1b\[<\d/.test(text))
+    return [{ type: "send_raw", args: { hex: Buffer.from(bytes).toString("hex") } }];
+  if (text.startsWith(PASTE_START) && text.endsWith(PASTE_END))
+    return [{ type: "paste", args: { text: text.slice(PASTE_START.length, -PASTE_END.length) } }];
   const table = keyTable(modes);
   const steps: HumanStep[] = [];
   let at = 0;

@@ -1,7 +1,7 @@
 /** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
 import { clip } from "../util/clip.ts";
 import { TuiError } from "../errors.ts";
-import { descendants, OWNER_VARIABLE, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import { deliverSignal, descendants, OWNER_VARIABLE, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
 import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
 import { fakeClockEnv } from "./fake-clock.ts";
@@ -116,7 +116,7 @@ export class SessionRegistry {
     const signalsSent: string[] = [];
     const send = (sig: NodeJS.Signals) => {
       const delivered = session.signal(sig);
-      for (const pid of strays) signalPid(pid, sig);
+      for (const pid of strays) deliverSignal(pid, sig);
       if (delivered) signalsSent.push(sig);
     };
     send(signal);
@@ -154,15 +154,6 @@ export class SessionRegistry {
   }
 }
 
-function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Descendants that outlived the session get until the deadline to go, then SIGKILL. A zombie has gone. */
 async function killStragglers(pids: number[], deadline: number): Promise<void> {
   let alive = pids.filter(processRunning);
@@ -170,7 +161,7 @@ async function killStragglers(pids: number[], deadline: number): Promise<void> {
     await Bun.sleep(5);
     alive = alive.filter(processRunning);
   }
-  for (const pid of alive) signalPid(pid, "SIGKILL");
+  for (const pid of alive) deliverSignal(pid, "SIGKILL");
 }
 
 /** start_session's arguments as given, for save_test (the env is only what the caller set). */

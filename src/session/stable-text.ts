@@ -2,12 +2,20 @@
  * Choosing what a saved test waits for and what its goldens mask: text that appeared after an input
  * and held still, never a clock, a date, a duration, a counter or a pid.
  */
-import { changedSpans, newTextOnly, type Viewport } from "./baseline.ts";
+import { changedSpans, type Viewport } from "./baseline.ts";
 
 /** Shapes of text that differ from run to run; save_test masks them in goldens and never waits on them. */
 export const VOLATILE_PATTERNS: { name: string; regex: string }[] = [
-  { name: "date(1) output", regex: String.raw`\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} \d{2}:\d{2}:\d{2}( [A-Z]{2,5})? \d{4}\b` },
-  { name: "ISO date", regex: String.raw`\b\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\b` },
+  {
+    name: "date(1) output",
+    regex:
+      String.raw`\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)` +
+      String.raw` +\d{1,2} \d{2}:\d{2}:\d{2}( [A-Z]{2,5})? \d{4}\b`,
+  },
+  {
+    name: "ISO date",
+    regex: String.raw`\b\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\b`,
+  },
   { name: "month and day", regex: String.raw`\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2}\b` },
   { name: "time of day or clock", regex: String.raw`\b\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?\b` },
   { name: "days of uptime", regex: String.raw`\b\d+ days?,` },
@@ -39,34 +47,63 @@ interface Candidate {
 }
 
 /**
- * Text new since `before` in the first read, unchanged at the same place in every later read, and not
- * volatile. Preferred: no digits, not an echo of the typed text, on the cursor's row, lower (or higher:
- * on a first screen, titles and menus hold still better than lists), longer.
+ * Text new since `before` in the last read (what the agent saw before its next input), and in every
+ * earlier read either the same or not drawn yet (still what `before` had there): a slow app that had
+ * not redrawn when the call returned is fine, a value that changed between reads (a clock, a counter)
+ * is not. Never volatile. Preferred: no digits, not an echo of the typed text, on the cursor's row,
+ * lower (or higher: on a first screen, titles and menus hold still better than lists), longer.
  */
-export function chooseWaitText(before: Viewport, reads: Viewport[], typed: string, prefer: "top" | "bottom" = "bottom"): string | undefined {
-  const first = reads[0];
-  if (first === undefined) return undefined;
-  const last = reads.at(-1)!;
-  const lastNew = newTextOnly(before, last);
+export function chooseWaitText(
+  before: Viewport,
+  reads: Viewport[],
+  typed: string,
+  prefer: "top" | "bottom" = "bottom",
+): string | undefined {
+  const last = reads.at(-1);
+  if (last === undefined) return undefined;
   const candidates: Candidate[] = [];
   // places on each row taken by a clock, a date or a duration: no phrase may overlap them ("Thu Dec" of a date)
-  const volatileAt = first.lines.map((line) => VOLATILE.flatMap((re) => [...line.matchAll(new RegExp(re.source, "g"))].map((m) => [m.index, m.index + m[0].length] as const)));
-  for (const span of changedSpans(before, first)) {
+  const volatileAt = last.lines.map((line) =>
+    VOLATILE.flatMap((re) =>
+      [...line.matchAll(new RegExp(re.source, "g"))].map((m) => [m.index, m.index + m[0].length] as const),
+    ),
+  );
+  const at = (read: Viewport, row: number, col: number, length: number) =>
+    read.lines[last.top + row - read.top]?.slice(col, col + length) ?? "";
+  for (const span of changedSpans(before, last)) {
     let offset = 0;
     for (const part of span.text.split(PHRASE_BREAK)) {
-      const at = span.text.indexOf(part, offset);
-      offset = at + part.length;
+      const start = span.text.indexOf(part, offset);
+      offset = start + part.length;
       const text = cut(part.trim());
-      const col = span.col + at + (part.length - part.trimStart().length);
-      if (text.length === 0 || isVolatile(text) || volatileAt[span.row]!.some(([a, b]) => col < b && a < col + text.length)) continue;
-      const stable = reads.every((read) => read.screen === first.screen && read.lines[first.top + span.row - read.top]?.slice(col, col + text.length) === text);
-      const lastRow = first.top + span.row - last.top;
-      if (!stable || !lastNew[lastRow]?.slice(col, col + text.length).includes(text)) continue;
-      const onCursor = last.cursorRow !== undefined && lastRow === last.cursorRow;
+      const col = span.col + start + (part.length - part.trimStart().length);
+      if (
+        text.length === 0 ||
+        isVolatile(text) ||
+        volatileAt[span.row]!.some(([a, b]) => col < b && a < col + text.length)
+      )
+        continue;
+      const old = before.screen === last.screen ? at(before, span.row, col, text.length) : "";
+      const held = reads.every(
+        (read) => read.screen !== last.screen || [text, old].includes(at(read, span.row, col, text.length)),
+      );
+      if (!held) continue;
+      const onCursor = last.cursorRow !== undefined && span.row === last.cursorRow;
       const letters = (text.match(/\p{L}/gu) ?? []).length;
       // a bare prompt ("$", ">>>") is only worth waiting for where the cursor is
       if (letters === 0 && !onCursor) continue;
-      candidates.push({ text, row: span.row, score: [/\d/.test(text) ? 0 : 1, typed.includes(text) ? 0 : 1, onCursor ? 1 : 0, letters >= 3 ? 1 : 0, prefer === "bottom" ? span.row : -span.row, text.length] });
+      candidates.push({
+        text,
+        row: span.row,
+        score: [
+          /\d/.test(text) ? 0 : 1,
+          typed.includes(text) ? 0 : 1,
+          onCursor ? 1 : 0,
+          letters >= 3 ? 1 : 0,
+          prefer === "bottom" ? span.row : -span.row,
+          text.length,
+        ],
+      });
     }
   }
   candidates.sort((a, b) => compareScores(b.score, a.score));
@@ -98,7 +135,11 @@ export function volatileSpans(reads: Viewport[]): Span[] {
         let start = col;
         let end = col + 1;
         while (start > 0 && (y[start - 1] ?? " ") !== " ") start--;
-        while (end < Math.max(x.length, y.length) && ((y[end] ?? " ") !== " " || (x[end] ?? " ") !== " " || x[end] !== y[end])) end++;
+        while (
+          end < Math.max(x.length, y.length) &&
+          ((y[end] ?? " ") !== " " || (x[end] ?? " ") !== " " || x[end] !== y[end])
+        )
+          end++;
         spans.push({ row, col: start, length: end - start });
         col = end;
       }
@@ -112,7 +153,8 @@ function mergeSpans(spans: Span[]): Span[] {
   const merged: Span[] = [];
   for (const span of sorted) {
     const last = merged.at(-1);
-    if (last && last.row === span.row && span.col <= last.col + last.length + 1) last.length = Math.max(last.length, span.col + span.length - last.col);
+    if (last && last.row === span.row && span.col <= last.col + last.length + 1)
+      last.length = Math.max(last.length, span.col + span.length - last.col);
     else merged.push({ ...span });
   }
   return merged;

@@ -5,7 +5,6 @@ import * as v from "valibot";
 import { markRecording, recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
 import { screenshot as takeScreenshot } from "../render/screenshot.ts";
 import type { Session } from "../session/session.ts";
-import { artifactPath, assertDirectory } from "../util/artifact-path.ts";
 import { openBrowser } from "../web/open-browser.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext, type ToolDef } from "./define.ts";
 import { optionalBoolean, sessionId } from "./schemas.ts";
@@ -27,7 +26,7 @@ export const startRecordingTool = defineSessionTool({
   }),
   annotations: annotations("Start recording", "write", false),
   async act(session, args, ctx) {
-    const stats = startRecording(session, { path: args.path, dir: recordDir(ctx), includeInput: args.includeInput, overwrite: args.overwrite });
+    const stats = startRecording(session, { path: args.path, dir: recordDir(ctx), cwd: ctx.cwd, includeInput: args.includeInput, overwrite: args.overwrite });
     return { summary: `Recording ${session.id} to ${stats.path}`, data: { sessionId: session.id, path: stats.path } };
   },
 });
@@ -89,7 +88,7 @@ export const screenshotTool = defineSessionTool({
   annotations: annotations("Screenshot", "write", false),
   allowExited: true,
   async act(session, args, ctx) {
-    const shot = await takeScreenshot(session, { format: args.format, path: args.path, dir: ctx.output.path, scale: args.scale, overwrite: args.overwrite });
+    const shot = await takeScreenshot(session, { format: args.format, path: args.path, dir: ctx.output.path, cwd: ctx.cwd, scale: args.scale, overwrite: args.overwrite });
     const data = { sessionId: session.id, format: shot.format, path: shot.path, width: shot.width, height: shot.height, bytes: shot.bytes, renderMs: shot.renderMs };
     const summary = `Screenshot of ${session.id} (${shot.width}x${shot.height} ${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
     const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");
@@ -127,7 +126,7 @@ export const webViewerTool = defineTool({
 /** start_session visible: "web": open the viewer in the default browser where there is a display, else return the URL to pass on. */
 export function openWebViewer(session: Session, ctx: ToolContext): { requested: true; open: boolean; url: string; terminal?: string; reason?: string } {
   const url = ctx.web.url(session.id);
-  const launch = openBrowser(url);
+  const launch = openBrowser(url, process.platform, ctx.env);
   return launch.opened
     ? { requested: true, open: true, terminal: "web browser", url }
     : { requested: true, open: false, url, reason: `${launch.reason}; give the person this URL to open in a browser: ${url}` };

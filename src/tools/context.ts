@@ -7,6 +7,7 @@
 import type { Config } from "../config.ts";
 import { MonitorRegistry } from "../monitor/registry.ts";
 import { SessionRegistry } from "../session/registry.ts";
+import { useExtraFonts } from "../render/fonts.ts";
 import { OutputDir } from "../util/artifact-path.ts";
 import { ViewerManager } from "../viewer/manager.ts";
 import { WebViewer } from "../web/server.ts";
@@ -15,6 +16,10 @@ import { Spills } from "./reply-cap.ts";
 
 export interface ServerContext {
   config: Config;
+  /** The environment the server runs in, as viewer windows and the browser see it (DISPLAY...). */
+  env: Record<string, string | undefined>;
+  /** The server's working directory: sessions start there, relative paths are resolved against it. */
+  cwd: string;
   sessions: SessionRegistry;
   monitors: MonitorRegistry;
   viewers: ViewerManager;
@@ -31,15 +36,25 @@ export interface OwnedServerContext extends ServerContext {
   close(): Promise<void>;
 }
 
-export function createServerContext(config: Config, parts: { viewers?: ViewerManager } = {}): OwnedServerContext {
+export interface ContextParts {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  viewers?: ViewerManager;
+}
+
+export function createServerContext(config: Config, parts: ContextParts = {}): OwnedServerContext {
+  const env = parts.env ?? process.env;
+  useExtraFonts(config.fonts);
   const sessions = new SessionRegistry(config);
   const monitors = new MonitorRegistry(config.maxMonitors);
-  const viewers = parts.viewers ?? new ViewerManager();
+  const viewers = parts.viewers ?? new ViewerManager({ env });
   const takeovers = new TakeoverRegistry();
   const web = new WebViewer(sessions, takeovers, config.webPort);
   const output = new OutputDir(config.outputDir);
   return {
     config,
+    env,
+    cwd: parts.cwd ?? process.cwd(),
     sessions,
     monitors,
     viewers,

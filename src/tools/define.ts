@@ -2,7 +2,7 @@
  * A tool is a plain object: name, title, short description, a flat strict valibot schema,
  * annotations and a `run`. Session tools get their session resolved and checked first; inputs are serialised.
  */
-import * as v from "valibot";
+import type * as v from "valibot";
 import type { CompatMap } from "./args.ts";
 import type { Session } from "../session/session.ts";
 import type { ServerContext } from "./context.ts";

@@ -28,9 +28,9 @@ export const exportRecordingTool = defineTool({
   // Writes a file: not read-only; the same arguments write the same GIF again.
   annotations: annotations("Export recording", "write", true),
   async run(args, ctx) {
-    const out = artifactPath(args.out, ".", "unused.gif", args.overwrite);
+    const out = artifactPath(args.out, ".", "unused.gif", ctx.cwd, args.overwrite);
     const started = performance.now();
-    const cast = await readCast(resolve(process.cwd(), args.path));
+    const cast = await readCast(resolve(ctx.cwd, args.path));
     const gif = await castToGif(cast, { speed: args.speed, maxIdleMs: args.maxIdleMs, fps: args.fps, scale: args.scale, signal: ctx.signal });
     await Bun.write(out, gif.gif);
     const data = { out, format: "gif", frames: gif.frames, width: gif.width, height: gif.height, bytes: gif.gif.length, durationMs: gif.durationMs, truncated: gif.truncated };

@@ -11,9 +11,28 @@ import type { WaitSpec } from "../session/history.ts";
 import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
 
-const INPUT_TOOLS = new Set(["send_keys", "send_text", "send_raw", "paste", "mouse", "resize", "type_text", "hold_key"]);
+const INPUT_TOOLS = new Set([
+  "send_keys",
+  "send_text",
+  "send_raw",
+  "paste",
+  "mouse",
+  "resize",
+  "type_text",
+  "hold_key",
+]);
 /** Options of how a call observes, not what it does: never part of a saved step. */
-const OBSERVE_KEYS = new Set(["sessionId", "captureScreen", "waitAfterMs", "waitFor", "screenDetail", "pollIntervalMs", "errorOnTimeout", "excerptBytes", "includeText"]);
+const OBSERVE_KEYS = new Set([
+  "sessionId",
+  "captureScreen",
+  "waitAfterMs",
+  "waitFor",
+  "screenDetail",
+  "pollIntervalMs",
+  "errorOnTimeout",
+  "excerptBytes",
+  "includeText",
+]);
 
 type Act<A> = (session: Session, args: A, ctx: never) => Promise<{ data: Record<string, unknown> }>;
 
@@ -22,7 +41,11 @@ export function isRecorded(name: string): boolean {
 }
 
 /** `act` wrapped so that what it did lands in the session's history. */
-export function recordingAct<A extends Record<string, unknown>, F extends Act<A>>(name: string, input: v.ObjectSchema<v.ObjectEntries, undefined> | v.StrictObjectSchema<v.ObjectEntries, undefined>, act: F): F {
+export function recordingAct<A extends Record<string, unknown>, F extends Act<A>>(
+  name: string,
+  input: v.ObjectSchema<v.ObjectEntries, undefined> | v.StrictObjectSchema<v.ObjectEntries, undefined>,
+  act: F,
+): F {
   if (!isRecorded(name)) return act;
   const wrapped = async (session: Session, args: A, ctx: never) => {
     const before = session.lastInput;
@@ -35,7 +58,10 @@ export function recordingAct<A extends Record<string, unknown>, F extends Act<A>
       if (INPUT_TOOLS.has(name)) {
         // the input went out even though its waitFor timed out: keep the input, not the wait
         session.history.agentInput(name, stepArgs(input.entries, args), before);
-        if (e.code === "WAIT_TIMEOUT") session.history.note(`${name}'s waitFor "${String((args.waitFor as WaitSpec).pattern).slice(0, 60)}" timed out`);
+        if (e.code === "WAIT_TIMEOUT")
+          session.history.note(
+            `${name}'s waitFor "${String((args.waitFor as WaitSpec).pattern).slice(0, 60)}" timed out`,
+          );
       } else session.history.note(`${name} "${String(args.pattern).slice(0, 60)}" failed (${e.code})`);
       throw error;
     }
@@ -43,7 +69,14 @@ export function recordingAct<A extends Record<string, unknown>, F extends Act<A>
   return wrapped as F;
 }
 
-function record(session: Session, name: string, entries: v.ObjectEntries, args: Record<string, unknown>, data: Record<string, unknown>, before: ScreenBaseline | null): void {
+function record(
+  session: Session,
+  name: string,
+  entries: v.ObjectEntries,
+  args: Record<string, unknown>,
+  data: Record<string, unknown>,
+  before: ScreenBaseline | null,
+): void {
   const history = session.history;
   if (name === "wait_for_text") {
     if (data.matched === true) history.wait(waitSpec(args));
@@ -54,9 +87,13 @@ function record(session: Session, name: string, entries: v.ObjectEntries, args: 
   const waited = data.waitFor as { matched?: boolean } | undefined;
   const waitFor = args.waitFor as (WaitSpec & { pattern: string }) | undefined;
   let kept: (WaitSpec & { newOnly: boolean }) | undefined;
-  if (waitFor && waited?.matched) kept = { ...waitSpec(waitFor as unknown as Record<string, unknown>), newOnly: matchedNewText(session, waitFor) };
+  if (waitFor && waited?.matched)
+    kept = { ...waitSpec(waitFor as unknown as Record<string, unknown>), newOnly: matchedNewText(session, waitFor) };
   else if (waitFor) history.note(`${name}'s waitFor "${waitFor.pattern.slice(0, 60)}" did not match`);
-  history.agentInput(name, stepArgs(entries, args), before, kept);
+  // the ready oracle (or the quiet window) saw the app at rest when the call returned, or a wait matched
+  const settledBy = (data.screen as { settledBy?: string } | undefined)?.settledBy;
+  const settled = settledBy === undefined || !["timeout", "fixed"].includes(settledBy) || kept !== undefined;
+  history.agentInput(name, stepArgs(entries, args), before, kept, settled);
 }
 
 /** Did the agent's waitFor pattern match text that only appeared after the input? */
@@ -65,7 +102,9 @@ function matchedNewText(session: Session, spec: WaitSpec): boolean {
   const baseline = session.lastInput;
   if (spec.matchScreen === false || baseline === null || !session.running) return false;
   using matcher = compileMatcher(spec);
-  const found = matcher.find(newTextOnly(baseline, session.emulator.viewport()).join("\n"), { screenCols: session.cols });
+  const found = matcher.find(newTextOnly(baseline, session.emulator.viewport()).join("\n"), {
+    screenCols: session.cols,
+  });
   return !(found instanceof Promise) && found !== null;
 }
 

@@ -1,5 +1,5 @@
 /** An input tool's observe options (its arguments and the server's default detail) -> lib/observed.ts. */
-import * as v from "valibot";
+import type * as v from "valibot";
 import { TuiError } from "../errors.ts";
 import { observeInput } from "../lib/observed.ts";
 import type { ScreenBlock } from "../session/observe.ts";
@@ -21,12 +21,14 @@ export async function runObserved<R extends Record<string, unknown>>(
 ): Promise<ToolOutcome> {
   const options = { captureScreen: args.captureScreen, waitAfterMs: args.waitAfterMs, waitFor: args.waitFor };
   try {
-    const outcome = await observeInput(session, { ...options, screenDetail: args.screenDetail ?? ctx.config.screenDetail, signal: ctx.signal }, action, describe);
+    const screenDetail = args.screenDetail ?? ctx.config.screenDetail;
+    const outcome = await observeInput(session, { ...options, screenDetail, signal: ctx.signal }, action, describe);
     return { ...outcome, parts: inputParts(outcome.data, unlisted) };
   } catch (error) {
     // A missed waitFor with errorOnTimeout: the error shows the screen at the timeout, as a reply would.
     if (!(error instanceof TuiError) || error.code !== "WAIT_TIMEOUT" || !error.details) throw error;
-    throw new ReplyError(error.code, error.message, error.hint ?? "", error.details, inputParts(error.details, unlisted));
+    const parts = inputParts(error.details, unlisted);
+    throw new ReplyError(error.code, error.message, error.hint ?? "", error.details, parts);
   }
 }
 

@@ -20,12 +20,14 @@ export function cursorAt(cursor: Cursor): string {
 /** Most highlights listed in the text; a screen painted all over in colour has more than a selection. */
 const MAX_HIGHLIGHTS = 40;
 
+const highlightLine = (h: Highlight) => `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text)}`;
+
 function highlightLines(highlights: readonly Highlight[] | undefined): string[] {
   if (!highlights || highlights.length === 0) return [];
   const more = highlights.length - MAX_HIGHLIGHTS;
   return [
     "Highlighted (row:cols kind text):",
-    ...highlights.slice(0, MAX_HIGHLIGHTS).map((h) => `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text)}`),
+    ...highlights.slice(0, MAX_HIGHLIGHTS).map(highlightLine),
     ...(more > 0 ? [`(${more} more in structuredContent)`] : []),
   ];
 }
@@ -42,7 +44,8 @@ export function diffLines({ diff, rows }: DiffPart): string[] {
   if (diff.identical) return ["Screen unchanged."];
   const out: string[] = [];
   const changed = diff.changedLines;
-  if (changed.length > 0 && rows === "ranges") out.push(`Changed rows: ${ranges(changed.map((c) => c.row))} (see screen).`);
+  const named = changed.length > 0 && rows === "ranges";
+  if (named) out.push(`Changed rows: ${ranges(changed.map((c) => c.row))} (see screen).`);
   else if (changed.length > 0) {
     out.push("Changed rows:");
     for (const c of changed) {
@@ -106,7 +109,7 @@ export function renderText(summary: string, parts: ReplyParts): string {
   return [oneLine(summary), ...partLines(parts)].join("\n");
 }
 
-export function renderErrorText(error: { code: string; message: string; hint?: string }, parts: ReplyParts | undefined): string {
+export function renderErrorText(error: { code: string; message: string; hint?: string }, parts?: ReplyParts): string {
   const out = [`Error ${error.code}: ${error.message}`];
   if (error.hint) out.push(`Fix: ${error.hint}`);
   if (parts) out.push(...partLines(parts));

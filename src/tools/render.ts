@@ -6,7 +6,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { TuiError } from "../errors.ts";
 import type { ToolOutcome } from "./define.ts";
-import { clipMessage } from "../util/clip.ts";
+import { errorSummary } from "../util/clip.ts";
 import { capReply, type ReplyLimit } from "./reply-cap.ts";
 import { renderErrorText, renderText } from "./render-text.ts";
 import { fieldsWithout, ReplyError, type ReplyParts } from "./reply.ts";
@@ -31,7 +31,7 @@ export function renderOutcome(outcome: ToolOutcome, tool: string, reply: ReplyOp
 
 export function renderError(error: TuiError, tool: string, reply: ReplyOptions): CallToolResult {
   // Central bound on echoed input: whatever a thrower quoted, the rendered error stays short.
-  const summary = { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) };
+  const summary = errorSummary(error);
   const data: Record<string, unknown> = { error: summary };
   if (error.details) data.details = error.details;
   const text = reply.content === "json"

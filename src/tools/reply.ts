@@ -49,14 +49,21 @@ export const MANY_ROWS = 8;
 
 /** A TuiError whose details render with named parts (the screen at a failed wait, say). */
 export class ReplyError extends TuiError {
-  constructor(code: ErrorCode, message: string, hint: string, details: Record<string, unknown>, readonly parts: ReplyParts) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    hint: string,
+    details: Record<string, unknown>,
+    readonly parts: ReplyParts,
+  ) {
     super(code, message, hint, details);
   }
 }
 
 /** Parts of a whole-screen view: snapshot, get_text, a wait's screen, a final screen. */
 export function viewParts(view: Pick<ScreenView, "text" | "cursor"> & Partial<ScreenView>, title?: string): ReplyParts {
-  const screen: ScreenPart = { text: view.text, cursor: view.cursor, ...(view.cols !== undefined ? { cols: view.cols, rows: view.rows } : {}) };
+  const size = view.cols !== undefined ? { cols: view.cols, rows: view.rows } : {};
+  const screen: ScreenPart = { text: view.text, cursor: view.cursor, ...size };
   if (title) screen.title = title;
   return { screen, highlights: view.highlights ?? [] };
 }
@@ -110,10 +117,13 @@ export function blockParts(block: ScreenBlock, inScript = false): ReplyParts {
   if (inScript) return { diff: { diff: block.diff, rows: "after" } };
   if (block.after) {
     const listAll = !block.fullScreenInstead && (changed <= MANY_ROWS || changed <= block.after.rows / 2);
-    if (block.diff.identical) return { settle, diff: { diff: block.diff, rows: "all" }, screen: { cursor: block.after.cursor }, highlights: block.after.highlights };
+    const { cursor, highlights } = block.after;
+    if (block.diff.identical) return { settle, diff: { diff: block.diff, rows: "all" }, screen: { cursor }, highlights };
     return { settle, diff: { diff: block.diff, rows: listAll ? "all" : "ranges" }, ...viewParts(block.after) };
   }
-  return { settle, diff: { diff: block.diff, rows: changed > MANY_ROWS ? "after" : "all" }, screen: { cursor: block.cursor }, highlights: block.highlights ?? [] };
+  const rows = changed > MANY_ROWS ? "after" : "all";
+  const highlights = block.highlights ?? [];
+  return { settle, diff: { diff: block.diff, rows }, screen: { cursor: block.cursor }, highlights };
 }
 
 /** Several parts into one; lines and blocks are joined in order, other parts: the later wins. */
@@ -146,12 +156,15 @@ export function snapshotBlocks(snap: Pick<Snapshot, "ansi" | "cells" | "scrollba
   if (snap.cells !== undefined) {
     // Cells are for programs; a model reads the screen and its highlights. Small ones are shown anyway.
     const cells = JSON.stringify(snap.cells);
-    out.push(cells.length <= MAX_TEXT_CELLS_BYTES ? `Cells: ${cells}` : `Cells: ${cells.length} bytes of JSON, in structuredContent.cells.`);
+    const small = cells.length <= MAX_TEXT_CELLS_BYTES;
+    out.push(small ? `Cells: ${cells}` : `Cells: ${cells.length} bytes of JSON, in structuredContent.cells.`);
   }
   const sb = snap.scrollback;
   if (sb) {
-    out.push(`Buffer (${sb.totalLines} lines${sb.truncated ? `, last ${sb.maxLines} shown` : ""}${sb.isAltScreen ? ", alternate screen" : ""}):`, sb.text);
-    if (sb.normalBuffer) out.push(`Normal buffer behind the alternate screen (${sb.normalBuffer.totalLines} lines):`, sb.normalBuffer.text);
+    const how = `${sb.truncated ? `, last ${sb.maxLines} shown` : ""}${sb.isAltScreen ? ", alternate screen" : ""}`;
+    out.push(`Buffer (${sb.totalLines} lines${how}):`, sb.text);
+    const normal = sb.normalBuffer;
+    if (normal) out.push(`Normal buffer behind the alternate screen (${normal.totalLines} lines):`, normal.text);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 /** Session lifecycle tools: start_session, stop_session, list_sessions, get_exit_info. */
+import { resolve } from "node:path";
 import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import { describeExit } from "../session/session.ts";
@@ -67,8 +68,8 @@ export const startSession = defineTool({
   }),
   annotations: annotations("Start session", "write", false),
   async run(args, ctx) {
-    const artifacts = planRecording({ record: args.recordPath ?? args.record }, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path });
-    const session = await ctx.sessions.start(args);
+    const artifacts = planRecording({ record: args.recordPath ?? args.record }, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path, cwd: ctx.cwd });
+    const session = await ctx.sessions.start({ ...args, cwd: resolve(ctx.cwd, args.cwd ?? "") });
     let recordingStart: Record<string, unknown>;
     try {
       recordingStart = artifacts.apply(session);

@@ -37,11 +37,11 @@ export function assertDirectory(dir: string, what: string): void {
 }
 
 /**
- * The absolute path for an artifact: `path` resolved against the server's cwd (its directory must
+ * The absolute path for an artifact: `path` resolved against `cwd`, the server's (its directory must
  * exist), or `defaultName` inside `defaultDir`.
  */
-export function artifactPath(path: string | undefined, defaultDir: string, defaultName: string, overwrite = false): string {
-  const full = path === undefined ? join(defaultDir, defaultName) : resolve(process.cwd(), path);
+export function artifactPath(path: string | undefined, defaultDir: string, defaultName: string, cwd: string, overwrite = false): string {
+  const full = path === undefined ? join(defaultDir, defaultName) : resolve(cwd, path);
   assertDirectory(dirname(full), path === undefined ? "Default output" : `Path "${shown(path)}"`);
   if (!overwrite && existsSync(full)) {
     throw new TuiError("INVALID_ARGUMENT", `"${shown(full)}" already exists; it was left as it is.`, "Pass overwrite: true to replace it, or choose another path.");

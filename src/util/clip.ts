@@ -17,3 +17,14 @@ export function clipMessage(message: string, max = MAX_ECHO_CHARS): string {
   const quoted = message.replace(/"([^"]{200,})"/g, (_, inner: string) => `"${clip(inner, max)}"`);
   return clip(quoted, max * 5);
 }
+
+/** What a result says of an error: its code, and message and hint clipped (the one place both are built). */
+export interface ErrorSummary {
+  code: string;
+  message: string;
+  hint?: string;
+}
+
+export function errorSummary(error: { code: string; message: string; hint?: string }): ErrorSummary {
+  return { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) };
+}

@@ -47,7 +47,8 @@ export function log(...parts: unknown[]): void {
  * terminal raw. C0, DEL, C1 and the Unicode line and paragraph separators are escaped.
  */
 export function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => CONTROL_NAMES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(CONTROLS, (c) => CONTROL_NAMES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const CONTROL_NAMES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", "\u001b": "\\x1b" };

@@ -34,8 +34,18 @@ const start = async (c: TestClient, dir: string, args: Record<string, unknown>, 
   await ok(c, "wait_for_text", { sessionId, pattern: ready, timeoutMs: 15_000 });
   return sessionId as string;
 };
-const keys = (c: TestClient, sessionId: string, k: unknown, waitFor?: string) => ok(c, "send_keys", { sessionId, keys: k, ...(waitFor ? { waitFor: { pattern: waitFor, timeoutMs: 10_000, errorOnTimeout: true } } : {}) });
-const text = (c: TestClient, sessionId: string, t: string, waitFor?: string) => ok(c, "send_text", { sessionId, text: t, ...(waitFor ? { waitFor: { pattern: waitFor, timeoutMs: 10_000, errorOnTimeout: true } } : {}) });
+const keys = (c: TestClient, sessionId: string, k: unknown, waitFor?: string) =>
+  ok(c, "send_keys", {
+    sessionId,
+    keys: k,
+    ...(waitFor ? { waitFor: { pattern: waitFor, timeoutMs: 10_000, errorOnTimeout: true } } : {}),
+  });
+const text = (c: TestClient, sessionId: string, t: string, waitFor?: string) =>
+  ok(c, "send_text", {
+    sessionId,
+    text: t,
+    ...(waitFor ? { waitFor: { pattern: waitFor, timeoutMs: 10_000, errorOnTimeout: true } } : {}),
+  });
 
 const HTOPRC = `htop_version=3.2.2
 config_reader_min_version=3
@@ -60,7 +70,16 @@ export const SCENARIOS: Scenario[] = [
     files: { htoprc: HTOPRC },
     async drive(c, dir) {
       // -u nobody: an empty process list, so what is left on screen is the header's clock and uptime
-      const id = await start(c, dir, { command: "htop", args: ["-u", "nobody"], env: { HTOPRC: join(dir, "htoprc"), HOME: join(dir, "..", "home") } }, "Uptime");
+      const id = await start(
+        c,
+        dir,
+        {
+          command: "htop",
+          args: ["-u", "nobody"],
+          env: { HTOPRC: join(dir, "htoprc"), HOME: join(dir, "..", "home") },
+        },
+        "Uptime",
+      );
       await keys(c, id, "F1");
       await keys(c, id, "q", "PID USER");
       return id;
@@ -71,7 +90,12 @@ export const SCENARIOS: Scenario[] = [
     name: "vim-open-other-file",
     files: { "notes.txt": "first file\nline two\n", "other.txt": "the other file\nhas three\nlines\n" },
     async drive(c, dir) {
-      const id = await start(c, dir, { command: "vim", args: ["-u", "NONE", "-i", "NONE", "-N", "-n", "notes.txt"] }, "notes.txt");
+      const id = await start(
+        c,
+        dir,
+        { command: "vim", args: ["-u", "NONE", "-i", "NONE", "-N", "-n", "notes.txt"] },
+        "notes.txt",
+      );
       await text(c, id, ":e other.txt\r");
       await keys(c, id, ["j", "j"]);
       return id;
@@ -83,7 +107,12 @@ export const SCENARIOS: Scenario[] = [
     name: "mc-view-a-file",
     files: { "readme.txt": "mc can view this file\n", "zeta.txt": "z\n" },
     async drive(c, dir) {
-      const id = await start(c, dir, { command: "mc", args: ["-u", "--nocolor", dir], env: { HOME: join(dir, "..", "home"), MC_SKIN: "default" } }, "readme.txt");
+      const id = await start(
+        c,
+        dir,
+        { command: "mc", args: ["-u", "--nocolor", dir], env: { HOME: join(dir, "..", "home"), MC_SKIN: "default" } },
+        "readme.txt",
+      );
       await keys(c, id, "down");
       await keys(c, id, "F3", "mc can view this file");
       return id;
@@ -92,7 +121,10 @@ export const SCENARIOS: Scenario[] = [
   {
     app: "less",
     name: "less-search",
-    files: { "log.txt": Array.from({ length: 60 }, (_, i) => `line ${i + 1}${i === 41 ? " the needle" : ""}`).join("\n") + "\n" },
+    files: {
+      "log.txt":
+        Array.from({ length: 60 }, (_, i) => `line ${i + 1}${i === 41 ? " the needle" : ""}`).join("\n") + "\n",
+    },
     async drive(c, dir) {
       const id = await start(c, dir, { command: "less", args: ["log.txt"], env: { LESSHISTFILE: "-" } }, "line 1");
       await text(c, id, "/needle\r");
@@ -113,10 +145,18 @@ export const SCENARIOS: Scenario[] = [
   {
     app: "dialog",
     name: "dialog-menu-pick",
-    files: { "menu.sh": 'choice=$(dialog --menu "Pick a fruit" 12 40 4 $(cat items) 3>&1 1>&2 2>&3)\necho "picked: $choice"\n', items: "a Apple b Banana c Cherry" },
+    files: {
+      "menu.sh": 'choice=$(dialog --menu "Pick a fruit" 12 40 4 $(cat items) 3>&1 1>&2 2>&3)\necho "picked: $choice"\n',
+      items: "a Apple b Banana c Cherry",
+    },
     snapshots: "waits",
     async drive(c, dir) {
-      const id = await start(c, dir, { command: "bash", args: ["--norc", "--noprofile", "menu.sh"], env: { DIALOGRC: "/dev/null" } }, "Pick a fruit");
+      const id = await start(
+        c,
+        dir,
+        { command: "bash", args: ["--norc", "--noprofile", "menu.sh"], env: { DIALOGRC: "/dev/null" } },
+        "Pick a fruit",
+      );
       await keys(c, id, "down");
       await keys(c, id, "down");
       await keys(c, id, "enter");
@@ -129,7 +169,12 @@ export const SCENARIOS: Scenario[] = [
     app: "python3",
     name: "python-repl",
     async drive(c, dir) {
-      const id = await start(c, dir, { command: "python3", args: ["-q"], env: { PYTHONSTARTUP: "", PYTHON_BASIC_REPL: "1" } }, ">>> ");
+      const id = await start(
+        c,
+        dir,
+        { command: "python3", args: ["-q"], env: { PYTHONSTARTUP: "", PYTHON_BASIC_REPL: "1" } },
+        ">>> ",
+      );
       await text(c, id, "print(6 * 7)\r", "42");
       await text(c, id, "'-'.join(['a', 'b'])\r");
       await ok(c, "run_script", { sessionId: id, steps: [{ type: "assert_text", pattern: "'a-b'" }] });

@@ -17,36 +17,48 @@ import { prepare, SCENARIOS, writeChange } from "./save-scenarios.ts";
 const RERUNS = 3;
 
 for (const scenario of SCENARIOS) {
-  describeApp(scenario.app, () => {
-    let c: TestClient;
-    const dir = mkdtempSync(join(tmpdir(), `tui-save-${scenario.name}-`));
-    beforeAll(async () => {
-      c = await connect({ env: { DISPLAY: "", WAYLAND_DISPLAY: "" } });
-    });
-    afterAll(async () => {
-      await c[Symbol.asyncDispose]();
-      rmSync(dir, { recursive: true, force: true });
-    });
+  describeApp(
+    scenario.app,
+    () => {
+      let c: TestClient;
+      const dir = mkdtempSync(join(tmpdir(), `tui-save-${scenario.name}-`));
+      beforeAll(async () => {
+        c = await connect({ env: { DISPLAY: "", WAYLAND_DISPLAY: "" } });
+      });
+      afterAll(async () => {
+        await c[Symbol.asyncDispose]();
+        rmSync(dir, { recursive: true, force: true });
+      });
 
-    test(`${scenario.name}: saved, then ${RERUNS}/${RERUNS} reruns pass${scenario.change ? "; a change in the app fails it" : ""}`, async () => {
-      const { appDir, testsDir } = prepare(dir, scenario.files);
-      const sessionId = await scenario.drive(c, appDir);
-      const saved = await c.call("save_test", { sessionId, path: join(testsDir, `${scenario.name}.tui.json`), snapshots: scenario.snapshots ?? "end" });
-      expect(saved.isError).toBe(false);
-      await c.call("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
-      const rerun = await runCli(["--repeat", String(RERUNS), "--workers", "2", "--ci", "--timeout", "30000"], { cwd: testsDir });
-      if (rerun.code !== 0) console.error(`${scenario.name}: saved test\n${saved.data.file}\n${rerun.stderr}`);
-      expect(rerun.stderr).toContain(`${RERUNS} passed`);
-      expect(rerun.code).toBe(0);
-      if (scenario.clock) {
-        const golden = await Bun.file(join(testsDir, "__snapshots__", `${scenario.name}.tui.json`, `${scenario.name}-end.txt`)).text();
-        expect(golden).toContain(MASK_CHAR);
-      }
-      if (!scenario.change) return;
-      writeChange(appDir, scenario.change.files);
-      const changed = await runCli(["--ci", "--timeout", "30000"], { cwd: testsDir });
-      expect(changed.code).toBe(1);
-      expect(changed.stderr).toContain(scenario.change.failureMentions);
-    }, 120_000);
-  }, `save_test on ${scenario.app}`);
+      test(`${scenario.name}: saved, then ${RERUNS}/${RERUNS} reruns pass${scenario.change ? "; a change in the app fails it" : ""}`, async () => {
+        const { appDir, testsDir } = prepare(dir, scenario.files);
+        const sessionId = await scenario.drive(c, appDir);
+        const saved = await c.call("save_test", {
+          sessionId,
+          path: join(testsDir, `${scenario.name}.tui.json`),
+          snapshots: scenario.snapshots ?? "end",
+        });
+        expect(saved.isError).toBe(false);
+        await c.call("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
+        const rerun = await runCli(["--repeat", String(RERUNS), "--workers", "2", "--ci", "--timeout", "30000"], {
+          cwd: testsDir,
+        });
+        if (rerun.code !== 0) console.error(`${scenario.name}: saved test\n${saved.data.file}\n${rerun.stderr}`);
+        expect(rerun.stderr).toContain(`${RERUNS} passed`);
+        expect(rerun.code).toBe(0);
+        if (scenario.clock) {
+          const golden = await Bun.file(
+            join(testsDir, "__snapshots__", `${scenario.name}.tui.json`, `${scenario.name}-end.txt`),
+          ).text();
+          expect(golden).toContain(MASK_CHAR);
+        }
+        if (!scenario.change) return;
+        writeChange(appDir, scenario.change.files);
+        const changed = await runCli(["--ci", "--timeout", "30000"], { cwd: testsDir });
+        expect(changed.code).toBe(1);
+        expect(changed.stderr).toContain(scenario.change.failureMentions);
+      }, 120_000);
+    },
+    `save_test on ${scenario.app}`,
+  );
 }

@@ -14,7 +14,7 @@ import { dirname, join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { buildTarget, hostTarget } from "../../build.ts";
 import { ENVIRONMENT } from "../../src/config.ts";
-import { connect, type TestClient } from "../e2e/client.ts";
+import { connectStdio, type TestClient } from "../e2e/client.ts";
 
 const target = hostTarget();
 const posix = process.platform !== "win32";
@@ -77,7 +77,7 @@ const backends = [
 describe.skipIf(!target || !posix).each(backends)("compiled binary over MCP stdio, $label", ({ env, rawBytes }) => {
   let c: TestClient;
   beforeAll(async () => {
-    c = await connect({ command: binary, args: [], cwd: dir, env: { ...env, BUN_PTY_LIB: "" } });
+    c = await connectStdio({ command: binary, args: [], cwd: dir, env: { ...env, BUN_PTY_LIB: "" } });
   });
   afterAll(async () => {
     await c?.[Symbol.asyncDispose]();
@@ -88,7 +88,7 @@ describe.skipIf(!target || !posix).each(backends)("compiled binary over MCP stdi
   });
 
   test("tools/list is identical to the source server's", async () => {
-    await using source = await connect();
+    await using source = await connectStdio();
     const fromSource = await source.client.listTools();
     const fromBinary = await c.client.listTools();
     expect(fromBinary.tools.map((t) => t.name)).toEqual(fromSource.tools.map((t) => t.name));

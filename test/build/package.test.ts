@@ -14,7 +14,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { connect, type TestClient } from "../e2e/client.ts";
+import { connectStdio, type StdioTestClient } from "../e2e/client.ts";
 import { BUN_PROGRAMS, envWithPath, NODE_PROGRAMS, pathWithout } from "./toolchains.ts";
 import { lacks } from "../helpers.ts";
 
@@ -113,11 +113,11 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
     { how: "the bin run directly (its shebang)", command: () => bin, args: [] as string[] },
     { how: "bunx tui-tester", command: () => BUN, args: ["x", "tui-tester"] as string[] },
   ])("$how", ({ command, args }) => {
-    let c: TestClient;
+    let c: StdioTestClient;
     let stderr = "";
     beforeAll(async () => {
       // TUI_TESTER_PTY unset here, so only the project's .env could set it.
-      c = await connect({ command: command(), args, cwd: app, env: { TUI_TESTER_PTY: "", TUI_TESTER_LOG: "on" } });
+      c = await connectStdio({ command: command(), args, cwd: app, env: { TUI_TESTER_PTY: "", TUI_TESTER_LOG: "on" } });
       c.transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     }, 60_000);
     afterAll(async () => {
@@ -126,7 +126,7 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
 
     test("initialize: the installed version, the source's tools", async () => {
       expect(c.client.getServerVersion()?.version).toBe(pkg.version);
-      await using source = await connect();
+      await using source = await connectStdio();
       expect((await c.client.listTools()).tools).toEqual((await source.client.listTools()).tools);
     });
 

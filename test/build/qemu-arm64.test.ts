@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { buildTarget, TARGETS } from "../../build.ts";
-import { connect, type TestClient } from "../e2e/client.ts";
+import { connectStdio, type TestClient } from "../e2e/client.ts";
 
 const LOADER = "lib/ld-linux-aarch64.so.1";
 const qemu = Bun.which("qemu-aarch64-static") ?? Bun.which("qemu-aarch64");
@@ -50,7 +50,7 @@ describe.skipIf(missing !== "")("linux-arm64 binary under qemu-user", () => {
     test(`initialize, tools/list and a bash session on ${label}`, async () => {
       let c: TestClient | undefined;
       try {
-        c = await connect({ command: qemu!, args: qemuArgs(), cwd: dir, env: { TUI_TESTER_PTY: pty, BUN_PTY_LIB: "" } });
+        c = await connectStdio({ command: qemu!, args: qemuArgs(), cwd: dir, env: { TUI_TESTER_PTY: pty, BUN_PTY_LIB: "" } });
         expect(c.client.getServerVersion()?.version).toBe(pkg.version);
         const { tools } = await c.client.listTools();
         expect(tools.map((t) => t.name)).toContain("run_script");

@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { ENVIRONMENT, helpText, settingProblems } from "../../src/config.ts";
-import { EMOJI_FONT_FILE, FONT_FILES } from "../../src/render/assets.ts";
-import { connect, SERVER_ENTRY } from "../e2e/client.ts";
+import { connectStdio, SERVER_ENTRY } from "../e2e/client.ts";
 
 let dir = "";
 let file = "";
@@ -31,11 +30,6 @@ const CASES: Record<string, { bad: () => string[]; good: () => string }> = {
   TUI_TESTER_SCROLLBACK: { bad: () => ["-5", "lots"], good: () => "500" },
   TUI_TESTER_KILL_GRACE_MS: { bad: () => ["0", "2s"], good: () => "500" },
   TUI_TESTER_MAX_EXITED_KEPT: { bad: () => ["0", "99999999999999999999"], good: () => "8" },
-  TUI_TESTER_FONTS: {
-    // A missing file, a file that is not a font, and a good font followed by a missing one.
-    bad: () => [join(dir, "missing.ttf"), file, `${FONT_FILES[0]}${delimiter}${join(dir, "gone.otf")}`],
-    good: () => [FONT_FILES[0], EMOJI_FONT_FILE].join(delimiter),
-  },
   TUI_TESTER_THEME: {
     bad: () => ["dark", "[]", '{"background":"white"}', '{"bg":"#000000"}', '{"ansi":["#000000",1]}'],
     good: () => '{"background":"#ffffff","foreground":"#000000"}',
@@ -47,6 +41,7 @@ const CASES: Record<string, { bad: () => string[]; good: () => string }> = {
   TUI_TESTER_OUTPUT_DIR: { bad: () => [file], good: () => join(dir, "out") },
   TUI_TESTER_CONTENT: { bad: () => ["xml"], good: () => "json" },
   TUI_TESTER_RECORD_DIR: { bad: () => [join(dir, "missing"), file], good: () => dir },
+  TUI_TESTER_FONTS: { bad: () => [join(dir, "missing.ttf"), file], good: () => Bun.resolveSync("dejavu-fonts-ttf/ttf/DejaVuSans.ttf", import.meta.dir) },
   TUI_TESTER_WEB_PORT: { bad: () => ["65536", "-1", "http"], good: () => "0" },
 };
 
@@ -103,7 +98,7 @@ test("a long bad value is cut in the message", () => {
 
 test("with every variable set to a good non-default value the server starts and runs a session", async () => {
   const env = Object.fromEntries(Object.entries(CASES).map(([name, c]) => [name, c.good()]));
-  await using c = await connect({ env });
+  await using c = await connectStdio({ env });
   const started = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-c", "echo settings-ok; sleep 30"] });
   const waited = await c.call("wait_for_text", { sessionId: started.sessionId, pattern: "settings-ok", timeoutMs: 10_000 });
   expect(waited.isError).toBe(false);

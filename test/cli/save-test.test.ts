@@ -35,16 +35,37 @@ describe("save_test", () => {
     await dir.write("data.txt", "alpha\nbeta\n");
     const id = await shell();
     await c.ok("send_text", { sessionId: id, text: "cat data.txt\r" });
-    await c.ok("send_keys", { sessionId: id, keys: ["e", "c", "h", "o", "space", "o", "k", "enter"], waitFor: { pattern: "^ok$", regex: true, regexFlags: "m" } });
+    await c.ok("send_keys", {
+      sessionId: id,
+      keys: ["e", "c", "h", "o", "space", "o", "k", "enter"],
+      waitFor: { pattern: "^ok$", regex: true, regexFlags: "m" },
+    });
     await c.ok("run_script", { sessionId: id, steps: [{ type: "assert_text", pattern: "beta" }] });
     const saved = await c.ok("save_test", { sessionId: id, path: "t/cat.tui.json" });
     expect(saved.goldens).toHaveLength(1);
     const file = await readJson("t/cat.tui.json");
-    expect(file.session).toMatchObject({ command: "bash", args: ["--norc", "--noprofile"], cwd: "..", env: { PS1: "t$ " }, cols: 50, rows: 8 });
-    expect(file.steps.map((s: any) => s.type)).toEqual(["wait_for_text", "send_text", "send_keys", "assert_text", "expect_snapshot"]);
+    expect(file.session).toMatchObject({
+      command: "bash",
+      args: ["--norc", "--noprofile"],
+      cwd: "..",
+      env: { PS1: "t$ " },
+      cols: 50,
+      rows: 8,
+    });
+    expect(file.steps.map((s: any) => s.type)).toEqual([
+      "wait_for_text",
+      "send_text",
+      "send_keys",
+      "assert_text",
+      "expect_snapshot",
+    ]);
     // the agent's own wait_for_text came before the first input, so no ready wait is added
     expect(file.steps[0]).toEqual({ type: "wait_for_text", pattern: "t$" });
-    expect(file.steps[1]).toEqual({ type: "send_text", text: "cat data.txt\r", waitFor: { pattern: "t$", after: "input" } });
+    expect(file.steps[1]).toEqual({
+      type: "send_text",
+      text: "cat data.txt\r",
+      waitFor: { pattern: "t$", after: "input" },
+    });
     expect(file.steps[2].waitFor).toEqual({ pattern: "^ok$", regex: true, regexFlags: "m", after: "input" });
     const rerun = await runCli(["t/cat.tui.json", "--repeat", "3", "--workers", "2", "--ci"], { cwd: dir.dir });
     expect(rerun.stderr).toContain("3 passed");
@@ -77,10 +98,17 @@ describe("save_test", () => {
 
   test("an exited session is saved, and its test passes", async () => {
     const id = await shell();
-    await c.ok("send_text", { sessionId: id, text: "echo leaving\r", waitFor: { pattern: "^leaving$", regex: true, regexFlags: "m" } });
+    await c.ok("send_text", {
+      sessionId: id,
+      text: "echo leaving\r",
+      waitFor: { pattern: "^leaving$", regex: true, regexFlags: "m" },
+    });
     await c.ok("send_text", { sessionId: id, text: "exit 3\r" });
     // a wait ends early when the process exits
-    expect((await c.ok("wait_for_text", { sessionId: id, pattern: "NEVER", timeoutMs: 10_000, errorOnTimeout: false })).exited).toBe(true);
+    expect(
+      (await c.ok("wait_for_text", { sessionId: id, pattern: "NEVER", timeoutMs: 10_000, errorOnTimeout: false }))
+        .exited,
+    ).toBe(true);
     const saved = await c.ok("save_test", { sessionId: id, path: "t/exited.tui.json", snapshots: "waits" });
     expect(saved.goldens.length).toBe(2);
     const rerun = await runCli(["t/exited.tui.json", "--ci"], { cwd: dir.dir });
@@ -88,14 +116,22 @@ describe("save_test", () => {
   });
 
   test("a human's typing in the web viewer is in the saved test as the same step types", async () => {
-    const { sessionId } = await c.ok("start_session", { command: BUN, args: [fixture("echo-keys.ts")], cols: 60, rows: 10 });
+    const { sessionId } = await c.ok("start_session", {
+      command: BUN,
+      args: [fixture("echo-keys.ts")],
+      cols: 60,
+      rows: 10,
+    });
     await c.ok("wait_for_text", { sessionId, pattern: "READY" });
     await c.ok("send_text", { sessionId, text: "a", waitFor: { pattern: "KEY 61" } });
     const { url } = await c.ok("web_viewer", { sessionId });
     const tab = await openTab(url);
     tab.send({ type: "attach", id: sessionId });
     tab.send({ type: "take" });
-    await tab.next((m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"), "control granted");
+    await tab.next(
+      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"),
+      "control granted",
+    );
     tab.send({ type: "input", data: "h" });
     tab.send({ type: "input", data: "i" });
     await c.ok("wait_for_text", { sessionId, pattern: "KEY (68)?69", regex: true, errorOnTimeout: true });
@@ -107,7 +143,10 @@ describe("save_test", () => {
     await c.ok("save_test", { sessionId, path: "t/human.tui.json", snapshots: "none" });
     const steps = (await readJson("t/human.tui.json")).steps;
     const human = steps.filter((s: any) => s.label === "typed by a human in the web viewer");
-    expect(human.map((s: any) => [s.type, s.text ?? s.keys])).toEqual([["send_text", "hi"], ["send_keys", "down"]]);
+    expect(human.map((s: any) => [s.type, s.text ?? s.keys])).toEqual([
+      ["send_text", "hi"],
+      ["send_keys", "down"],
+    ]);
     expect(steps.findIndex((s: any) => s.text === "hi")).toBeLessThan(steps.findIndex((s: any) => s.text === "z"));
     const rerun = await runCli(["t/human.tui.json"], { cwd: dir.dir });
     expect(rerun.code).toBe(0);
@@ -116,7 +155,12 @@ describe("save_test", () => {
 
 describe("save_test: more step types, and the history's bound", () => {
   test("mouse, resize and paste calls are steps; the saved test replays them", async () => {
-    const { sessionId } = await c.ok("start_session", { command: BUN, args: [fixture("mouse-app.ts"), "1000,1006,2004"], cols: 60, rows: 20 });
+    const { sessionId } = await c.ok("start_session", {
+      command: BUN,
+      args: [fixture("mouse-app.ts"), "1000,1006,2004"],
+      cols: 60,
+      rows: 20,
+    });
     await c.ok("wait_for_text", { sessionId, pattern: "READY" });
     await c.ok("mouse", { sessionId, action: "click", text: "CLICK ME" });
     await c.ok("resize", { sessionId, cols: 70, rows: 20 });
@@ -146,9 +190,17 @@ describe("waits and masks in the engine", () => {
   test('waitFor { after: "input" } ignores text already on the screen; wait_for_text takes it too', async () => {
     const id = await shell();
     await c.ok("send_text", { sessionId: id, text: "echo Setup\r", waitFor: { pattern: "t$", after: "input" } });
-    const old = await c.ok("send_text", { sessionId: id, text: "true\r", waitFor: { pattern: "Setup", after: "input", timeoutMs: 300 } });
+    const old = await c.ok("send_text", {
+      sessionId: id,
+      text: "true\r",
+      waitFor: { pattern: "Setup", after: "input", timeoutMs: 300 },
+    });
     expect(old.waitFor.matched).toBe(false);
-    const plain = await c.ok("send_text", { sessionId: id, text: "true\r", waitFor: { pattern: "Setup", timeoutMs: 300 } });
+    const plain = await c.ok("send_text", {
+      sessionId: id,
+      text: "true\r",
+      waitFor: { pattern: "Setup", timeoutMs: 300 },
+    });
     expect(plain.waitFor.matched).toBe(true);
     await c.ok("send_text", { sessionId: id, text: "sleep 0.2; echo Setup again\r" });
     const fresh = await c.ok("wait_for_text", { sessionId: id, pattern: "Setup", after: "input", timeoutMs: 10_000 });
@@ -159,29 +211,56 @@ describe("waits and masks in the engine", () => {
   test("expect_snapshot masks: a regex and a region hide what differs, in golden and screen", async () => {
     const id = await shell();
     const golden = join(dir.dir, "masks");
-    await c.ok("send_text", { sessionId: id, text: "clear; echo at $(date +%N) pid $$\r", waitFor: { pattern: "^at \\d+", regex: true, regexFlags: "m" } });
+    await c.ok("send_text", {
+      sessionId: id,
+      text: "clear; echo at $(date +%N) pid $$\r",
+      waitFor: { pattern: "^at \\d+", regex: true, regexFlags: "m" },
+    });
     const regex = [{ regex: String.raw`at \d+` }];
     const region = [{ region: { row: 0, col: 0, rows: 1, cols: 50 } }];
-    const write = (name: string, mask: unknown) => c.ok("run_script", { sessionId: id, steps: [{ type: "expect_snapshot", name, dir: golden, update: "missing", mask }] });
+    const write = (name: string, mask: unknown) =>
+      c.ok("run_script", {
+        sessionId: id,
+        steps: [{ type: "expect_snapshot", name, dir: golden, update: "missing", mask }],
+      });
     await write("by-regex", regex);
     await write("by-region", region);
-    await c.ok("send_text", { sessionId: id, text: "clear; echo at $(date +%N) pid $$\r", waitFor: { pattern: "^at \\d+", regex: true, regexFlags: "m" } });
-    const check = (name: string, mask?: unknown) => c.call("run_script", { sessionId: id, steps: [{ type: "expect_snapshot", name, dir: golden, timeoutMs: 200, ...(mask ? { mask } : {}) }] });
+    await c.ok("send_text", {
+      sessionId: id,
+      text: "clear; echo at $(date +%N) pid $$\r",
+      waitFor: { pattern: "^at \\d+", regex: true, regexFlags: "m" },
+    });
+    const check = (name: string, mask?: unknown) =>
+      c.call("run_script", {
+        sessionId: id,
+        steps: [{ type: "expect_snapshot", name, dir: golden, timeoutMs: 200, ...(mask ? { mask } : {}) }],
+      });
     expect((await check("by-regex", regex)).isError).toBe(false);
     expect((await check("by-region", region)).isError).toBe(false);
     expect((await check("by-regex")).text).toContain("Screen differs");
-    const bad = await c.call("run_script", { sessionId: id, steps: [{ type: "expect_snapshot", name: "x", mask: [{ regex: "(" }] }] });
+    const bad = await c.call("run_script", {
+      sessionId: id,
+      steps: [{ type: "expect_snapshot", name: "x", mask: [{ regex: "(" }] }],
+    });
     expect(bad.text).toContain("INVALID_REGEX");
   });
 
   test("start_session clock freezes the date through libfaketime, or says how to get it", async () => {
-    const frozen = await c.call("start_session", { ...bash(), clock: "2026-01-01T00:00:00Z", env: { PS1: "t$ ", TZ: "UTC" } });
+    const frozen = await c.call("start_session", {
+      ...bash(),
+      clock: "2026-01-01T00:00:00Z",
+      env: { PS1: "t$ ", TZ: "UTC" },
+    });
     if (frozen.isError && frozen.data.error.code === "FAKETIME_MISSING") {
       console.warn("skipping the fake clock check: libfaketime not installed (apt-get install faketime)");
     } else {
       const id = frozen.data.sessionId;
       await c.ok("wait_for_text", { sessionId: id, pattern: "t$" });
-      const out = await c.ok("send_text", { sessionId: id, text: "date +%FT%T; sleep 1.1; date +%FT%T\r", waitFor: { pattern: "(2026-01-01T00:00:00\\n){2}", regex: true, timeoutMs: 10_000 } });
+      const out = await c.ok("send_text", {
+        sessionId: id,
+        text: "date +%FT%T; sleep 1.1; date +%FT%T\r",
+        waitFor: { pattern: "(2026-01-01T00:00:00\\n){2}", regex: true, timeoutMs: 10_000 },
+      });
       expect(out.waitFor.matched).toBe(true);
     }
   });
@@ -189,7 +268,10 @@ describe("waits and masks in the engine", () => {
 
 describe("tui-tester test", () => {
   test("an inline waitFor that times out fails the step unless optional (on the step or in defaults)", async () => {
-    const steps = (extra: Record<string, unknown>) => [...shellSteps("echo hi", "hi"), { type: "send_text", text: "true\r", waitFor: { pattern: "NEVER", timeoutMs: 200 }, ...extra }];
+    const steps = (extra: Record<string, unknown>) => [
+      ...shellSteps("echo hi", "hi"),
+      { type: "send_text", text: "true\r", waitFor: { pattern: "NEVER", timeoutMs: 200 }, ...extra },
+    ];
     await dir.write("opt/strict.tui.json", { name: "strict", session: bash(), steps: steps({}) });
     const strict = await runCli(["opt/strict.tui.json"], { cwd: dir.dir });
     expect(strict.code).toBe(1);
@@ -203,7 +285,11 @@ describe("tui-tester test", () => {
   });
 
   test("goldens no test uses are reported, and --ci fails on them", async () => {
-    await dir.write("old/a.tui.json", { name: "a", session: bash(), steps: [...shellSteps("echo a", "a"), { type: "expect_snapshot", name: "kept" }] });
+    await dir.write("old/a.tui.json", {
+      name: "a",
+      session: bash(),
+      steps: [...shellSteps("echo a", "a"), { type: "expect_snapshot", name: "kept" }],
+    });
     await dir.write("old/__snapshots__/a.tui.json/unused.txt", "x\n");
     await dir.write("old/__snapshots__/gone.tui.json/orphan.txt", "x\n");
     const first = await runCli(["old"], { cwd: dir.dir });
@@ -232,13 +318,22 @@ describe("tui-tester test", () => {
   });
 
   test("the shipped JSON Schema is current, and a file may name it in $schema", async () => {
-    const check = Bun.spawnSync([process.execPath, join(import.meta.dir, "..", "..", "scripts", "test-schema.ts"), "--check"]);
+    const check = Bun.spawnSync([
+      process.execPath,
+      join(import.meta.dir, "..", "..", "scripts", "test-schema.ts"),
+      "--check",
+    ]);
     expect(check.exitCode).toBe(0);
     const schema = await Bun.file(join(import.meta.dir, "..", "..", "schema", "tui-test.schema.json")).json();
     const stepTypes = schema.definitions.test.properties.steps.items.anyOf.map((s: any) => s.properties.type.const);
     expect(stepTypes).toContain("send_keys");
     expect(stepTypes).toContain("expect_snapshot");
-    await dir.write("schema/s.tui.json", { $schema: "../../schema/tui-test.schema.json", name: "s", session: bash(), steps: shellSteps("echo s", "s") });
+    await dir.write("schema/s.tui.json", {
+      $schema: "../../schema/tui-test.schema.json",
+      name: "s",
+      session: bash(),
+      steps: shellSteps("echo s", "s"),
+    });
     expect((await runCli(["schema"], { cwd: dir.dir })).code).toBe(0);
     expect(readdirSync(join(dir.dir, "schema"))).toContain("s.tui.json");
   });

@@ -1,7 +1,19 @@
-/** An MCP client over stdio against the real server process, as an MCP host would run it. */
+/**
+ * MCP clients for tests, both speaking the real protocol through the SDK's Client:
+ * - `connect()`: the server in this process over the SDK's in-memory transport (createServer over a
+ *   fresh ServerContext, as main.ts builds it): the tool tier, no process to spawn per file;
+ * - `connectStdio()`: the real server process over stdio, as an MCP host runs it: the transport
+ *   tier (shutdown, progress, protocol-level guards, the binaries).
+ */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { join } from "node:path";
+import { tools } from "../../src/catalog.ts";
+import { parseConfig } from "../../src/config.ts";
+import { createServer } from "../../src/server.ts";
+import { createServerContext } from "../../src/tools/context.ts";
 
 export const SERVER_ENTRY = join(import.meta.dir, "..", "..", "src", "main.ts");
 
@@ -13,24 +25,16 @@ export interface CallResult {
 
 export interface TestClient extends AsyncDisposable {
   client: Client;
-  transport: StdioClientTransport;
   call(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal; onprogress?: (p: unknown) => void; timeout?: number }): Promise<CallResult>;
   /** Call and assert success; returns structuredContent. */
   ok(name: string, args?: Record<string, unknown>): Promise<Record<string, any>>;
 }
 
-export async function connect(options: { command?: string; args?: string[]; env?: Record<string, string>; cwd?: string } = {}): Promise<TestClient> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  const transport = new StdioClientTransport({
-    command: options.command ?? process.execPath,
-    args: options.args ?? [SERVER_ENTRY],
-    env: { ...env, TUI_TESTER_LOG: "silent", ...options.env },
-    cwd: options.cwd,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "tui-tester-tests", version: "0.0.0" });
-  await client.connect(transport);
+export interface StdioTestClient extends TestClient {
+  transport: StdioClientTransport;
+}
+
+function testClient<T extends Transport>(client: Client, transport: T, close: () => Promise<void>): TestClient & { transport: T } {
   const call: TestClient["call"] = async (name, args = {}, opts = {}) => {
     const result = await client.callTool({ name, arguments: args }, undefined, { signal: opts.signal, onprogress: opts.onprogress as never, timeout: opts.timeout ?? 60_000 });
     const content = result.content as { type: string; text: string }[];
@@ -45,8 +49,54 @@ export async function connect(options: { command?: string; args?: string[]; env?
       if (result.isError) throw new Error(`${name} failed: ${result.text}`);
       return result.data;
     },
-    async [Symbol.asyncDispose]() {
-      await client.close();
-    },
+    [Symbol.asyncDispose]: close,
   };
+}
+
+/**
+ * The in-memory transport hands a message over at once, in the sender's microtask; a pipe delivers it
+ * in a later turn of the event loop. Without that hop, a test polling in a loop never lets the server's
+ * timers and PTY reads run. setImmediate keeps the order of messages.
+ */
+function likeAPipe(transport: InMemoryTransport): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => new Promise((done, fail) => setImmediate(() => send(message, options).then(done, fail)));
+}
+
+/**
+ * A server in this process with its own context. `env` and `cwd` are what the server process would
+ * have been given: TUI_TESTER_* settings become its Config, the rest (DISPLAY...) is what its viewer
+ * windows and browser see; sessions start in `cwd` and relative paths resolve against it. Sessions
+ * inherit this process's environment. Disposing the client stops every session.
+ */
+export async function connect(options: { env?: Record<string, string>; cwd?: string } = {}): Promise<TestClient> {
+  const env = { ...process.env, TUI_TESTER_LOG: "silent", ...options.env };
+  const context = createServerContext(parseConfig(env), { env, cwd: options.cwd });
+  const server = createServer(tools, context);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  for (const side of [clientSide, serverSide]) likeAPipe(side);
+  await server.connect(serverSide);
+  const client = new Client({ name: "tui-tester-tests", version: "0.0.0" });
+  await client.connect(clientSide);
+  return testClient(client, clientSide, async () => {
+    await client.close();
+    await context.close();
+    await server.close();
+  });
+}
+
+/** The real server process (or `command`, e.g. a compiled binary) over stdio. */
+export async function connectStdio(options: { command?: string; args?: string[]; env?: Record<string, string>; cwd?: string } = {}): Promise<StdioTestClient> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const transport = new StdioClientTransport({
+    command: options.command ?? process.execPath,
+    args: options.args ?? [SERVER_ENTRY],
+    env: { ...env, TUI_TESTER_LOG: "silent", ...options.env },
+    cwd: options.cwd,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "tui-tester-tests", version: "0.0.0" });
+  await client.connect(transport);
+  return testClient(client, transport, () => client.close());
 }

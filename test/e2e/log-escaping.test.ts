@@ -1,10 +1,10 @@
 /** Log injection (issue 22): what a client passes reaches the server's stderr log escaped, one line per entry. */
 import { expect, test } from "bun:test";
 import { until } from "../helpers.ts";
-import { connect } from "./client.ts";
+import { connectStdio } from "./client.ts";
 
 test("a newline or ESC in a command argument cannot forge a log line or reach stderr raw", async () => {
-  await using c = await connect({ env: { TUI_TESTER_LOG: "on" } });
+  await using c = await connectStdio({ env: { TUI_TESTER_LOG: "on" } });
   let stderr = "";
   c.transport.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const forged = "x\n[tui-tester] stopped everything\u001b[2J\u009b31m\u2028done";

@@ -1,11 +1,11 @@
 /** Long waits report MCP progress when asked, and a cancelled request really stops its wait. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { connect, type TestClient } from "./client.ts";
+import { connectStdio, type TestClient } from "./client.ts";
 
 let c: TestClient;
 let sessionId: string;
 beforeAll(async () => {
-  c = await connect();
+  c = await connectStdio();
   sessionId = (await c.ok("start_session", { command: "cat" })).sessionId;
 });
 afterAll(async () => {

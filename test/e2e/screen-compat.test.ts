@@ -30,7 +30,8 @@ test("get_raw_output takes tailBytes, the newest bytes", async () => {
 
 test("wait_for_idle takes pollIntervalMs and reports idleFor", async () => {
   const sessionId = await shell();
-  const idle = await c.ok("wait_for_idle", { sessionId, idleMs: 100, pollIntervalMs: 25, timeoutMs: 5000 });
+  // mode quiet: idleMs of no output (the default mode, idle, ends when bash waits for input)
+  const idle = await c.ok("wait_for_idle", { sessionId, mode: "quiet", idleMs: 100, pollIntervalMs: 25, timeoutMs: 5000 });
   expect(idle.idle).toBe(true);
   expect(idle.idleFor).toBeGreaterThanOrEqual(100);
   expect(idle.screen.text).toContain("$");

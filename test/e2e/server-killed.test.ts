@@ -4,10 +4,10 @@
  */
 import { expect, test } from "bun:test";
 import { processAlive, until } from "../helpers.ts";
-import { connect } from "./client.ts";
+import { connectStdio } from "./client.ts";
 
 test.skipIf(process.platform !== "linux")("SIGKILL to the server leaves no setsid grandchild running", async () => {
-  const c = await connect();
+  const c = await connectStdio();
   const strays: number[] = [];
   try {
     const script = 'setsid sleep 1001 & echo "P1=$!"; (setsid sleep 1002 & echo "P2=$!"); echo READY; exec sleep 1003';
@@ -25,7 +25,7 @@ test.skipIf(process.platform !== "linux")("SIGKILL to the server leaves no setsi
 }, 30_000);
 
 test.skipIf(process.platform !== "linux")("a session cannot unset the server's mark through start_session env", async () => {
-  await using c = await connect();
+  await using c = await connectStdio();
   const { sessionId } = await c.ok("start_session", { command: "sh", args: ["-c", 'echo "MARK=[$TUI_TESTER_OWNER]"; sleep 30'], env: { TUI_TESTER_OWNER: "" } });
   const seen = await c.ok("wait_for_text", { sessionId, pattern: "MARK=\\[(\\d+-[0-9a-f-]+)\\]", regex: true, timeoutMs: 10_000 });
   expect(seen.matched).toBe(true);

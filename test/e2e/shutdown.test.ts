@@ -1,10 +1,10 @@
 /** The server kills every session when it goes away: stdin end, SIGTERM, SIGINT, SIGHUP. */
 import { expect, test } from "bun:test";
 import { processAlive, until } from "../helpers.ts";
-import { connect } from "./client.ts";
+import { connectStdio } from "./client.ts";
 
 async function serverWithSessions() {
-  const c = await connect();
+  const c = await connectStdio();
   const pids: number[] = [];
   for (let i = 0; i < 2; i++) pids.push((await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-i"] })).info.pid);
   const serverPid = c.transport.pid!;

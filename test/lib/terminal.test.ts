@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { launch, Terminal, TuiError } from "../../src/lib/index.ts";
+import { launch, type Terminal, TuiError } from "../../src/lib/index.ts";
 import { findLibfaketime } from "../../src/session/fake-clock.ts";
 import type { ToolContext } from "../../src/tools/define.ts";
 import { sendKeys } from "../../src/tools/input-tools.ts";
@@ -103,8 +103,12 @@ test("press returns the fields send_keys returns, from the same code", async () 
 
 describe("clock and after: input", () => {
   test.skipIf(findLibfaketime() === null)("clock sets the program's wall clock through libfaketime", async () => {
-    await using t = await launch("bash", { args: ["-c", "date -u +%FT%T; sleep 30"], clock: new Date("2030-05-06T07:08:09Z") });
-    await t.waitForText("2030-05-06T07:08:09");
+    const date = (format: string) => ["-c", `date -u ${format}; sleep 30`];
+    await using frozen = await launch("bash", { args: date("+%FT%T"), clock: new Date("2030-05-06T07:08:09Z") });
+    await frozen.waitForText("2030-05-06T07:08:09");
+    const noon = "2031-01-02T12:00:00Z";
+    await using ticking = await launch("bash", { args: date("+%F"), clock: noon, freezeClock: false });
+    await ticking.waitForText("2031-01-02");
   });
 
   test('waitForText with after: "input" skips text that was on the screen before the input', async () => {

@@ -147,7 +147,7 @@ test("OSC 133 prompt marks: the finished command's exit status is in the screen 
   await waitForText(session, { pattern: "$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
   const failed = await press(session, "(exit 3)\r");
   expect(failed.commandStatus).toBe(3);
-  expect(renderText("sent", { screen: failed })).toContain("The command finished with exit status 3.");
+  expect(renderText("sent", blockParts(failed))).toContain("The command finished with exit status 3.");
   const ok = await press(session, "true\r");
   expect(ok.commandStatus).toBe(0);
   const typing = await observe(session, () => session.write(utf8.encode("ech")), {
@@ -155,4 +155,15 @@ test("OSC 133 prompt marks: the finished command's exit status is in the screen 
     screenDetail: "full",
   });
   expect(typing.screen!.commandStatus).toBeUndefined();
+});
+
+test.skipIf(!linux)("wait_for_idle learns the rest itself when every earlier input used waitFor", async () => {
+  await using registry = testRegistry();
+  // bun rests on a 1 s timer: without a known rest that timed wait would look busy until the timeout.
+  const session = await started(registry, BUN, [fixture("echo-keys.ts")], "READY");
+  const waitFor = { pattern: "KEY 61", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true, regex: false, regexFlags: "" };
+  const typed = await observe(session, () => session.write(utf8.encode("a")), { captureScreen: true, screenDetail: "full", waitFor });
+  expect(typed.screen!.settledBy).toBe("waitFor");
+  const idle = await waitForIdle(session, { idleMs: 30, timeoutMs: 10_000, mode: "idle" });
+  expect(idle).toMatchObject({ idle: true, settledBy: "idle" });
 });

@@ -2,7 +2,6 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { slavePathOf, ttyFlow } from "../../src/pty/tty-flow.ts";
-import { waitForText } from "../../src/session/wait.ts";
 import { until } from "../helpers.ts";
 import { seen, startOptions, testRegistry } from "../registry-helpers.ts";
 

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Emulator } from "../../src/term/emulator.ts";
 import { describeApp, exitInfo, inputUntil, useServer, waitText } from "../apps/helpers.ts";
-import { type TestClient } from "../e2e/client.ts";
+import type { TestClient } from "../e2e/client.ts";
 import { outputOf, readCast } from "./cast.ts";
 
 /** `asciinema cat` needs a controlling terminal (it opens /dev/tty), so it runs in a session; its stdout goes to a file, byte-exact. */

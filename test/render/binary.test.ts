@@ -1,6 +1,7 @@
 /**
  * The compiled executable for this machine, built into a directory with no node_modules: recording,
- * PNG screenshots (resvg wasm and fonts from inside the binary) and the web viewer's page assets.
+ * PNG screenshots (resvg wasm and fonts from inside the binary), the web viewer's page assets, the
+ * GIF export and the html report (asciinema-player and its page script from inside the binary).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -8,19 +9,20 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildTarget, hostTarget } from "../../build.ts";
-import { connect, type TestClient } from "../e2e/client.ts";
+import { connectStdio, type TestClient } from "../e2e/client.ts";
 import { readCast } from "../record/cast.ts";
 import { cellBackground, decodePng } from "./png.ts";
 
 const target = hostTarget();
 let dir = "";
+let binary = "";
 let c: TestClient | undefined;
 
 beforeAll(async () => {
   if (!target) return;
   dir = await mkdtemp(join(tmpdir(), "tui-tester-artifacts-bin-"));
-  const binary = (await buildTarget(target, dir)).outfile;
-  c = await connect({ command: binary, args: [], cwd: dir, env: { DISPLAY: "", WAYLAND_DISPLAY: "" } });
+  binary = (await buildTarget(target, dir)).outfile;
+  c = await connectStdio({ command: binary, args: [], cwd: dir, env: { DISPLAY: "", WAYLAND_DISPLAY: "" } });
 }, 120_000);
 
 afterAll(async () => {
@@ -49,10 +51,26 @@ describe.skipIf(!target)(`compiled ${target?.name ?? "host"} binary: artifacts`,
     const page = new URL(url);
     expect((await fetch(url)).status).toBe(200);
     const token = page.searchParams.get("token");
-    for (const asset of ["xterm.js", "xterm.css", "viewer.js", "mono.ttf"]) {
+    for (const asset of ["xterm.js", "xterm.css", "viewer.js", "mono.ttf", "player.js", "player.css", "playback.js"]) {
       const response = await fetch(`${page.origin}/${asset}?token=${token}`);
       expect(response.status).toBe(200);
       expect((await response.text()).length).toBeGreaterThan(100);
     }
+  });
+
+  test("tui-tester gif and an html report work from the binary alone", async () => {
+    const cast = join(dir, "gif.cast");
+    await Bun.write(cast, `${JSON.stringify({ version: 2, width: 20, height: 3 })}\n[0.1,"o","hi"]\n[0.3,"o"," there"]\n`);
+    const gif = Bun.spawnSync([binary, "gif", cast, join(dir, "out.gif")], { cwd: dir, stderr: "pipe" });
+    expect(gif.exitCode).toBe(0);
+    expect(gif.stderr.toString()).toContain("3 frames");
+    const test = { name: "fails", session: { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " } }, steps: [{ type: "assert_text", pattern: "never" }] };
+    await Bun.write(join(dir, "t.tui.json"), JSON.stringify(test));
+    const run = Bun.spawnSync([binary, "test", "--reporter", "html", "t.tui.json"], { cwd: dir, stderr: "pipe" });
+    expect(run.exitCode).toBe(1);
+    const html = readFileSync(join(dir, "tui-tester-report", "index.html"), "utf8");
+    expect(html).toContain("AsciinemaPlayer");
+    expect(html).toContain("__tuiReport");
+    expect(html).toContain('class="player"');
   });
 });

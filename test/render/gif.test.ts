@@ -3,7 +3,7 @@
  * a no-op write merged), and a real session exported over MCP ends on the session's own screen.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseCast } from "../../src/record/cast-file.ts";

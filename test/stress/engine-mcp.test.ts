@@ -1,7 +1,7 @@
-/** The engine's limits as an MCP client meets them, over stdio against the real server. */
+/** The engine's limits as an MCP client meets them, through the in-process server (the transport's own: transport-limits). */
 import { expect, test } from "bun:test";
 import { connect } from "../e2e/client.ts";
-import { processAlive, until } from "../helpers.ts";
+import { processAlive } from "../helpers.ts";
 
 // A request larger than the transport takes: test/stress/transport-limits.test.ts.
 

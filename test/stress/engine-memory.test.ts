@@ -2,7 +2,6 @@
 import { describe, expect, test } from "bun:test";
 import { bytesRead } from "../../src/pty/index.ts";
 import { INPUT_CAP_BYTES } from "../../src/session/session.ts";
-import { waitForText } from "../../src/session/wait.ts";
 import { until } from "../helpers.ts";
 import { seen, startOptions, testRegistry } from "../registry-helpers.ts";
 

@@ -3,11 +3,11 @@
  * refused and the server keeps serving (issue 22), and 10,000 pipelined requests share one write queue.
  */
 import { expect, test } from "bun:test";
-import { connect, SERVER_ENTRY } from "../e2e/client.ts";
+import { connectStdio, SERVER_ENTRY } from "../e2e/client.ts";
 import { BUN, processAlive, until } from "../helpers.ts";
 
 test("a 12 MB request through the SDK client is refused under its id; the session and the server live on", async () => {
-  await using c = await connect();
+  await using c = await connectStdio();
   const { sessionId, info } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-i"], env: { PS1: "PROMPT$ " } });
   const refused = await c.client
     .callTool({ name: "send_text", arguments: { sessionId, text: "a".repeat(12_000_000) } }, undefined, { timeout: 60_000 })

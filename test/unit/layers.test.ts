@@ -41,7 +41,7 @@ const DEPS: Record<string, string[]> = {
   "stdio-transport": ["util"],
   server: ["stdio-transport", "tools"],
   cli: ["catalog", "config", "errors", "lib", "record", "render", "report", "script", "session", "term", "tools", "util"],
-  main: ["catalog", "cli", "config", "pty", "server", "tools", "util"],
+  main: ["catalog", "cli", "config", "pty", "render", "server", "tools", "util"],
 };
 
 /** Libraries that only one room may import. */

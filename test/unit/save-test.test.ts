@@ -10,7 +10,12 @@ import { toLibMasks } from "../../src/script/expect-snapshot.ts";
 import { repeatTests, shardTests } from "../../src/cli/shard.ts";
 import type { TestCase } from "../../src/cli/load.ts";
 
-const screen = (lines: string[], top = 0, cursorRow?: number, alt = false): Viewport => ({ top, screen: alt ? "alternate" : "main", lines, ...(cursorRow === undefined ? {} : { cursorRow }) });
+const screen = (lines: string[], top = 0, cursorRow?: number, alt = false): Viewport => ({
+  top,
+  screen: alt ? "alternate" : "main",
+  lines,
+  ...(cursorRow === undefined ? {} : { cursorRow }),
+});
 
 describe("new text since an input", () => {
   test("text that stayed at its place is hidden; a label drawn again is not new (htop's F2Setup)", () => {
@@ -86,10 +91,18 @@ describe("a human's typing as steps", () => {
   test("text, named keys under the live modes, a bracketed paste, and mouse reports as raw bytes", () => {
     const bytes = (s: string) => new TextEncoder().encode(s);
     expect(decodeHumanInput(bytes("hi"), LEGACY_MODES)).toEqual([{ type: "send_text", args: { text: "hi" } }]);
-    expect(decodeHumanInput(bytes("\x1b[A\r"), LEGACY_MODES)).toEqual([{ type: "send_keys", args: { keys: ["up", "enter"] } }]);
-    expect(decodeHumanInput(bytes("\x1bOA"), { ...LEGACY_MODES, applicationCursorKeys: true })).toEqual([{ type: "send_keys", args: { keys: ["up"] } }]);
-    expect(decodeHumanInput(bytes("\x7f"), LEGACY_MODES)).toEqual([{ type: "send_keys", args: { keys: ["backspace"] } }]);
-    expect(decodeHumanInput(bytes("\x1b[200~a b\x1b[201~"), LEGACY_MODES)).toEqual([{ type: "paste", args: { text: "a b" } }]);
+    expect(decodeHumanInput(bytes("\x1b[A\r"), LEGACY_MODES)).toEqual([
+      { type: "send_keys", args: { keys: ["up", "enter"] } },
+    ]);
+    expect(decodeHumanInput(bytes("\x1bOA"), { ...LEGACY_MODES, applicationCursorKeys: true })).toEqual([
+      { type: "send_keys", args: { keys: ["up"] } },
+    ]);
+    expect(decodeHumanInput(bytes("\x7f"), LEGACY_MODES)).toEqual([
+      { type: "send_keys", args: { keys: ["backspace"] } },
+    ]);
+    expect(decodeHumanInput(bytes("\x1b[200~a b\x1b[201~"), LEGACY_MODES)).toEqual([
+      { type: "paste", args: { text: "a b" } },
+    ]);
     expect(decodeHumanInput(bytes("\x1b[<0;3;4M"), LEGACY_MODES)[0]!.type).toBe("send_raw");
   });
 });
@@ -101,7 +114,13 @@ describe("the test save_test writes", () => {
       entries: [
         { kind: "input", type: "send_keys", args: { keys: ["F2"] }, source: "agent", waitText: "Setup" },
         { kind: "input", type: "send_keys", args: { keys: ["down"] }, source: "human" },
-        { kind: "input", type: "send_text", args: { text: "x" }, source: "agent", waitFor: { pattern: "Done", newOnly: true } },
+        {
+          kind: "input",
+          type: "send_text",
+          args: { text: "x" },
+          source: "agent",
+          waitFor: { pattern: "Done", newOnly: true },
+        },
         { kind: "check", args: { pattern: "Done" } },
       ],
       launch,
@@ -125,8 +144,39 @@ describe("the test save_test writes", () => {
     expect(plan.test.session).toEqual({ command: "bash", cols: 80, rows: 24 });
   });
 
+  test("after a call that returned before the app was at rest, the next input's new text is not trusted", () => {
+    const plan = planTest({
+      entries: [
+        { kind: "input", type: "send_text", args: { text: ":e other\r" }, source: "agent", settled: false },
+        { kind: "input", type: "send_keys", args: { keys: ["j"] }, source: "agent", waitText: "other file" },
+        { kind: "input", type: "send_keys", args: { keys: ["k"] }, source: "agent", waitText: "k done" },
+      ],
+      launch,
+      testDir: "/tmp/x",
+      name: "n",
+      slug: "n",
+      snapshots: "none",
+      inheritedEnv: { LANG: "C.UTF-8" },
+      endMask: [],
+    });
+    const steps = plan.test.steps as Record<string, unknown>[];
+    expect(steps[2]).toMatchObject({ type: "send_keys", keys: "j" });
+    expect(steps[2]!.waitFor).toBeUndefined();
+    expect(steps[3]).toMatchObject({ type: "wait_for_idle", label: expect.stringContaining("before the app had finished") });
+    expect(steps[4]).toMatchObject({ keys: "k", waitFor: { pattern: "k done", after: "input" } });
+  });
+
   test("a LANG the runner would change is written into the session's env", () => {
-    const plan = planTest({ entries: [], launch, testDir: "/tmp", name: "n", slug: "n", snapshots: "none", inheritedEnv: {}, endMask: [] });
+    const plan = planTest({
+      entries: [],
+      launch,
+      testDir: "/tmp",
+      name: "n",
+      slug: "n",
+      snapshots: "none",
+      inheritedEnv: {},
+      endMask: [],
+    });
     expect(plan.test.session).toMatchObject({ cwd: "x", env: { LANG: "C" } });
   });
 });
@@ -135,7 +185,9 @@ describe("--shard and --repeat", () => {
   const tests = Array.from({ length: 7 }, (_, i) => ({ title: `t${i}` }) as TestCase);
   test("the shards' union is every test exactly once, sizes differ by at most one", () => {
     for (const total of [1, 2, 3, 4, 7, 9]) {
-      const shards = Array.from({ length: total }, (_, i) => shardTests(tests, { index: i + 1, total }).map((t) => t.title));
+      const shards = Array.from({ length: total }, (_, i) =>
+        shardTests(tests, { index: i + 1, total }).map((t) => t.title),
+      );
       expect(shards.flat().sort()).toEqual(tests.map((t) => t.title).sort());
       const sizes = shards.map((s) => s.length);
       expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
@@ -143,18 +195,34 @@ describe("--shard and --repeat", () => {
   });
 
   test("--repeat runs each test N times under distinct titles", () => {
-    expect(repeatTests(tests.slice(0, 2), 2).map((t) => t.title)).toEqual(["t0 [run 1/2]", "t0 [run 2/2]", "t1 [run 1/2]", "t1 [run 2/2]"]);
+    expect(repeatTests(tests.slice(0, 2), 2).map((t) => t.title)).toEqual([
+      "t0 [run 1/2]",
+      "t0 [run 2/2]",
+      "t1 [run 1/2]",
+      "t1 [run 2/2]",
+    ]);
   });
 });
 
 describe("start_session clock", () => {
-  const { fakeClockEnv, findLibfaketime } = require("../../src/session/fake-clock.ts") as typeof import("../../src/session/fake-clock.ts");
-  test.skipIf(findLibfaketime() === null)("frozen by default, ticking from the instant with @, real monotonic time", () => {
-    const now = Date.parse("2025-12-31T23:00:00Z");
-    expect(fakeClockEnv("2026-01-01T00:00:00Z", undefined, now)).toMatchObject({ FAKETIME: "1767225600", FAKETIME_FMT: "%s", FAKETIME_DONT_FAKE_MONOTONIC: "1" });
-    expect(fakeClockEnv("@2026-01-01T00:00:00Z", "/other.so", now)).toMatchObject({ FAKETIME: "+3600s", LD_PRELOAD: expect.stringMatching(/libfaketime\.so\.1:\/other\.so$/) });
-    expect(() => fakeClockEnv("tomorrow", undefined)).toThrow(/ISO 8601/);
-  });
+  const { fakeClockEnv, findLibfaketime } =
+    require("../../src/session/fake-clock.ts") as typeof import("../../src/session/fake-clock.ts");
+  test.skipIf(findLibfaketime() === null)(
+    "frozen by default, ticking from the instant with @, real monotonic time",
+    () => {
+      const now = Date.parse("2025-12-31T23:00:00Z");
+      expect(fakeClockEnv("2026-01-01T00:00:00Z", undefined, now)).toMatchObject({
+        FAKETIME: "1767225600",
+        FAKETIME_FMT: "%s",
+        FAKETIME_DONT_FAKE_MONOTONIC: "1",
+      });
+      expect(fakeClockEnv("@2026-01-01T00:00:00Z", "/other.so", now)).toMatchObject({
+        FAKETIME: "+3600s",
+        LD_PRELOAD: expect.stringMatching(/libfaketime\.so\.1:\/other\.so$/),
+      });
+      expect(() => fakeClockEnv("tomorrow", undefined)).toThrow(/ISO 8601/);
+    },
+  );
 
   test("without libfaketime the error says how to install it", () => {
     let error: unknown;
@@ -163,6 +231,9 @@ describe("start_session clock", () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toMatchObject({ code: "FAKETIME_MISSING", hint: expect.stringContaining("apt-get install faketime") });
+    expect(error).toMatchObject({
+      code: "FAKETIME_MISSING",
+      hint: expect.stringContaining("apt-get install faketime"),
+    });
   });
 });

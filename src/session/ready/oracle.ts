@@ -6,6 +6,7 @@
  * last known to be waiting for its user) and the foreground group at rest, and judges every look
  * against them.
  */
+import { cancelled } from "../../errors.ts";
 import type { Session } from "../session.ts";
 import { judge, restOf, type BusyState, type RestWait, type Verdict } from "./classify.ts";
 import { procCost } from "./proc.ts";
@@ -76,6 +77,7 @@ export class ReadyOracle {
   /** True while the program is known to be at rest since the last input (an oracle settle, or a look that said so). */
   private confirmed = false;
   private inputs = 0;
+  private startupTried = false;
   private bytesAtLastSettle: number | undefined;
   private lastSettleAt = 0;
   private lastScan: { tpgid: number; highest: number; pids: number[] } | undefined;
@@ -152,23 +154,41 @@ export class ReadyOracle {
     if (!this.available || !this.session.running) return undefined;
     let first = this.guarded(() => this.lookNow());
     if (first === undefined) return undefined;
-    if (this.inputs === 0 && this.restGroup === undefined) {
-      const until = performance.now() + STARTUP_LOOK_MS;
-      let waiting = allWaiting(first) ? first : undefined;
-      const settled = () => waiting !== undefined && performance.now() - this.session.lastOutputAt >= STARTUP_QUIET_MS;
-      while (!settled() && performance.now() < until && this.session.running) {
-        await Bun.sleep(Math.min(10, Math.max(1, until - performance.now())));
-        const again = this.guarded(() => this.lookNow());
-        if (again === undefined) return undefined;
-        first = again;
-        if (allWaiting(again)) waiting = again;
-      }
-      if (waiting !== undefined) this.remember(waiting, true);
+    if (this.restGroup === undefined && !this.startupTried) {
+      // Tried once from an input: a program never seen waiting does not cost every input the wait.
+      this.startupTried = true;
+      first = await this.learnStartupRest(first, STARTUP_LOOK_MS);
+      if (first === undefined) return undefined;
     } else if (this.confirmed) {
       this.remember(first, false);
     }
     this.noteOwnWrites();
     return { look: first, bytesOut: this.session.bytesOut, lastOutputAt: this.session.lastOutputAt };
+  }
+
+  /**
+   * The start-up rule: take as rest the first look with no thread running once the output has been
+   * quiet STARTUP_QUIET_MS, looking for at most `forMs`. Returns the last look (undefined when /proc
+   * failed). Used before the first input settled here, and by wait_for_idle when no rest is known
+   * (the inputs before it may all have used waitFor or a fixed wait, which learn nothing).
+   */
+  private async learnStartupRest(first: Look, forMs: number): Promise<Look | undefined> {
+    const until = performance.now() + forMs;
+    let last = first;
+    // Only the session's own group at rest counts: an interactive shell hands the terminal to a
+    // command's group while it runs, and that group is not the rest.
+    const resting = (seen: Look) => allWaiting(seen) && seen.tpgid === this.session.pid;
+    let waiting = resting(first) ? first : undefined;
+    const settled = () => waiting !== undefined && performance.now() - this.session.lastOutputAt >= STARTUP_QUIET_MS;
+    while (!settled() && performance.now() < until && this.session.running) {
+      await Bun.sleep(Math.min(10, Math.max(1, until - performance.now())));
+      const again = this.guarded(() => this.lookNow());
+      if (again === undefined) return undefined;
+      last = again;
+      if (resting(again)) waiting = again;
+    }
+    if (waiting !== undefined) this.remember(waiting, true);
+    return last;
   }
 
   /** Take the waits of `seen` as the rest; at start-up only a look with no thread running counts. */
@@ -232,11 +252,15 @@ export class ReadyOracle {
       procMs: Math.round((procCost.ms - cost.ms) * 100) / 100,
     });
     const base = baseline?.look;
+    if (base === undefined && this.restGroup === undefined && this.available && this.session.running) {
+      const first = this.guarded(() => this.lookNow());
+      if (first !== undefined) await this.learnStartupRest(first, Math.min(STARTUP_LOOK_MS, capMs / 2));
+    }
     const bytesAtStart = baseline?.bytesOut ?? this.session.bytesOut;
     let known = base;
     let restSince: { at: number; bytes: number; scanned: boolean } | undefined;
     for (;;) {
-      if (signal?.aborted) throw signal.reason;
+      if (signal?.aborted) throw cancelled("The wait");
       if (!this.session.running) {
         await this.session.whenExited();
         return outcome("exit");
@@ -356,7 +380,8 @@ export class ReadyOracle {
 
   /** One look, for a fixed or waitFor settle: is the program at rest now? Undefined when unknown. */
   atRestNow(): { atRest: boolean; busy?: Busy; program?: string } | undefined {
-    if (!this.available || !this.session.running) return undefined;
+    // Without a known rest a timer wait cannot be judged (bun idles on a 1 s timer): unknown.
+    if (!this.available || !this.session.running || this.restGroup === undefined) return undefined;
     const seen = this.guarded(() => this.lookNow());
     if (seen === undefined) return undefined;
     const busy = this.busyIn(seen);
