@@ -92,8 +92,7 @@ describe("artifact files", () => {
   const out = join(dir, "made-at-start", "nested");
   let c: TestClient;
   beforeAll(async () => {
-    // The real server process: main.ts makes the output directory at start-up (the in-process
-    // harness builds only the server context).
+    // the real server process: creating the directory is main.ts's start-up
     c = await connectStdio({ cwd: dir, env: { TUI_TESTER_OUTPUT_DIR: out } });
   });
   afterAll(() => c[Symbol.asyncDispose]());
