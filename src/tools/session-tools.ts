@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
 import type { Session } from "../session/session.ts";
-import { describeExit } from "../session/session.ts";
+import { describeExit } from "../session/exit-info.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
 import { planRecording } from "../record/recorder.ts";
 import { artifactInfo, openWebViewer } from "./artifact-tools.ts";
