@@ -33,7 +33,7 @@ const GROUPS: Group[] = [
   // The quiet-window settle: its bounds and the fallback that waits them out (the ready oracle has its own tests).
   {
     name: "settle",
-    mutate: ["src/session/observe.ts:28-33", "src/session/observe.ts:151-173"],
+    mutate: ["src/session/observe.ts:28-33", "src/session/observe.ts:163-184"],
     tests: ["test/unit/settle-bounds.test.ts", "test/pty/ready.test.ts"],
     filter: "quiet|docs|settle statement",
   },
