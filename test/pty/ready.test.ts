@@ -178,3 +178,12 @@ test("the quiet window waits out a second part 30 ms after the first, and says i
   // the window is counted from the last output, so the settle lasted at least one window past the input
   expect(screen.waitedMs).toBeGreaterThanOrEqual(ADAPTIVE_QUIET_MS);
 });
+
+test("the quiet window ends at its cap with quiet: false for a program that keeps writing", async () => {
+  await using registry = testRegistry({ ready: "quiet" });
+  const session = await started(registry, "bash", ["--norc", "--noprofile", "-c", "echo READY; read -n1; while :; do echo tick; sleep 0.02; done"], "READY");
+  const screen = await press(session, "x");
+  expect(screen.settledBy).not.toBe("exit");
+  expect(screen.quiet).toBe(false);
+  expect(screen.after!.text).toContain("tick");
+});
