@@ -17,19 +17,19 @@ export interface RecorderBackend {
   stop(session: Session): string;
 }
 
-/** A kept recording: its file, and when run_script began in it (the report places step markers from there). */
+/** A kept recording: its file, and when each step ended on its clock (the report's step markers). */
 export interface KeptRecording {
   path?: string;
   unavailable?: string;
-  scriptStartMs?: number;
+  stepEndsMs?: number[];
 }
 
 export interface TestRecorder {
   /**
    * Called right after the session starts; `finish(passed)` keeps the file (failed, or always with
-   * keep "all") or deletes it. `scriptStartedAt` is performance.now() when the steps began.
+   * keep "all") or deletes it. `stepEnds` are performance.now() as each step ended.
    */
-  start(session: Session, test: TestCase, attempt: number): { finish(passed: boolean, scriptStartedAt?: number): KeptRecording | undefined };
+  start(session: Session, test: TestCase, attempt: number): { finish(passed: boolean, stepEnds?: number[]): KeptRecording | undefined };
 }
 
 /** src/record's recorder; it declines a session that TUI_TESTER_RECORD_DIR already records. */
@@ -59,11 +59,12 @@ export function createRecorder(dir: string, backend: RecorderBackend = asciicast
         return { finish: (passed) => (passed ? undefined : { unavailable: reason }) };
       }
       return {
-        finish(passed, scriptStartedAt) {
+        finish(passed, stepEnds) {
           if (!started) return passed ? undefined : { unavailable: "the session was already being recorded (TUI_TESTER_RECORD_DIR); see that directory" };
           const written = backend.stop(session);
-          const scriptStart = scriptStartedAt === undefined ? {} : { scriptStartMs: Math.max(0, Math.round(scriptStartedAt - startedAt)) };
-          if (!passed || keep === "all") return { path: written, ...scriptStart };
+          // startedAt is taken just before the file opens, so these err late by well under a millisecond, never early
+          const ends = stepEnds === undefined ? {} : { stepEndsMs: stepEnds.map((at) => Math.max(0, Math.round(at - startedAt))) };
+          if (!passed || keep === "all") return { path: written, ...ends };
           rmSync(written, { force: true });
           return undefined;
         },

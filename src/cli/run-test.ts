@@ -50,7 +50,7 @@ export interface TestResult {
   screen?: ScreenView;
   snapshots: SnapshotNote[];
   /** Asciicast of the failed attempt (--record-failures, --trace), or why there is none. */
-  recording?: { path?: string; unavailable?: string; scriptStartMs?: number };
+  recording?: { path?: string; unavailable?: string; stepEndsMs?: number[] };
 }
 
 interface Attempt {
@@ -104,7 +104,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
   let sessionId: string | undefined;
   let recording: ReturnType<TestRecorder["start"]> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let scriptStartedAt: number | undefined;
+  const stepEnds: number[] = [];
   const timedOut = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => {
       controller.abort();
@@ -120,8 +120,8 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
       recording = options.recorder?.start(deps.sessions.get(sessionId), test, attempt);
       // a wait that times out fails its step unless the step or the file's defaults say optional: true
       const rawArgs = { sessionId, steps: withSnapshotTarget(test, options.update), defaults: { optional: false, ...test.defaults } };
-      scriptStartedAt = performance.now();
-      return runScript.run(v.parse(runScript.input, rawArgs), { ...ctx, rawArgs });
+      const onStepEnd = (index: number) => void (stepEnds[index] = performance.now());
+      return runScript.run(v.parse(runScript.input, rawArgs), { ...ctx, rawArgs, onStepEnd });
     };
     const running = run();
     running.catch(() => undefined); // after a timeout nobody awaits it; the session is stopped below
@@ -137,7 +137,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
     const failure: Failure | undefined = failed
       ? { code: failed.error?.code ?? "ASSERTION_FAILED", message: failed.error?.message ?? "The step failed.", ...(failed.error?.hint ? { hint: failed.error.hint } : {}), step: failed.index, stepType: failed.type, ...(failed.label ? { stepLabel: failed.label } : {}) }
       : undefined;
-    return { ok: data.ok, failure, steps, snapshots: snapshotNotes(steps), ...(data.ok ? {} : { screen: data.finalSnapshot }), recording: recording?.finish(data.ok, scriptStartedAt) };
+    return { ok: data.ok, failure, steps, snapshots: snapshotNotes(steps), ...(data.ok ? {} : { screen: data.finalSnapshot }), recording: recording?.finish(data.ok, stepEnds) };
   } catch (thrown) {
     // start_session failed (SPAWN_FAILED, LIMIT_REACHED) or something unexpected
     const error = toTuiError(thrown);

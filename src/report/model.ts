@@ -21,7 +21,6 @@ export interface StepView {
   label?: string;
   status: "passed" | "failed" | "not run";
   elapsedMs?: number;
-  endedAtMs?: number;
   /** The step's arguments as written in the test file, shortened. */
   input: string;
   error?: ReportedStep["error"];
@@ -80,7 +79,7 @@ export async function buildTestView(id: string, result: ReportedTest, planned: R
     const base = { index, type: String(step.type), ...(label ? { label } : {}), input: inputOf(step), changedRows: [] };
     if (!ran) return { ...base, status: "not run" };
     const diff = typeof ran.result?.diff === "string" ? ran.result.diff : undefined;
-    return { ...base, status: ran.ok ? "passed" : "failed", elapsedMs: ran.elapsedMs, ...(ran.endedAtMs !== undefined ? { endedAtMs: ran.endedAtMs } : {}), ...(ran.error ? { error: ran.error } : {}), ...(diff ? { diff } : {}) };
+    return { ...base, status: ran.ok ? "passed" : "failed", elapsedMs: ran.elapsedMs, ...(ran.error ? { error: ran.error } : {}), ...(diff ? { diff } : {}) };
   });
   const view: TestView = { id, result, steps, markers: [], ...(recordingHref ? { recordingHref } : {}) };
   const path = result.recording?.path;
@@ -97,18 +96,18 @@ export async function buildTestView(id: string, result: ReportedTest, planned: R
   }
   if (file.size <= MAX_INLINE_CAST_BYTES) view.cast = text;
   else view.note = `the recording is ${Math.round(file.size / 2 ** 20)} MiB, too large to play in the page; open ${recordingHref ?? path}`;
-  // Step ends on the recording's clock: run_script's start plus when the step ended (or, from an
-  // older result, the durations summed, which misses the moments between steps).
-  const scriptStart = result.recording?.scriptStartMs ?? 0;
-  let clock = scriptStart;
+  // Step ends on the recording's clock, as the runner noted them (without them, the durations summed,
+  // which misses the moments between steps and so can show a step's screen before its output).
+  const noted = result.recording?.stepEndsMs ?? [];
+  let clock = 0;
   const ends: { step: StepView; atMs: number }[] = [];
   for (const step of steps) {
     if (step.elapsedMs === undefined) continue;
-    clock = step.endedAtMs !== undefined ? scriptStart + step.endedAtMs : clock + step.elapsedMs;
+    clock = noted[step.index] ?? clock + step.elapsedMs;
     ends.push({ step, atMs: Math.min(clock, cast.durationMs) });
   }
   const pictured = ends.slice(0, MAX_STEP_PICTURES);
-  const times = [result.recording?.scriptStartMs ?? 0, ...pictured.map((e) => e.atMs), cast.durationMs];
+  const times = [0, ...pictured.map((e) => e.atMs), cast.durationMs];
   const frames = await screensAt(cast, cast.events, times);
   pictured.forEach(({ step, atMs }, i) => {
     step.changedRows = changedRows(frames[i], frames[i + 1]!);

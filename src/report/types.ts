@@ -8,8 +8,6 @@ export interface ReportedStep {
   label?: string;
   ok: boolean;
   elapsedMs: number;
-  /** ms since run_script began when the step finished. */
-  endedAtMs?: number;
   error?: { code: string; message: string; hint?: string };
   result?: Record<string, unknown>;
 }
@@ -25,7 +23,7 @@ export interface ReportedTest {
   failure?: { code: string; message: string; hint?: string; step?: number; stepType?: string; timedOut?: boolean };
   steps: ReportedStep[];
   screen?: { lines: string[] };
-  recording?: { path?: string; unavailable?: string; scriptStartMs?: number };
+  recording?: { path?: string; unavailable?: string; stepEndsMs?: number[] };
 }
 
 export interface ReportedSummary {

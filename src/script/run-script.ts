@@ -25,8 +25,6 @@ export interface StepResult {
   /** The step tool's own one-line summary. */
   summary?: string;
   elapsedMs: number;
-  /** When the step finished, in ms since the script began (places the step on a recording's timeline). */
-  endedAtMs: number;
   result?: Record<string, unknown>;
   error?: ErrorSummary;
 }
@@ -142,21 +140,20 @@ async function runPlanned(
         if (!step.tool.allowExited) session.assertRunning();
         const outcome = await step.tool.act(session, step.args, ctx);
         const { sessionId: _s, ...result } = outcome.data;
-        const ended = performance.now();
-        const elapsedMs = Math.round(ended - stepStart);
-        const endedAtMs = Math.round(ended - started);
+        ctx.onStepEnd?.(index);
+        const elapsedMs = Math.round(performance.now() - stepStart);
         const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
         // An error result that carries its whole result (wait_for_text's timeout) fails the step like a throw.
         const failed = outcome.error ? { ok: false, error: errorSummary(outcome.error) } : { ok: true, summary: outcome.summary };
-        results.push({ ...base, ...failed, elapsedMs, endedAtMs, result });
+        results.push({ ...base, ...failed, elapsedMs, result });
         rendered.push({ step: results.at(-1)!, parts });
         if (!outcome.error) continue;
       } catch (thrown) {
         const error = toTuiError(thrown);
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
-        const ended = performance.now();
-        results.push({ ...base, ok: false, elapsedMs: Math.round(ended - stepStart), endedAtMs: Math.round(ended - started), ...(error.details ? { result: details } : {}), error: errorSummary(error) });
+        ctx.onStepEnd?.(index);
+        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: errorSummary(error) });
         const parts = error instanceof ReplyError ? error.parts : error.details ? { fields: fieldsWithout(error.details) } : {};
         rendered.push({ step: results.at(-1)!, parts });
       }

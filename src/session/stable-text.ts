@@ -25,6 +25,8 @@ export const VOLATILE_PATTERNS: { name: string; regex: string }[] = [
 ];
 
 const VOLATILE = VOLATILE_PATTERNS.map((p) => new RegExp(p.regex));
+/** The same, global, compiled once (matchAll copies it, so sharing is safe). */
+const VOLATILE_ALL = VOLATILE_PATTERNS.map((p) => new RegExp(p.regex, "g"));
 /** Longest wait text written; longer stable text is cut at a word boundary. */
 const MAX_WAIT_TEXT = 40;
 /** Separators inside a row (runs of spaces, box drawing): wait text is one phrase between them. */
@@ -64,8 +66,8 @@ export function chooseWaitText(
   const candidates: Candidate[] = [];
   // places on each row taken by a clock, a date or a duration: no phrase may overlap them ("Thu Dec" of a date)
   const volatileAt = last.lines.map((line) =>
-    VOLATILE.flatMap((re) =>
-      [...line.matchAll(new RegExp(re.source, "g"))].map((m) => [m.index, m.index + m[0].length] as const),
+    VOLATILE_ALL.flatMap((re) =>
+      [...line.matchAll(re)].map((m) => [m.index, m.index + m[0].length] as const),
     ),
   );
   const at = (read: Viewport, row: number, col: number, length: number) =>

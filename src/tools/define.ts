@@ -16,6 +16,8 @@ export interface ToolContext extends ServerContext {
   signal: AbortSignal;
   /** The arguments as the client sent them, before defaults (run_script merges its own defaults). */
   rawArgs: unknown;
+  /** Called by run_script as each step ends (the test runner places step pictures on a recording's clock). */
+  onStepEnd?: (index: number) => void;
 }
 
 /** What a handler returns: the renderer turns it into content + structuredContent. */

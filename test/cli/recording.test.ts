@@ -60,7 +60,7 @@ test("with the recorder, a failed test's asciicast is kept in --output-dir and n
   expect(run.code).toBe(1);
   const failed = JSON.parse(run.stdout).tests.find((t: { name: string }) => t.name === "fails");
   const path = join(s.dir, "casts", "two.tui.json--fails--attempt-1.cast");
-  expect(failed.recording).toEqual({ path, scriptStartMs: expect.any(Number) }); // where the steps began, for the html report
+  expect(failed.recording).toEqual({ path, stepEndsMs: [expect.any(Number), expect.any(Number), expect.any(Number)] }); // step ends on its clock, for the html report
   expect(run.stderr).toContain("recording: casts/two.tui.json--fails--attempt-1.cast");
   expect(readdirSync(join(s.dir, "casts"))).toEqual(["two.tui.json--fails--attempt-1.cast"]);
   const [header, ...events] = (await Bun.file(path).text()).trim().split("\n");

@@ -72,6 +72,7 @@ function likeAPipe(transport: InMemoryTransport): void {
 export async function connect(options: { env?: Record<string, string>; cwd?: string } = {}): Promise<TestClient> {
   const env = { ...process.env, TUI_TESTER_LOG: "silent", ...options.env };
   const context = createServerContext(parseConfig(env), { env, cwd: options.cwd });
+  void context.output.path; // as main.ts does at start-up: the output directory exists before the first call
   const server = createServer(tools, context);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   for (const side of [clientSide, serverSide]) likeAPipe(side);

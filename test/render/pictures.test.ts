@@ -11,7 +11,7 @@ import { findCjkFonts } from "../../src/render/fonts.ts";
 import { svgToPng } from "../../src/render/png.ts";
 import { CELL_HEIGHT, CELL_WIDTH, renderSvg } from "../../src/render/svg.ts";
 import { Emulator } from "../../src/term/emulator.ts";
-import { connect, type TestClient } from "../e2e/client.ts";
+import { connectStdio, type TestClient } from "../e2e/client.ts";
 import { BUN, fixture } from "../helpers.ts";
 import { cellColours, decodePng, pixel, type Decoded } from "./png.ts";
 
@@ -92,7 +92,8 @@ describe("artifact files", () => {
   const out = join(dir, "made-at-start", "nested");
   let c: TestClient;
   beforeAll(async () => {
-    c = await connect({ cwd: dir, env: { TUI_TESTER_OUTPUT_DIR: out } });
+    // the real server process: creating the directory is main.ts's start-up
+    c = await connectStdio({ cwd: dir, env: { TUI_TESTER_OUTPUT_DIR: out } });
   });
   afterAll(() => c[Symbol.asyncDispose]());
 
