@@ -40,8 +40,14 @@ export class ParseQueue implements Parseable {
    */
   write(data: string | Uint8Array, done?: () => void): boolean {
     const size = data.length;
-    if (this.disposed) return void done?.(), false;
-    if (this.queuedBytes + size > MAX_PENDING_BYTES) return this.drop(size, "parser backlog over the limit", done), false;
+    if (this.disposed) {
+      done?.();
+      return false;
+    }
+    if (this.queuedBytes + size > MAX_PENDING_BYTES) {
+      this.drop(size, "parser backlog over the limit", done);
+      return false;
+    }
     const seq = ++this.written;
     this.queue.push({ data, offset: 0, seq, done });
     this.queuedBytes += size;
