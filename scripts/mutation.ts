@@ -29,11 +29,11 @@ const GROUPS: Group[] = [
   { name: "keys", mutate: ["src/keys/**/*.ts"], tests: ["test/unit/keys.test.ts", "test/unit/keys-parse.test.ts", "test/unit/keys-kitty.test.ts"] },
   { name: "matcher", mutate: ["src/session/matcher.ts"], tests: ["test/unit/matcher.test.ts"] },
   { name: "reply cap", mutate: ["src/tools/reply-cap.ts"], tests: ["test/unit/reply-cap.test.ts", "test/unit/reply-cap-shape.test.ts"] },
-  { name: "flow control", mutate: ["src/pty/flow.ts"], tests: ["test/unit/flow.test.ts", "test/pty/backend.test.ts"] },
+  { name: "flow control", mutate: ["src/pty/flow.ts"], tests: ["test/unit/flow.test.ts"] },
   // The quiet-window settle: its bounds and the fallback that waits them out (the ready oracle has its own tests).
   {
     name: "settle",
-    mutate: ["src/session/observe.ts:28-33", "src/session/observe.ts:151-173"],
+    mutate: ["src/session/observe.ts:28-33", "src/session/observe.ts:163-184"],
     tests: ["test/unit/settle-bounds.test.ts", "test/pty/ready.test.ts"],
     filter: "quiet|docs|settle statement",
   },

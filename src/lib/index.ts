@@ -14,7 +14,7 @@ export type { RecordingStats } from "../record/recorder.ts";
 export type { Screenshot } from "../render/screenshot.ts";
 export type { ScreenBlock, ScreenView } from "../session/observe.ts";
 export type { StopResult } from "../session/registry.ts";
-export type { ExitInfo } from "../session/session.ts";
+export type { ExitInfo } from "../session/exit-info.ts";
 export type { WaitIdleResult } from "../session/wait.ts";
 export type { CellRegion, CellsResult, Highlight, ScrollbackInfo, SnapshotDiff, TerminalModes } from "../term/types.ts";
 export { launch, type LaunchOptions } from "./launch.ts";

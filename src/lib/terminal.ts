@@ -9,7 +9,8 @@ import { startRecording, stopRecording, type RecordingStats } from "../record/re
 import { screenshot, type Screenshot } from "../render/screenshot.ts";
 import { settledView, type ScreenBlock, type ScreenView } from "../session/observe.ts";
 import type { StopResult } from "../session/registry.ts";
-import { describeExit, type ExitInfo, type Session } from "../session/session.ts";
+import { describeExit, type ExitInfo } from "../session/exit-info.ts";
+import type { Session } from "../session/session.ts";
 import { waitForIdle, waitForText, type WaitIdleResult } from "../session/wait.ts";
 import type { CellsResult, CellRegion, ScrollbackInfo, TerminalModes } from "../term/types.ts";
 import { checkPayload, describeKeys, describeText, describeTyping, sendKeys, sendText, typeChars } from "./keyboard.ts";

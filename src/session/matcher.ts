@@ -55,6 +55,12 @@ export interface Matcher extends Disposable {
 
 /** Budget of one JS-fallback match when the caller gives none. */
 export const DEFAULT_FALLBACK_BUDGET_MS = 1000;
+/**
+ * Longest regex accepted. RE2's compile is superlinear in the pattern and blocks the event loop
+ * (10,000 characters: about 60 ms; 4 MB: 13 s), so a longer one is refused before compiling.
+ * A long literal text needs no regex: literals have no limit (indexOf is linear).
+ */
+export const MAX_REGEX_CHARS = 10_000;
 /** No error message echoes more than this much of a pattern. */
 const ECHO_CHARS = 100;
 
@@ -68,6 +74,13 @@ export function compileMatcher(spec: PatternSpec): Matcher {
   if (!spec.regex) {
     if (spec.regexFlags) throw new TuiError("INVALID_ARGUMENT", `regexFlags "${spec.regexFlags.slice(0, 20)}" given without regex: true.`, "Set regex: true, or drop regexFlags.");
     return literalMatcher(spec.pattern);
+  }
+  if (spec.pattern.length > MAX_REGEX_CHARS) {
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `regex pattern is ${spec.pattern.length} characters; at most ${MAX_REGEX_CHARS} are accepted.`,
+      "Use a shorter regex, or pass regex: false to match the text literally (literals have no length limit).",
+    );
   }
   // "g" and "y" would make exec() stateful across calls; "d" and "u"/"v" change nothing we report.
   const flags = (spec.regexFlags ?? "").replace(/[gyd]/g, "");

@@ -6,7 +6,8 @@ import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
 import { fakeClockEnv } from "./fake-clock.ts";
 import type { LaunchArgs } from "./history.ts";
-import { describeExit, Session, type ExitInfo } from "./session.ts";
+import { describeExit, type ExitInfo } from "./exit-info.ts";
+import { Session } from "./session.ts";
 
 export interface StartOptions {
   command: string;

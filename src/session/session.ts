@@ -1,29 +1,18 @@
 /** A Session is one child process in a PTY, its emulator, its raw output ring, and its lifecycle. */
-import { TuiError } from "../errors.ts";
 import { bytesRead, descendants, type PtyBackend, type PtyExit, type PtyProcess } from "../pty/index.ts";
 import { Emulator, type EmulatorOptions } from "../term/emulator.ts";
 import type { TerminalModes, TerminalTheme } from "../term/types.ts";
 import { ByteRing } from "../util/ring-buffer.ts";
 import type { ScreenBaseline } from "./baseline.ts";
+import { sessionExitedError, type ExitInfo } from "./exit-info.ts";
+import { FinalScreen, rawTail } from "./final-screen.ts";
 import { InputHistory, type LaunchArgs } from "./history.ts";
+import { InputCap } from "./input-cap.ts";
+import { InputStarts, type InputSource } from "./input-starts.ts";
 
 const utf8 = new TextEncoder();
 
-/**
- * Input sent since the program was last seen reading, beyond which input tools refuse more
- * (INPUT_BLOCKED). Neither PTY backend can say how much written input is still waiting (Bun.Terminal
- * and bun-pty both buffer it without limit), so "reading" is judged by the bytes the session's
- * processes have read (/proc/<pid>/io on Linux). Where that is unknown (macOS), input is not capped.
- */
-export const INPUT_CAP_BYTES = 1 << 20;
-/** What an exited session keeps: its raw output tail, and its final screen with at most this much history. */
-const EXITED_RAW_TAIL_BYTES = 64 * 1024;
-const EXITED_SCREEN_MAX_CHARS = 256 * 1024;
-const EXITED_SCROLLBACK_LINES = 1000;
-/** A kept screen rebuilt for reading is dropped again after this long. */
-const RESTORED_TTL_MS = 30_000;
-/** Who typed: the agent through a tool, or a human through the web viewer. */
-export type InputSource = "agent" | "human";
+export type { InputSource } from "./input-starts.ts";
 
 export type SessionState = "starting" | "running" | "exited";
 
@@ -47,19 +36,11 @@ export interface SessionConfig {
   launch?: LaunchArgs;
 }
 
-export interface ExitInfo {
-  exitCode: number | null;
-  signal: string | null;
-  exitedAt: string;
-  /** Milliseconds from spawn to exit. */
-  runtimeMs: number;
-}
-
 export class Session {
   readonly id: string;
   readonly name: string | undefined;
   readonly createdAt = Date.now();
-  /** Output ring; on exit it shrinks to the newest EXITED_RAW_TAIL_BYTES (its counts are kept). */
+  /** Output ring; on exit it shrinks to its newest bytes (final-screen.ts; its counts are kept). */
   raw: ByteRing;
   state: SessionState = "starting";
   exit: ExitInfo | null = null;
@@ -70,18 +51,12 @@ export class Session {
   private readonly pty: PtyProcess;
   /** The live emulator; null once the session has exited and kept its final screen. */
   private live: Emulator | null;
-  private kept: { state: string; droppedBytes: number } | null = null;
-  private restored: { emulator: Emulator; timer: ReturnType<typeof setTimeout> } | null = null;
-  private inputSinceRead = 0;
-  private readMark: number | null = null;
+  private kept: FinalScreen | null = null;
+  private readonly inputCap: InputCap;
   private readonly outputListeners = new Set<(chunk: Uint8Array) => void>();
   private readonly exitListeners = new Set<(exit: ExitInfo) => void>();
   private readonly resizeListeners = new Set<(size: { cols: number; rows: number }, from: InputSource) => void>();
-  private readonly inputStartListeners = new Set<(baseline: ScreenBaseline, from: InputSource) => void>();
-  /** The screen just before the latest input began: what waitFor { after: "input" } compares with. */
-  lastInput: ScreenBaseline | null = null;
-  private inputGroupDepth = 0;
-  private inputGroupStarted = false;
+  private readonly inputStarts = new InputStarts();
   private readonly inputListeners = new Set<(bytes: Uint8Array, from: InputSource) => void>();
   /** Checked before agent input or a resize; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
   inputGate: (() => void) | undefined;
@@ -107,6 +82,7 @@ export class Session {
     this.raw = new ByteRing(config.rawBufferBytes);
     this.live = new Emulator(this.emulatorOptions(config.scrollback));
     this.pty = pty;
+    this.inputCap = new InputCap(this.id, () => bytesRead([this.pid, ...descendants(this.pid)]));
     this.pty.onData((chunk) => this.handleOutput(chunk));
     this.pty.onExit((exit) => void this.handleExit(exit));
     this.state = "running";
@@ -118,19 +94,12 @@ export class Session {
    * (scrollback capped), so reads keep working while an exited session holds only a few KiB.
    */
   get emulator(): Emulator {
-    if (this.live !== null) return this.live;
-    if (this.restored !== null) return this.restored.emulator;
-    const kept = this.kept!;
-    const emulator = Emulator.restore(kept.state, this.emulatorOptions(EXITED_SCROLLBACK_LINES));
-    const timer = setTimeout(() => this.dropRestored(), RESTORED_TTL_MS);
-    timer.unref?.();
-    this.restored = { emulator, timer };
-    return emulator;
+    return this.live ?? this.kept!.emulator();
   }
 
   /** Bytes an exited session still holds: its kept screen (UTF-16) and raw tail; null while running. */
   get keptBytes(): number | null {
-    return this.kept === null ? null : this.kept.state.length * 2 + this.raw.capacity;
+    return this.kept === null ? null : this.kept.bytes + this.raw.capacity;
   }
 
   /** Output bytes that never reached the screen because a parser limit forced a drop (normally 0). */
@@ -162,21 +131,20 @@ export class Session {
 
   /** An input begins (the first write or resize of one input call): the screen just before it. */
   onInputStart(listener: (baseline: ScreenBaseline, from: InputSource) => void): () => void {
-    this.inputStartListeners.add(listener);
-    return () => this.inputStartListeners.delete(listener);
+    return this.inputStarts.onStart(listener);
+  }
+
+  /** The screen just before the latest input began: what waitFor { after: "input" } compares with. */
+  get lastInput(): ScreenBaseline | null {
+    return this.inputStarts.latest;
   }
 
   /**
    * Run one input call whose bytes go out in several writes (type_text, hold_key, a mouse click), so
    * "the input" of waitFor { after: "input" } is the whole call, measured from before its first write.
    */
-  async asOneInput<T>(action: () => T | Promise<T>): Promise<T> {
-    if (this.inputGroupDepth++ === 0) this.inputGroupStarted = false;
-    try {
-      return await action();
-    } finally {
-      this.inputGroupDepth--;
-    }
+  asOneInput<T>(action: () => T | Promise<T>): Promise<T> {
+    return this.inputStarts.asOne(action);
   }
 
   onResize(listener: (size: { cols: number; rows: number }, from: InputSource) => void): () => void {
@@ -197,28 +165,21 @@ export class Session {
 
   /** Throws a SESSION_EXITED error carrying the exit info when the process is gone. */
   assertRunning(): void {
-    if (this.state === "running") return;
-    throw new TuiError(
-      "SESSION_EXITED",
-      `Session ${this.id} has exited (${describeExit(this.exit)}); it accepts no more input.`,
-      "Read what it left with get_exit_info, get_text or get_raw_output, or start a new session with start_session.",
-      { exit: this.exit },
-    );
+    if (this.state !== "running") throw sessionExitedError(this.id, this.exit);
   }
 
   /**
    * Send input. Input to a program that does not read piles up (in the PTY layer's buffer), so past
-   * INPUT_CAP_BYTES since the program was last seen reading, further input is refused.
+   * INPUT_CAP_BYTES (input-cap.ts) since the program was last seen reading, further input is refused.
    * Agent input is refused while a human holds control (the web viewer's input gate).
    */
   write(bytes: Uint8Array, from: InputSource = "agent"): void {
     this.assertRunning();
     if (from === "agent") this.inputGate?.();
-    if (this.inputSinceRead === 0) this.readMark = this.bytesReadByProgram();
-    else if (this.inputSinceRead + bytes.length > INPUT_CAP_BYTES) this.assertReading();
+    this.inputCap.check(bytes.length);
     this.inputBegins(from);
     this.pty.write(bytes);
-    this.inputSinceRead += bytes.length;
+    this.inputCap.wrote(bytes.length);
     for (const listener of this.inputListeners) listener(bytes, from);
   }
 
@@ -236,10 +197,7 @@ export class Session {
 
   /** Keep the screen as it is before this input (once per asOneInput group), then tell the listeners. */
   private inputBegins(from: InputSource): void {
-    if (this.inputGroupDepth > 0 && this.inputGroupStarted) return;
-    if (this.inputGroupDepth > 0) this.inputGroupStarted = true;
-    this.lastInput = { ...this.emulator.viewport(), rawTotal: this.raw.total };
-    for (const listener of this.inputStartListeners) listener(this.lastInput, from);
+    this.inputStarts.begin(from, () => ({ ...this.emulator.viewport(), rawTotal: this.raw.total }));
   }
 
   /** Deliver a signal to the process group. False when the process is already gone. */
@@ -276,40 +234,13 @@ export class Session {
   /** Release the PTY and every terminal. The process must have exited or been killed first. */
   dispose(): void {
     this.pty.close();
-    this.dropRestored();
+    this.kept?.dispose();
     this.live?.dispose();
   }
 
   private emulatorOptions(scrollback: number): EmulatorOptions {
     // Whatever the emulator answers to the app's queries (DSR, DA, OSC colour...) goes back to the app.
     return { cols: this.cols, rows: this.rows, scrollback, theme: this.config.theme, reply: (data) => this.replyToApp(data) };
-  }
-
-  private bytesReadByProgram(): number | null {
-    return bytesRead([this.pid, ...descendants(this.pid)]);
-  }
-
-  /** Lets input through while the program's processes keep reading (or where that cannot be known). */
-  private assertReading(): void {
-    const read = this.bytesReadByProgram();
-    if (read === null || read !== this.readMark) {
-      this.readMark = read;
-      this.inputSinceRead = 0;
-      return;
-    }
-    throw new TuiError(
-      "INPUT_BLOCKED",
-      `Session ${this.id}: the program is not reading its input; ${this.inputSinceRead} bytes sent since it last read are still waiting (limit ${INPUT_CAP_BYTES}).`,
-      "Wait until the program reads again (wait_for_text on its prompt), or stop it with stop_session.",
-      { pendingInputBytes: this.inputSinceRead },
-    );
-  }
-
-  private dropRestored(): void {
-    if (this.restored === null) return;
-    clearTimeout(this.restored.timer);
-    this.restored.emulator.dispose();
-    this.restored = null;
   }
 
   private replyToApp(data: string): void {
@@ -354,20 +285,9 @@ export class Session {
   private keepFinalState(): void {
     const live = this.live;
     if (live === null) return;
-    let lines = EXITED_SCROLLBACK_LINES;
-    let state = live.serializeScreen(lines);
-    while (state.length > EXITED_SCREEN_MAX_CHARS && lines > 0) state = live.serializeScreen((lines >>= 2));
-    this.kept = { state, droppedBytes: live.droppedBytes };
+    this.kept = FinalScreen.keep(live, (scrollback) => this.emulatorOptions(scrollback));
     this.live = null;
     live.dispose();
-    const tail = new ByteRing(Math.min(EXITED_RAW_TAIL_BYTES, this.raw.capacity));
-    tail.append(this.raw.tail(tail.capacity));
-    tail.total = this.raw.total;
-    this.raw = tail;
+    this.raw = rawTail(this.raw);
   }
-}
-
-export function describeExit(exit: ExitInfo | null): string {
-  if (exit === null) return "still running";
-  return exit.signal !== null ? `killed by ${exit.signal}` : `exit code ${exit.exitCode}`;
 }

@@ -1,16 +1,18 @@
 /**
  * The headless terminal a session's output is parsed into: @xterm/headless plus what it lacks for
  * driving apps (query replies, kitty keyboard flags, mouse encodings, synchronized-output holds),
- * with write bookkeeping so callers can await "everything written so far has been parsed".
+ * writing through a queue (parse-queue.ts) so callers can await "everything written so far has been parsed".
  */
 import type { IDisposable, Terminal } from "@xterm/headless";
 import type { SerializeAddon } from "@xterm/addon-serialize";
 import pkg from "../../package.json" with { type: "json" };
 import type { KeyboardModes } from "../keys/types.ts";
 import { log } from "../util/log.ts";
-import { collectSoon, leaveParsing, queueForParsing } from "./parse-scheduler.ts";
+import { collectSoon } from "./parse-scheduler.ts";
+import { ParseQueue } from "./parse-queue.ts";
 import { installKittyHandlers, KittyFlagStacks, type Screen } from "./kitty-flags.ts";
 import { PromptMarks } from "./prompt-marks.ts";
+import { DEFAULT_SCROLLBACK, scrollbackFor } from "./scrollback-budget.ts";
 import { ModeTracker } from "./modes.ts";
 import { OscTerminatorTracker } from "./osc-terminator.ts";
 import { ANSWERED_OSC, installQueryHandlers } from "./queries.ts";
@@ -19,29 +21,8 @@ import { ColourTable, type Colours } from "./theme.ts";
 import { installLineRecycling } from "./xterm-recycle.ts";
 import type { CursorState, MouseEncoding, Snapshot, SnapshotOptions, TerminalModes, TerminalTheme } from "./types.ts";
 
-export const DEFAULT_SCROLLBACK = 10_000;
 /** How long settledSnapshot waits by default for an open synchronized update to finish. */
 export const DEFAULT_MAX_HOLD_MS = 1000;
-/**
- * Bytes queued and not parsed, beyond which a write is dropped (and counted) rather than queued.
- * With bun-terminal the PTY flow control (src/pty/flow.ts) keeps the backlog near 1 MiB, so this only
- * catches a caller that writes without waiting, and bun-pty, which cannot hold its child back
- * (src/pty/bun-pty.ts): 32 MiB lets a finite burst such as `seq 1 2000000` (17 MB) through whole.
- */
-export const MAX_PENDING_BYTES = 32 << 20;
-
-/**
- * History is bounded in bytes as well as lines: xterm.js keeps 12 bytes for every cell of every line
- * (BufferLine: 3 × Uint32 per cell), so 10,000 lines at 1000 columns would hold 120 MB per session.
- * The configured scrollback applies up to this budget; a terminal wider than 279 columns keeps fewer lines.
- */
-export const MAX_HISTORY_BYTES = 32 << 20;
-const BYTES_PER_CELL = 12;
-
-/** The scrollback an emulator `cols` wide keeps when `requested` lines were asked for. */
-export function scrollbackFor(requested: number, cols: number): number {
-  return Math.min(requested, Math.floor(MAX_HISTORY_BYTES / (Math.max(1, cols) * BYTES_PER_CELL)));
-}
 
 /**
  * SerializeAddon restores the mouse tracking mode but not its encoding; without this a viewer's terminal
@@ -51,13 +32,6 @@ const MOUSE_ENCODING_MODE: Record<MouseEncoding, string> = { default: "", utf8: 
 
 /** A disposed emulator with at least this much history gets a full collection soon (see collectSoon). */
 const COLLECT_AFTER_LINES = 2000;
-
-interface QueuedChunk {
-  data: string | Uint8Array;
-  offset: number;
-  seq: number;
-  done: (() => void) | undefined;
-}
 
 export interface EmulatorOptions {
   cols: number;
@@ -89,17 +63,8 @@ export class Emulator {
   /** OSC 133 shell-integration marks: finished commands and their status. */
   readonly promptMarks = new PromptMarks();
   private readonly disposables: IDisposable[] = [];
-  private readonly parsedListeners = new Set<() => void>();
-  private readonly flushWaiters: { seq: number; resolve: () => void }[] = [];
-  private written = 0;
-  private parsed = 0;
   private disposed = false;
-  private queuedBytes = 0;
-  private readonly queue: QueuedChunk[] = [];
-  /** xterm.js's synchronous parse: the scheduler above decides when parsing happens, not xterm's timers. */
-  private readonly core: { writeSync(data: string | Uint8Array): void };
-  /** Bytes never parsed because the parser's backlog was over MAX_PENDING_BYTES, or xterm refused them. */
-  droppedBytes = 0;
+  private readonly parseQueue: ParseQueue;
   private readonly requestedScrollback: number;
 
   constructor(opts: EmulatorOptions) {
@@ -108,7 +73,9 @@ export class Emulator {
     this.terminal = new (loadXterm().Terminal)({ cols: opts.cols, rows: opts.rows, scrollback: scrollbackFor(this.requestedScrollback, opts.cols), allowProposedApi: true, logLevel: "off" });
     installLineRecycling(this.terminal);
     this.terminal.loadAddon(this.serializer);
-    this.core = (this.terminal as unknown as { _core: Emulator["core"] })._core;
+    // xterm.js's synchronous parse: the shared scheduler decides when parsing happens, not xterm's timers.
+    const core = (this.terminal as unknown as { _core: { writeSync(data: string | Uint8Array): void } })._core;
+    this.parseQueue = new ParseQueue((data) => core.writeSync(data));
     this.colours = new ColourTable(opts.theme);
     const reply = (data: string) => {
       // Replies are produced inside the parser; a failing PTY write must not derail parsing.
@@ -138,7 +105,7 @@ export class Emulator {
     const emulator = new Emulator(opts);
     // Parsed now, not in a later turn: readers of an exited session ask for text() without awaiting a flush.
     emulator.write(state);
-    emulator.parseSlice(Number.POSITIVE_INFINITY);
+    emulator.parseQueue.parseSlice(Number.POSITIVE_INFINITY);
     return emulator;
   }
 
@@ -157,36 +124,8 @@ export class Emulator {
    * parsed: the caller hands it over and must not change it.
    */
   write(data: string | Uint8Array, done?: () => void): void {
-    const size = data.length;
-    if (this.disposed) return done?.();
-    if (this.queuedBytes + size > MAX_PENDING_BYTES) return this.drop(size, "parser backlog over the limit", done);
-    this.terminators.scan(data);
-    const seq = ++this.written;
-    this.queue.push({ data, offset: 0, seq, done });
-    this.queuedBytes += size;
-    queueForParsing(this, this.queuedBytes);
-  }
-
-  /** Parse up to `budget` queued bytes now (the scheduler's turn). True while more is queued. */
-  parseSlice(budget: number): boolean {
-    while (budget > 0 && this.queue.length > 0 && !this.disposed) {
-      const chunk = this.queue[0]!;
-      const end = Math.min(chunk.data.length, chunk.offset + budget);
-      const piece = chunk.offset === 0 && end === chunk.data.length ? chunk.data : typeof chunk.data === "string" ? chunk.data.slice(chunk.offset, end) : chunk.data.subarray(chunk.offset, end);
-      budget -= end - chunk.offset;
-      this.queuedBytes -= end - chunk.offset;
-      chunk.offset = end;
-      try {
-        this.core.writeSync(piece);
-      } finally {
-        if (chunk.offset === chunk.data.length) {
-          this.queue.shift();
-          this.chunkParsed(chunk.seq);
-          chunk.done?.();
-        }
-      }
-    }
-    return this.queue.length > 0 && !this.disposed;
+    // Scanned once queued (dropped bytes are never parsed), and before the scheduler's turn parses it.
+    if (this.parseQueue.write(data, done)) this.terminators.scan(data);
   }
 
   /**
@@ -194,32 +133,27 @@ export class Emulator {
    * when it is closed under a flood. Flush waiters and write callbacks run as if parsed.
    */
   discardQueued(): void {
-    if (this.queuedBytes === 0) return;
-    this.droppedBytes += this.queuedBytes;
-    this.queuedBytes = 0;
-    leaveParsing(this);
-    const chunks = this.queue.splice(0);
-    if (chunks.length > 0) this.chunkParsed(chunks[chunks.length - 1]!.seq);
-    for (const chunk of chunks) chunk.done?.();
+    this.parseQueue.discardQueued();
+  }
+
+  /** Bytes never parsed because the parser's backlog was over MAX_PENDING_BYTES, or xterm refused them. */
+  get droppedBytes(): number {
+    return this.parseQueue.droppedBytes;
   }
 
   /** Bytes written and not yet parsed. */
   get pendingBytes(): number {
-    return this.queuedBytes;
+    return this.parseQueue.pendingBytes;
   }
 
   /** Resolves once everything written before this call has been parsed (later writes do not delay it). */
   flushed(): Promise<void> {
-    if (this.parsed >= this.written || this.disposed) return Promise.resolve();
-    const { promise, resolve } = Promise.withResolvers<void>();
-    this.flushWaiters.push({ seq: this.written, resolve });
-    return promise;
+    return this.parseQueue.flushed();
   }
 
   /** Called after each written chunk has been parsed. Returns the unsubscribe. */
   onParsed(listener: () => void): () => void {
-    this.parsedListeners.add(listener);
-    return () => this.parsedListeners.delete(listener);
+    return this.parseQueue.onParsed(listener);
   }
 
   resize(cols: number, rows: number): void {
@@ -344,37 +278,14 @@ export class Emulator {
     if (this.disposed) return;
     this.disposed = true;
     this.tracker.endSync(); // settledSnapshot waiters take their snapshot before the terminal goes
-    for (const waiter of this.flushWaiters.splice(0)) waiter.resolve();
-    leaveParsing(this);
-    this.queuedBytes = 0;
-    for (const chunk of this.queue.splice(0)) chunk.done?.();
-    this.parsedListeners.clear();
+    this.parseQueue.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
     const lines = this.terminal.buffer.normal.length;
     this.terminal.dispose();
     if (lines >= COLLECT_AFTER_LINES) collectSoon();
   }
 
-  private drop(size: number, why: string, done: (() => void) | undefined): void {
-    if (this.droppedBytes === 0) log(`emulator dropped output: ${why}`);
-    this.droppedBytes += size;
-    done?.();
-  }
-
   private screen(): Screen {
     return this.terminal.buffer.active.type === "alternate" ? "alternate" : "main";
-  }
-
-  private chunkParsed(seq: number): void {
-    if (this.disposed) return;
-    this.parsed = seq;
-    while (this.flushWaiters.length > 0 && this.flushWaiters[0]!.seq <= seq) this.flushWaiters.shift()!.resolve();
-    for (const listener of [...this.parsedListeners]) {
-      try {
-        listener();
-      } catch (e) {
-        log("onParsed listener failed:", String(e));
-      }
-    }
   }
 }

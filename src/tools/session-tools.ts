@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
 import type { Session } from "../session/session.ts";
-import { describeExit } from "../session/session.ts";
+import { describeExit } from "../session/exit-info.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
 import { planRecording } from "../record/recorder.ts";
 import { artifactInfo, openWebViewer } from "./artifact-tools.ts";
@@ -124,10 +124,12 @@ export const listSessions = defineTool({
 });
 
 /** One session as one line: id, name, state, command line, pid, size, exit. */
-function sessionLine(s: Record<string, any>): string {
-  const command = `${s.command}${s.args?.length ? ` ${s.args.join(" ")}` : ""}`;
+function sessionLine(s: Record<string, unknown>): string {
+  const args = s.args as string[];
+  const command = `${s.command}${args.length ? ` ${args.join(" ")}` : ""}`;
   const exit = `${s.exitCode !== null ? `, exit ${s.exitCode}` : ""}${s.signal ? `, ${s.signal}` : ""}`;
-  return `${s.id}${s.name ? ` "${s.name}"` : ""}: ${s.state}, ${command}, pid ${s.pid}, ${s.cols}x${s.rows}${exit}${s.droppedBytes ? `, droppedBytes ${s.droppedBytes}` : ""}`;
+  const dropped = s.droppedBytes ? `, droppedBytes ${s.droppedBytes}` : "";
+  return `${s.id}${s.name ? ` "${s.name}"` : ""}: ${s.state}, ${command}, pid ${s.pid}, ${s.cols}x${s.rows}${exit}${dropped}`;
 }
 
 /** Screen rows get_exit_info returns: the last few non-blank ones (the exit message, the prompt). */

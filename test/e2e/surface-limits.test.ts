@@ -1,10 +1,10 @@
 /** Bounded replies: nothing over TUI_TESTER_MAX_REPLY_BYTES reaches the client; the full data goes to a file. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { connect, type TestClient } from "./client.ts";
+import { connect, SERVER_ENTRY, type TestClient } from "./client.ts";
 
 const MIB = 1024 * 1024;
 const outputDir = mkdtempSync(join(tmpdir(), "surface-limits-"));
@@ -104,14 +104,35 @@ describe("a small cap shows the spill mechanism on any payload", () => {
 
 afterAll(() => rmSync(outputDir, { recursive: true, force: true }));
 
-test("an unwritable output directory still gives a bounded reply that says why", async () => {
-  await using c = await connect({ env: { TUI_TESTER_OUTPUT_DIR: "/proc/no-such-dir/out", TUI_TESTER_MAX_REPLY_BYTES: String(64 * 1024) } });
-  const { sessionId } = await c.ok("start_session", { command: "bash", args: ["-c", "seq 1 30000; echo END; sleep 600"] });
-  await c.ok("wait_for_text", { sessionId, pattern: "END", timeoutMs: 30_000 });
-  const raw = await sized(c, "get_raw_output", { sessionId, maxBytes: 200_000 });
-  expect(raw.bytes).toBeLessThanOrEqual(64 * 1024);
-  expect(raw.result.isError).toBeFalsy();
-  expect(raw.data.spilled.error).toEqual(expect.any(String));
-  expect((raw.result.content as { text?: string }[])[0]!.text).toContain("could not be saved");
-  await c.ok("stop_session", { sessionId, signal: "SIGKILL" });
+test("an output directory that cannot be made stops the server at start-up, exit 2, saying why", () => {
+  const result = Bun.spawnSync([process.execPath, SERVER_ENTRY], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, TUI_TESTER_OUTPUT_DIR: "/proc/no-such-dir/out", TUI_TESTER_LOG: "silent" },
+  });
+  expect({ code: result.exitCode, stdout: result.stdout.toString() }).toEqual({ code: 2, stdout: "" });
+  expect(result.stderr.toString()).toContain("cannot create TUI_TESTER_OUTPUT_DIR");
+});
+
+test("an output directory that became unusable after start-up still gives a bounded reply that says why", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "surface-limits-gone-"));
+  try {
+    const env = { TUI_TESTER_OUTPUT_DIR: dir, TUI_TESTER_MAX_REPLY_BYTES: String(64 * 1024) };
+    await using c = await connect({ env });
+    const script = "seq 1 30000; echo END; sleep 600";
+    const { sessionId } = await c.ok("start_session", { command: "bash", args: ["-c", script] });
+    await c.ok("wait_for_text", { sessionId, pattern: "END", timeoutMs: 30_000 });
+    // The directory made at start-up is replaced by a plain file: the spill cannot be written.
+    rmSync(dir, { recursive: true, force: true });
+    writeFileSync(dir, "not a directory");
+    const raw = await sized(c, "get_raw_output", { sessionId, maxBytes: 200_000 });
+    expect(raw.bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(raw.result.isError).toBeFalsy();
+    expect(raw.data.spilled.error).toEqual(expect.any(String));
+    expect((raw.result.content as { text?: string }[])[0]!.text).toContain("could not be saved");
+    await c.ok("stop_session", { sessionId, signal: "SIGKILL" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

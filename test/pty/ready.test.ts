@@ -4,7 +4,7 @@
  * No timing assertions. Linux only (the oracle reads /proc); elsewhere the fallback test runs.
  */
 import { describe, expect, test } from "bun:test";
-import { observe } from "../../src/session/observe.ts";
+import { ADAPTIVE_QUIET_MS, observe } from "../../src/session/observe.ts";
 import type { Session } from "../../src/session/session.ts";
 import { waitForIdle, waitForText } from "../../src/session/wait.ts";
 import { renderText } from "../../src/tools/render-text.ts";
@@ -166,6 +166,26 @@ test.skipIf(!linux)("wait_for_idle learns the rest itself when every earlier inp
   expect(typed.screen!.settledBy).toBe("waitFor");
   const idle = await waitForIdle(session, { idleMs: 30, timeoutMs: 10_000, mode: "idle" });
   expect(idle).toMatchObject({ idle: true, settledBy: "idle" });
+});
+
+test("the quiet window waits out a second part 30 ms after the first, and says it ended quiet", async () => {
+  await using registry = testRegistry({ ready: "quiet" });
+  const session = await started(registry, BUN, [fixture("two-phase-app.ts"), "30"], "READY");
+  const screen = await press(session, "x");
+  expect(screen.settledBy).toBe("quiet");
+  expect(screen.after!.text).toContain("PHASE2 1");
+  expect(screen.quiet).toBe(true);
+  // the window is counted from the last output, so the settle lasted at least one window past the input
+  expect(screen.waitedMs).toBeGreaterThanOrEqual(ADAPTIVE_QUIET_MS);
+});
+
+test("the quiet window ends at its cap with quiet: false for a program that keeps writing", async () => {
+  await using registry = testRegistry({ ready: "quiet" });
+  const session = await started(registry, "bash", ["--norc", "--noprofile", "-c", "echo READY; read -n1; while :; do echo tick; sleep 0.02; done"], "READY");
+  const screen = await press(session, "x");
+  expect(screen.settledBy).not.toBe("exit");
+  expect(screen.quiet).toBe(false);
+  expect(screen.after!.text).toContain("tick");
 });
 
 const hasMc = !lacks("mc", "the ready oracle's mc test");

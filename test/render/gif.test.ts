@@ -57,7 +57,9 @@ describe("export_recording over MCP", () => {
     const script = "let n=0; const t=setInterval(()=>{process.stdout.write(`\\x1b[32mline ${++n}\\x1b[0m ╭─╮ 你好\\r\\n`); if(n===4){clearInterval(t); setInterval(()=>{},1000)}},120);";
     const { sessionId } = await c.ok("start_session", { command: BUN, args: ["-e", script], cols: 30, rows: 6, record: "s.cast" });
     await c.ok("wait_for_text", { sessionId, pattern: "line 4" });
-    await c.ok("wait_for_idle", { sessionId, idleMs: 200 });
+    // Output quiet for 200 ms. This test is about the GIF: the script lives on in a 1 s interval, which
+    // mode idle (the ready oracle, branch ready's concern) judges busy and waits out to its timeout.
+    await c.ok("wait_for_idle", { sessionId, mode: "quiet", idleMs: 200 });
     const shot = await c.ok("screenshot", { sessionId, path: "last.png" });
     await c.ok("stop_recording", { sessionId });
     const out = await c.ok("export_recording", { path: "s.cast", out: "s.gif" });

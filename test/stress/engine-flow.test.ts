@@ -6,7 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { useBlockingReaders } from "../../src/pty/bun-terminal.ts";
 import { HIGH_WATER } from "../../src/pty/flow.ts";
 import { waitForText } from "../../src/session/wait.ts";
-import { Emulator, MAX_PENDING_BYTES } from "../../src/term/emulator.ts";
+import { Emulator } from "../../src/term/emulator.ts";
+import { MAX_PENDING_BYTES } from "../../src/term/parse-queue.ts";
 import { processAlive, until } from "../helpers.ts";
 import { seen, startOptions, testRegistry } from "../registry-helpers.ts";
 

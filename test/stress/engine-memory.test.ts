@@ -1,7 +1,7 @@
 /** What a session may hold: input a program never reads is capped; an exited session keeps a few KiB. */
 import { describe, expect, test } from "bun:test";
 import { bytesRead } from "../../src/pty/index.ts";
-import { INPUT_CAP_BYTES } from "../../src/session/session.ts";
+import { INPUT_CAP_BYTES } from "../../src/session/input-cap.ts";
 import { until } from "../helpers.ts";
 import { seen, startOptions, testRegistry } from "../registry-helpers.ts";
 

@@ -32,9 +32,13 @@ for (const [cols, rows, paceMs, maxBytes] of [
     const { sessionId } = await c.ok("start_session", { command: BUN, args: [fixture("paint-app.ts"), "loop", String(paceMs)], cols, rows });
     await currentFrame(sessionId);
     const { monitorId } = await c.ok("start_monitor", { sessionId, intervalMs: 10, maxBytes });
-    // let it run until the app has drawn many more frames than fit (matched on the raw output: cheap)
+    // Let it run until the app has drawn many more frames than fit (matched on the raw output: cheap).
+    // A monitor under load samples only some of the app's frames: 4 times what fits (a frame is about
+    // a byte per cell) leaves it room to skip most and still reach maxBytes.
+    const fit = Math.ceil(maxBytes / (cols * rows));
     const from = await currentFrame(sessionId);
-    await c.ok("wait_for_text", { sessionId, pattern: `FRAME ${from + 20} `, matchScreen: false, timeoutMs: 60_000 });
+    const until = from + Math.max(20, 4 * fit);
+    await c.ok("wait_for_text", { sessionId, pattern: `FRAME ${until} `, matchScreen: false, timeoutMs: 60_000 });
     const result = await c.call("stop_monitor", { monitorId });
     expect(result.isError).toBe(false);
     // a reply over the 1 MiB cap is spilled whole to a file; the report is the same either way

@@ -64,3 +64,25 @@ test("closing the gate lets a blocked reader go, however much is pending", async
   expect(await held.released).toBe(`released at ${4 * MIB}`);
   held.worker.terminate();
 });
+
+test("a child stopped at the tty is let go once, when parsing brings the backlog down to half a MiB", () => {
+  const gate = new FlowGate();
+  gate.add(2 * MIB);
+  expect(gate.paused).toBe(false);
+  gate.setPaused(true);
+  expect(gate.paused).toBe(true);
+  expect(gate.release(MIB)).toBe(false); // 1 MiB left: still above the low mark
+  expect(gate.release(MIB / 2 - 1)).toBe(false); // one byte above half a MiB
+  expect(gate.pending).toBe(MIB / 2 + 1);
+  expect(gate.release(1)).toBe(true); // exactly half a MiB: let it go
+  expect(gate.release(1)).toBe(false); // already below: not again
+  gate.setPaused(false);
+  expect(gate.paused).toBe(false);
+});
+
+test("a backlog falling past the low mark does not resume a child that was never stopped", () => {
+  const gate = new FlowGate();
+  gate.add(MIB);
+  expect(gate.release(MIB)).toBe(false);
+  expect(gate.pending).toBe(0);
+});

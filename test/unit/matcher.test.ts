@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { compileMatcher } from "../../src/session/matcher.ts";
+import { compileMatcher, MAX_REGEX_CHARS } from "../../src/session/matcher.ts";
 
 test("literal match returns the pattern itself", async () => {
   expect(await compileMatcher({ pattern: "a.b" }).find("xxa.bxx")).toEqual({ value: "a.b", index: 2, length: 3 });
@@ -90,4 +90,15 @@ test("a catastrophic JS-only pattern is stopped at its budget with REGEX_TIMEOUT
 
 test("RE2 syntax JS lacks is accepted too", async () => {
   expect(await compileMatcher({ pattern: "(?i)hello", regex: true }).find("HELLO")).not.toBeNull();
+});
+
+test("a regex longer than MAX_REGEX_CHARS is refused before compiling; a literal that long is fine", async () => {
+  const long = "z".repeat(4 * 1024 * 1024);
+  // Compiled, this (unbalanced) pattern would block RE2 for seconds.
+  expect(() => compileMatcher({ pattern: `(${long}`, regex: true })).toThrow(`at most ${MAX_REGEX_CHARS}`);
+  expect(() => compileMatcher({ pattern: "z".repeat(MAX_REGEX_CHARS + 1), regex: true })).toThrow(
+    expect.objectContaining({ code: "INVALID_ARGUMENT", hint: expect.stringContaining("regex: false") }),
+  );
+  expect(await compileMatcher({ pattern: `a${"z".repeat(MAX_REGEX_CHARS - 1)}`, regex: true }).find(`xa${long}`)).toMatchObject({ index: 1 });
+  expect(await compileMatcher({ pattern: long }).find(`x${long}`)).toMatchObject({ index: 1 });
 });

@@ -1,6 +1,6 @@
 /** Scrollback is bounded in bytes too: a wide terminal keeps fewer lines (MAX_HISTORY_BYTES). */
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_SCROLLBACK, MAX_HISTORY_BYTES, scrollbackFor } from "../../src/term/emulator.ts";
+import { DEFAULT_SCROLLBACK, MAX_HISTORY_BYTES, scrollbackFor } from "../../src/term/scrollback-budget.ts";
 import { useEmulators } from "./emulator-harness.ts";
 
 const makeEmulator = useEmulators();
