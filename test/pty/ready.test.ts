@@ -218,5 +218,5 @@ describe.skipIf(!linux || !hasMc)("mc: rests in select with no timeout and in se
     } finally {
       (await import("node:fs")).rmSync(home, { recursive: true, force: true });
     }
-  });
+  }, 30_000); // the first key waits out the 2 s cap and the next two mc's 1 s: ~4.5 s idle, more under load
 });
