@@ -27,10 +27,38 @@ export interface Target {
 }
 
 export const TARGETS: Target[] = [
-  { name: "linux-x64", bun: "bun-linux-x64", nativeLib: "librust_pty.so", alsoAllowed: ["librust_pty_musl.so"], format: "elf", cpu: "x64" },
-  { name: "linux-arm64", bun: "bun-linux-arm64", nativeLib: "librust_pty_arm64.so", alsoAllowed: ["librust_pty_arm64_musl.so"], format: "elf", cpu: "arm64" },
-  { name: "darwin-x64", bun: "bun-darwin-x64", nativeLib: "librust_pty.dylib", alsoAllowed: [], format: "macho", cpu: "x64" },
-  { name: "darwin-arm64", bun: "bun-darwin-arm64", nativeLib: "librust_pty_arm64.dylib", alsoAllowed: [], format: "macho", cpu: "arm64" },
+  {
+    name: "linux-x64",
+    bun: "bun-linux-x64",
+    nativeLib: "librust_pty.so",
+    alsoAllowed: ["librust_pty_musl.so"],
+    format: "elf",
+    cpu: "x64",
+  },
+  {
+    name: "linux-arm64",
+    bun: "bun-linux-arm64",
+    nativeLib: "librust_pty_arm64.so",
+    alsoAllowed: ["librust_pty_arm64_musl.so"],
+    format: "elf",
+    cpu: "arm64",
+  },
+  {
+    name: "darwin-x64",
+    bun: "bun-darwin-x64",
+    nativeLib: "librust_pty.dylib",
+    alsoAllowed: [],
+    format: "macho",
+    cpu: "x64",
+  },
+  {
+    name: "darwin-arm64",
+    bun: "bun-darwin-arm64",
+    nativeLib: "librust_pty_arm64.dylib",
+    alsoAllowed: [],
+    format: "macho",
+    cpu: "arm64",
+  },
   { name: "windows-x64", bun: "bun-windows-x64", nativeLib: "rust_pty.dll", alsoAllowed: [], format: "pe", cpu: "x64" },
 ];
 
@@ -76,7 +104,13 @@ export function headerOf(exe: Uint8Array): { format: Target["format"]; cpu: stri
  */
 export const RUNTIME_ASSETS = [
   "node_modules/@resvg/resvg-wasm/index_bg.wasm",
-  ...["DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf", "DejaVuSansMono-Oblique.ttf", "DejaVuSansMono-BoldOblique.ttf", "DejaVuSans.ttf"].map((f) => `node_modules/dejavu-fonts-ttf/ttf/${f}`),
+  ...[
+    "DejaVuSansMono.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "DejaVuSansMono-Oblique.ttf",
+    "DejaVuSansMono-BoldOblique.ttf",
+    "DejaVuSans.ttf",
+  ].map((f) => `node_modules/dejavu-fonts-ttf/ttf/${f}`),
   "node_modules/@xterm/xterm/lib/xterm.js",
   "node_modules/@xterm/xterm/css/xterm.css",
   "src/web/page/viewer.js",
@@ -103,7 +137,9 @@ export async function checkBinary(binary: string, target: Target): Promise<{ pro
   const problems: string[] = [];
   const header = headerOf(new Uint8Array(await Bun.file(binary).slice(0, 4096).arrayBuffer()));
   if (header?.format !== target.format || header.cpu !== target.cpu) {
-    problems.push(`header is ${header ? `${header.format}/${header.cpu}` : "unrecognised"}, expected ${target.format}/${target.cpu}`);
+    problems.push(
+      `header is ${header ? `${header.format}/${header.cpu}` : "unrecognised"}, expected ${target.format}/${target.cpu}`,
+    );
   }
   const embedded = await embeddedLibraries(binary);
   if (!embedded.includes(target.nativeLib)) problems.push(`${target.nativeLib} is not embedded`);
@@ -133,7 +169,14 @@ export async function buildTarget(target: Target, outdir = DIST): Promise<Built>
     // Precompiled bytecode: JavaScriptCore skips parsing the bundle at every start (issue 14).
     bytecode: true,
     format: "esm",
-    compile: { target: target.bun, outfile, autoloadBunfig: false, autoloadDotenv: false, autoloadTsconfig: false, autoloadPackageJson: false },
+    compile: {
+      target: target.bun,
+      outfile,
+      autoloadBunfig: false,
+      autoloadDotenv: false,
+      autoloadTsconfig: false,
+      autoloadPackageJson: false,
+    },
   });
   if (!result.success) throw new Error(`${target.name}: ${result.logs.map(String).join("\n")}`);
   const ms = performance.now() - started;
@@ -148,12 +191,16 @@ if (import.meta.main) {
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((w) => !TARGETS.some((t) => t.name === w));
   if (unknown.length > 0) {
-    process.stderr.write(`Unknown target(s): ${unknown.join(", ")}. Targets: ${TARGETS.map((t) => t.name).join(", ")}\n`);
+    process.stderr.write(
+      `Unknown target(s): ${unknown.join(", ")}. Targets: ${TARGETS.map((t) => t.name).join(", ")}\n`,
+    );
     process.exit(2);
   }
   for (const target of TARGETS.filter((t) => wanted.length === 0 || wanted.includes(t.name))) {
     const built = await buildTarget(target);
     const mib = (built.bytes / 1024 / 1024).toFixed(1);
-    process.stderr.write(`built ${built.outfile} in ${(built.ms / 1000).toFixed(1)} s (${mib} MiB, embeds ${built.embedded.join(" + ")})\n`);
+    process.stderr.write(
+      `built ${built.outfile} in ${(built.ms / 1000).toFixed(1)} s (${mib} MiB, embeds ${built.embedded.join(" + ")})\n`,
+    );
   }
 }

@@ -38,7 +38,11 @@ export async function connect(env: Record<string, string> = {}): Promise<BenchCl
   const call: BenchClient["call"] = async (name, args = {}, timeoutMs = 120_000) => {
     const result = await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs });
     const content = result.content as { type: string; text: string }[];
-    return { isError: result.isError === true, text: content[0]?.text ?? "", data: (result.structuredContent ?? {}) as Record<string, any> };
+    return {
+      isError: result.isError === true,
+      text: content[0]?.text ?? "",
+      data: (result.structuredContent ?? {}) as Record<string, any>,
+    };
   };
   return {
     client,

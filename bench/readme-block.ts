@@ -9,7 +9,8 @@ export function writeBlock(file: string, name: string, body: string): void {
   const start = new RegExp(`<!-- ${name}:start[^>]*-->\\n`);
   const open = start.exec(text);
   const close = text.indexOf(`<!-- ${name}:end -->`);
-  if (!open || close < open.index) throw new Error(`${file} has no <!-- ${name}:start --> ... <!-- ${name}:end --> block`);
+  if (!open || close < open.index)
+    throw new Error(`${file} has no <!-- ${name}:start --> ... <!-- ${name}:end --> block`);
   const from = open.index + open[0].length;
   writeFileSync(file, `${text.slice(0, from)}${body.trimEnd()}\n${text.slice(close)}`);
   process.stderr.write(`wrote the ${name} block of ${file}\n`);
@@ -28,6 +29,8 @@ export const thousands = (n: number | null) => (n === null ? "skipped" : n.toLoc
 
 /** "2026-12-03, <short commit>" for the figures' heading. */
 export function stamp(): string {
-  const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: import.meta.dir }).stdout.toString().trim();
+  const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: import.meta.dir })
+    .stdout.toString()
+    .trim();
   return `${new Date().toISOString().slice(0, 10)}, commit ${commit || "unknown"}`;
 }

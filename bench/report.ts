@@ -38,19 +38,48 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
   for (let i = 0; i < 20; i++) {
     const steps = [
       { type: "wait_for_text", pattern: "$" },
-      { type: "send_text", text: "ls -la /usr/lib | head -20\r", waitFor: { pattern: "^\\$$", regex: true, regexFlags: "m" } }, // rows are trimmed
-      { type: "send_text", text: `seq 1 ${30 + i}\r`, waitFor: { pattern: `^${30 + i}$`, regex: true, regexFlags: "m" } },
+      {
+        type: "send_text",
+        text: "ls -la /usr/lib | head -20\r",
+        waitFor: { pattern: "^\\$$", regex: true, regexFlags: "m" },
+      }, // rows are trimmed
+      {
+        type: "send_text",
+        text: `seq 1 ${30 + i}\r`,
+        waitFor: { pattern: `^${30 + i}$`, regex: true, regexFlags: "m" },
+      },
       { type: "assert_text", pattern: i % 7 === 3 ? "never-there" : String(30 + i) },
     ];
-    await Bun.write(join(dir, `t${String(i).padStart(2, "0")}.tui.json`), JSON.stringify({ name: `test ${i}`, session, steps }));
+    await Bun.write(
+      join(dir, `t${String(i).padStart(2, "0")}.tui.json`),
+      JSON.stringify({ name: `test ${i}`, session, steps }),
+    );
   }
   const started = performance.now();
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts"), "test", "--reporter", "html", "--trace", "on", "-j", "2"], { cwd: dir, stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn(
+    [
+      process.execPath,
+      join(import.meta.dir, "..", "src", "main.ts"),
+      "test",
+      "--reporter",
+      "html",
+      "--trace",
+      "on",
+      "-j",
+      "2",
+    ],
+    { cwd: dir, stdout: "ignore", stderr: "pipe" },
+  );
   await proc.exited;
   const runMs = performance.now() - started;
   const html = join(dir, "tui-tester-report", "index.html");
   const bytes = statSync(html).size;
-  rows.push({ name: "report: 20 tests, all recorded, size", value: kib(bytes), target: "< 5 MB", note: `run + report ${(runMs / 1000).toFixed(1)} s` });
+  rows.push({
+    name: "report: 20 tests, all recorded, size",
+    value: kib(bytes),
+    target: "< 5 MB",
+    note: `run + report ${(runMs / 1000).toFixed(1)} s`,
+  });
   const opens: number[] = [];
   for (let i = 0; i < 5; i++) {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -63,7 +92,12 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     await page.close();
   }
   opens.sort((a, b) => a - b);
-  rows.push({ name: "report: open in headless Chromium (load, first paint)", value: `${opens[2]!.toFixed(0)} ms median`, target: "< 1 s", note: `5 opens: ${opens.map((o) => o.toFixed(0)).join(", ")} ms` });
+  rows.push({
+    name: "report: open in headless Chromium (load, first paint)",
+    value: `${opens[2]!.toFixed(0)} ms median`,
+    target: "< 1 s",
+    note: `5 opens: ${opens.map((o) => o.toFixed(0)).join(", ")} ms`,
+  });
 }
 
 // --- GIF of a 30 s vim session ---------------------------------------------------------------------
@@ -80,12 +114,31 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
   await Bun.write(join(out, "vim.gif"), gif!.gif);
   // every distinct screen the recording shows, event by event (no merging by frame rate)
   const screens = new Set<string>();
-  for await (const frame of replayFrames(cast, retime(cast.events, { speed: 1, maxIdleMs: 2000 }), 0.001)) screens.add(frame.key);
+  for await (const frame of replayFrames(cast, retime(cast.events, { speed: 1, maxIdleMs: 2000 }), 0.001))
+    screens.add(frame.key);
   const decoded = decodeGif(gif!.gif);
-  await Bun.write(join(out, "vim-gif-last-frame.png"), rgbaToPng(decoded.frames.at(-1)!.rgba, decoded.width, decoded.height));
-  rows.push({ name: `GIF: vim, ${(cast.durationMs / 1000).toFixed(0)} s recording`, value: kib(gif!.gif.length), target: "< 2 MB", note: `${gif!.frames} frames, ${decoded.width}x${decoded.height}` });
-  rows.push({ name: "GIF: time to make (3 runs)", value: `${(Math.min(...times) / 1000).toFixed(1)} s best`, target: "< 10 s", note: times.map((t) => (t / 1000).toFixed(1)).join(", ") + " s" });
-  rows.push({ name: "GIF: distinct screens in the recording vs frames", value: `${screens.size} screens, ${gif!.frames} frames`, target: "every screen", note: "screens counted event by event; frames merge screens under 1/30 s" });
+  await Bun.write(
+    join(out, "vim-gif-last-frame.png"),
+    rgbaToPng(decoded.frames.at(-1)!.rgba, decoded.width, decoded.height),
+  );
+  rows.push({
+    name: `GIF: vim, ${(cast.durationMs / 1000).toFixed(0)} s recording`,
+    value: kib(gif!.gif.length),
+    target: "< 2 MB",
+    note: `${gif!.frames} frames, ${decoded.width}x${decoded.height}`,
+  });
+  rows.push({
+    name: "GIF: time to make (3 runs)",
+    value: `${(Math.min(...times) / 1000).toFixed(1)} s best`,
+    target: "< 10 s",
+    note: times.map((t) => (t / 1000).toFixed(1)).join(", ") + " s",
+  });
+  rows.push({
+    name: "GIF: distinct screens in the recording vs frames",
+    value: `${screens.size} screens, ${gif!.frames} frames`,
+    target: "every screen",
+    note: "screens counted event by event; frames merge screens under 1/30 s",
+  });
 }
 
 // --- SVG in Chromium against the PNG ---------------------------------------------------------------
@@ -112,7 +165,8 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
       for (const text of document.querySelectorAll("text")) {
         if (text.getAttribute("text-anchor") === "middle") continue;
         const x0 = Number(text.getAttribute("x"));
-        for (let i = 0; i < text.getNumberOfChars(); i++, chars++) if (Math.abs(text.getStartPositionOfChar(i).x - (x0 + i * cell)) > 0.5) misplaced++;
+        for (let i = 0; i < text.getNumberOfChars(); i++, chars++)
+          if (Math.abs(text.getStartPositionOfChar(i).x - (x0 + i * cell)) > 0.5) misplaced++;
       }
       return { chars, misplaced };
     }, CELL_WIDTH);
@@ -121,8 +175,14 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
     const a = decodePng(await Bun.file(join(out, `${name}-chromium.png`)).bytes());
     const b = decodePng(await Bun.file(png.path).bytes());
     let differ = 0;
-    for (let r = 0; r < 30; r++) for (let col = 0; col < 100; col++) if (inked(a, r, col) !== inked(b, r, col)) differ++;
-    rows.push({ name: `SVG in Chromium vs PNG: ${name}`, value: `${misplaced} of ${chars} glyphs off their cell`, target: "0", note: `${differ} of 3000 cells differ in ink` });
+    for (let r = 0; r < 30; r++)
+      for (let col = 0; col < 100; col++) if (inked(a, r, col) !== inked(b, r, col)) differ++;
+    rows.push({
+      name: `SVG in Chromium vs PNG: ${name}`,
+      value: `${misplaced} of ${chars} glyphs off their cell`,
+      target: "0",
+      note: `${differ} of 3000 cells differ in ink`,
+    });
   }
   await c.close();
 }
@@ -139,7 +199,12 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", arg
   await Bun.write(join(out, "cjk-emoji.png"), png);
   const decoded = decodePng(png);
   const glyphCells = [0, 1, 2, 3].map((col) => inked(decoded, 0, col, 2)).filter(Boolean).length;
-  rows.push({ name: "PNG: CJK and emoji", value: `${glyphCells} of 4 CJK cells inked`, target: "glyphs, not boxes", note: `first render with the CJK font ${(performance.now() - t).toFixed(0)} ms; look at ${join(out, "cjk-emoji.png")}` });
+  rows.push({
+    name: "PNG: CJK and emoji",
+    value: `${glyphCells} of 4 CJK cells inked`,
+    target: "glyphs, not boxes",
+    note: `first render with the CJK font ${(performance.now() - t).toFixed(0)} ms; look at ${join(out, "cjk-emoji.png")}`,
+  });
 }
 await browser.close();
 
@@ -148,11 +213,17 @@ function inked(png: ReturnType<typeof decodePng>, row: number, col: number, scal
   for (let y = (row * CELL_HEIGHT + 1) * scale; y < ((row + 1) * CELL_HEIGHT - 1) * scale; y++) {
     for (let x = (col * CELL_WIDTH + 1) * scale; x < ((col + 1) * CELL_WIDTH - 1) * scale; x++) {
       const i = (y * png.width + x) * 4;
-      if (Math.abs(png.data[i]! - bg[0]!) + Math.abs(png.data[i + 1]! - bg[1]!) + Math.abs(png.data[i + 2]! - bg[2]!) > 120) return true;
+      if (
+        Math.abs(png.data[i]! - bg[0]!) + Math.abs(png.data[i + 1]! - bg[1]!) + Math.abs(png.data[i + 2]! - bg[2]!) >
+        120
+      )
+        return true;
     }
   }
   return false;
 }
 
 const width = Math.max(...rows.map((r) => r.name.length));
-process.stderr.write(`\n${rows.map((r) => `${r.name.padEnd(width)}  ${r.value.padEnd(30)} target ${r.target.padEnd(18)} ${r.note ?? ""}`).join("\n")}\n\npictures in ${out}\n`);
+process.stderr.write(
+  `\n${rows.map((r) => `${r.name.padEnd(width)}  ${r.value.padEnd(30)} target ${r.target.padEnd(18)} ${r.note ?? ""}`).join("\n")}\n\npictures in ${out}\n`,
+);

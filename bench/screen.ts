@@ -28,7 +28,14 @@ async function gaps(): Promise<void> {
   ];
   for (const [name, command, args, ready, input] of apps) {
     if (Bun.which(command) === null) continue;
-    const s = await registry.start({ command, args, cols: 80, rows: 24, term: "xterm-256color", env: { PS1: "$ " } } as never);
+    const s = await registry.start({
+      command,
+      args,
+      cols: 80,
+      rows: 24,
+      term: "xterm-256color",
+      env: { PS1: "$ " },
+    } as never);
     for (let i = 0; i < 500 && !s.emulator.text().includes(ready); i++) await Bun.sleep(20);
     await Bun.sleep(700);
     const firsts: number[] = [];
@@ -44,14 +51,21 @@ async function gaps(): Promise<void> {
       firsts.push(times[0]! - t0);
       largest.push(Math.max(0, ...times.slice(1).map((t, i) => t - times[i]!)));
     }
-    console.log(`gaps | ${name} | first output p50 ${ms(median(firsts))} ms | largest gap between chunks: max ${ms(Math.max(...largest))} ms over ${largest.length} keys`);
+    console.log(
+      `gaps | ${name} | first output p50 ${ms(median(firsts))} ms | largest gap between chunks: max ${ms(Math.max(...largest))} ms over ${largest.length} keys`,
+    );
     s.signal("SIGKILL");
   }
 }
 
 async function settle(): Promise<void> {
   const c = await connect();
-  const { sessionId } = await c.ok("start_session", { command: process.execPath, args: [fixture("two-phase-app.ts"), "60"], cols: 40, rows: 10 });
+  const { sessionId } = await c.ok("start_session", {
+    command: process.execPath,
+    args: [fixture("two-phase-app.ts"), "60"],
+    cols: 40,
+    rows: 10,
+  });
   await c.ok("wait_for_text", { sessionId, pattern: "READY" });
   let caught = 0;
   const waited: number[] = [];
@@ -62,7 +76,9 @@ async function settle(): Promise<void> {
     waited.push(r.screen.waitedMs);
     await c.ok("wait_for_text", { sessionId, pattern: `PHASE2 ${round}` });
   }
-  console.log(`settle | two-phase (60 ms gap) | after-screen has the second chunk ${caught}/${rounds} | waitedMs p50 ${median(waited)}`);
+  console.log(
+    `settle | two-phase (60 ms gap) | after-screen has the second chunk ${caught}/${rounds} | waitedMs p50 ${median(waited)}`,
+  );
   await c.ok("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
   const echo = await c.ok("start_session", { command: process.execPath, args: [fixture("echo-keys.ts")] });
   await c.ok("wait_for_text", { sessionId: echo.sessionId, pattern: "READY" });
@@ -78,7 +94,11 @@ async function settle(): Promise<void> {
 }
 
 async function cells(): Promise<void> {
-  for (const [cols, rows] of [[80, 24], [300, 100], [1000, 500]] as const) {
+  for (const [cols, rows] of [
+    [80, 24],
+    [300, 100],
+    [1000, 500],
+  ] as const) {
     const e = new Emulator({ cols, rows, reply: () => {} });
     let screen = "";
     for (let r = 0; r < rows; r++) {
@@ -98,7 +118,9 @@ async function cells(): Promise<void> {
       e.snapshot({ highlights: true });
       lightTimes.push(performance.now() - t);
     }
-    console.log(`cells | ${cols}x${rows} | cells + JSON p50 ${ms(median(cellTimes))} ms, ${(bytes / 1024).toFixed(0)} KiB (one call) | text + highlights p50 ${ms(median(lightTimes))} ms`);
+    console.log(
+      `cells | ${cols}x${rows} | cells + JSON p50 ${ms(median(cellTimes))} ms, ${(bytes / 1024).toFixed(0)} KiB (one call) | text + highlights p50 ${ms(median(lightTimes))} ms`,
+    );
     e.dispose();
   }
 }
@@ -113,7 +135,9 @@ function regex(): void {
     t = performance.now();
     re.exec(screen);
     const re2 = performance.now() - t;
-    console.log(`regex | ${pattern} | JS RegExp on 26 a's ${ms(js)} ms (doubles per extra a) | RE2 on the 1,800-a screen ${ms(re2)} ms`);
+    console.log(
+      `regex | ${pattern} | JS RegExp on 26 a's ${ms(js)} ms (doubles per extra a) | RE2 on the 1,800-a screen ${ms(re2)} ms`,
+    );
   }
 }
 

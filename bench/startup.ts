@@ -32,7 +32,12 @@ const INITIALIZE = `${JSON.stringify({
  */
 async function once(cmd: string[]): Promise<{ ms: number; cpuMs: number }> {
   const t0 = performance.now();
-  const child = Bun.spawn(cmd, { stdin: "pipe", stdout: "pipe", stderr: "ignore", env: { ...process.env, TUI_TESTER_LOG: "silent" } });
+  const child = Bun.spawn(cmd, {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+    env: { ...process.env, TUI_TESTER_LOG: "silent" },
+  });
   child.stdin.write(INITIALIZE);
   child.stdin.flush();
   let text = "";
@@ -74,7 +79,9 @@ try {
     const s = samples[k]!.map((x) => x.ms).sort((a, b) => a - b);
     const p95 = s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)]!;
     const cpu = median(samples[k]!.map((x) => x.cpuMs));
-    console.log(`${cmd.join(" ")}: spawn → initialize, ${RUNS} runs: median ${median(s).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, min ${s[0]!.toFixed(1)} ms; CPU median ${cpu.toFixed(1)} ms`);
+    console.log(
+      `${cmd.join(" ")}: spawn → initialize, ${RUNS} runs: median ${median(s).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, min ${s[0]!.toFixed(1)} ms; CPU median ${cpu.toFixed(1)} ms`,
+    );
   }
 } finally {
   if (dir) await rm(dir, { recursive: true, force: true });

@@ -63,7 +63,11 @@ const tasks: Task[] = [
       const { sessionId } = await call("start_session", SHELL);
       await call("wait_for_text", { sessionId, pattern: "$" });
       for (const [i, cmd] of ["echo hello", "pwd", "ls /", "printf 'a\\nb\\nc\\n'", "echo done"].entries()) {
-        await call("send_text", { sessionId, text: `${cmd}\r`, waitFor: { pattern: i === 4 ? "done\n$" : "$", regex: false } });
+        await call("send_text", {
+          sessionId,
+          text: `${cmd}\r`,
+          waitFor: { pattern: i === 4 ? "done\n$" : "$", regex: false },
+        });
       }
       await call("get_text", { sessionId });
       await call("stop_session", { sessionId });
@@ -73,7 +77,11 @@ const tasks: Task[] = [
     name: "python REPL",
     app: "python3",
     async run(call) {
-      const { sessionId } = await call("start_session", { command: "python3", args: ["-q"], env: { PYTHON_BASIC_REPL: "1" } });
+      const { sessionId } = await call("start_session", {
+        command: "python3",
+        args: ["-q"],
+        env: { PYTHON_BASIC_REPL: "1" },
+      });
       await call("wait_for_text", { sessionId, pattern: ">>>" });
       await call("send_text", { sessionId, text: "1 + 1\r", waitFor: { pattern: "2" } });
       await call("send_text", { sessionId, text: "def f(x):\r" });
@@ -108,7 +116,8 @@ const smallBash: Task = {
   async run(call) {
     const { sessionId } = await call("start_session", SHELL);
     await call("wait_for_text", { sessionId, pattern: "$" });
-    for (const cmd of ["echo one", "echo two", "echo three", "echo four", "echo five"]) await call("send_text", { sessionId, text: `${cmd}\r` });
+    for (const cmd of ["echo one", "echo two", "echo three", "echo four", "echo five"])
+      await call("send_text", { sessionId, text: `${cmd}\r` });
     await call("get_text", { sessionId });
     await call("stop_session", { sessionId });
   },
@@ -154,8 +163,11 @@ const names = Object.keys(results.default);
 const table = [
   "| Measure (o200k tokens) | default | screenDetail diff |",
   "|---|---:|---:|",
-  ...names.map((name) => `| ${name} | ${thousands(results.default[name] ?? null)} | ${thousands(results.diff[name] ?? null)} |`),
+  ...names.map(
+    (name) => `| ${name} | ${thousands(results.default[name] ?? null)} | ${thousands(results.diff[name] ?? null)} |`,
+  ),
 ].join("\n");
 console.log(table);
 if (process.argv.includes("--json")) console.log(JSON.stringify(results, null, 2));
-if (process.argv.includes("--write")) writeBlock(join(import.meta.dir, "README.md"), "tokens", `Measured ${stamp()}:\n\n${table}`);
+if (process.argv.includes("--write"))
+  writeBlock(join(import.meta.dir, "README.md"), "tokens", `Measured ${stamp()}:\n\n${table}`);

@@ -35,7 +35,9 @@ export function toolTokensTable(tools: ListedTool[]): string {
   return [
     "| tool | total | description | inputSchema | outputSchema |",
     "|---|---:|---:|---:|---:|",
-    ...rows.toSorted((a, b) => b.total - a.total || a.name.localeCompare(b.name)).map((r) => `| ${r.name} | ${r.total} | ${r.description} | ${r.inputSchema} | ${r.outputSchema} |`),
+    ...rows
+      .toSorted((a, b) => b.total - a.total || a.name.localeCompare(b.name))
+      .map((r) => `| ${r.name} | ${r.total} | ${r.description} | ${r.inputSchema} | ${r.outputSchema} |`),
     `| **tools/list** | **${thousands(total)}** | | | |`,
   ].join("\n");
 }
@@ -46,11 +48,18 @@ if (import.meta.main) {
     const { tools } = await c.client.listTools();
     if (process.argv.includes("--json")) {
       const { rows, total } = toolTokenRows(tools);
-      console.log(JSON.stringify({ total, tools: Object.fromEntries(rows.map(({ name, ...r }) => [name, r])) }, null, 2));
+      console.log(
+        JSON.stringify({ total, tools: Object.fromEntries(rows.map(({ name, ...r }) => [name, r])) }, null, 2),
+      );
     } else {
       const table = toolTokensTable(tools);
       console.log(table);
-      if (process.argv.includes("--write")) writeBlock(join(import.meta.dir, "README.md"), "tool-tokens", `Measured ${stamp()} (token counts do not depend on load):\n\n${table}`);
+      if (process.argv.includes("--write"))
+        writeBlock(
+          join(import.meta.dir, "README.md"),
+          "tool-tokens",
+          `Measured ${stamp()} (token counts do not depend on load):\n\n${table}`,
+        );
     }
   } finally {
     await c.close();

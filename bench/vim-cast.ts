@@ -20,7 +20,13 @@ export async function recordVim(dir: string): Promise<string> {
     const file = join(dir, "notes.txt");
     rmSync(path, { force: true }); // start_session refuses to replace a file
     rmSync(file, { force: true });
-    const { sessionId } = await c.ok("start_session", { command: "vim", args: ["-u", "NONE", "-N", "-c", "syntax on", file], cols: 80, rows: 24, record: path });
+    const { sessionId } = await c.ok("start_session", {
+      command: "vim",
+      args: ["-u", "NONE", "-N", "-c", "syntax on", file],
+      cols: 80,
+      rows: 24,
+      record: path,
+    });
     await c.ok("wait_for_text", { sessionId, pattern: "notes.txt", timeoutMs: 15_000 });
     await c.ok("send_keys", { sessionId, keys: ["i"] });
     await c.ok("type_text", { sessionId, text: TEXT, cps: 10 }, 120_000);

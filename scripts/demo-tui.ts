@@ -33,7 +33,9 @@ function draw(): void {
   lines.push("");
   items.forEach((name, i) => {
     const row = ` ${checked.has(i) ? "[x]" : "[ ]"} ${name}`;
-    lines.push(i === selected ? `${ESC}[7m${fit(`>${row}`, Math.min(cols, 40))}${ESC}[0m` : fit(` ${row}`, Math.min(cols, 40)));
+    lines.push(
+      i === selected ? `${ESC}[7m${fit(`>${row}`, Math.min(cols, 40))}${ESC}[0m` : fit(` ${row}`, Math.min(cols, 40)),
+    );
   });
   lines.push("");
   lines.push(`${SPINNER[ticks % SPINNER.length]} working... tick ${ticks}`);

@@ -16,7 +16,11 @@ const pause = Number(process.env.TUI_TESTER_DEMO_STEP_MS ?? 300);
 const env: Record<string, string> = {};
 for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
 
-const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, "src", "main.ts")], env: { ...env, TUI_TESTER_LOG: "silent" } });
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [join(root, "src", "main.ts")],
+  env: { ...env, TUI_TESTER_LOG: "silent" },
+});
 const client = new Client({ name: "tui-tester-demo", version: "1.0.0" });
 await client.connect(transport);
 
@@ -37,7 +41,9 @@ try {
     name: "demo",
     visible: process.env.TUI_TESTER_DEMO_VISIBLE !== "0",
   });
-  console.log(info.viewer.open ? `   viewer window: ${info.viewer.terminal}` : `   no viewer window: ${info.viewer.reason}`);
+  console.log(
+    info.viewer.open ? `   viewer window: ${info.viewer.terminal}` : `   no viewer window: ${info.viewer.reason}`,
+  );
   await call("wait_for_text", { sessionId, pattern: "READY" });
   const { monitorId } = await call("start_monitor", { sessionId, intervalMs: 50 });
   for (const key of ["down", "down", "space", "down", "space"]) {
@@ -47,11 +53,7 @@ try {
   }
   const script = await call("run_script", {
     sessionId,
-    steps: [
-      { type: "send_keys", keys: "up" },
-      { type: "assert_text", pattern: "[x]" },
-      { type: "snapshot" },
-    ],
+    steps: [{ type: "send_keys", keys: "up" }, { type: "assert_text", pattern: "[x]" }, { type: "snapshot" }],
   });
   console.log(`   script ok=${script.ok} in ${script.durationMs} ms`);
   const frames = await call("stop_monitor", { monitorId });

@@ -26,9 +26,17 @@ interface Group {
 }
 
 const GROUPS: Group[] = [
-  { name: "keys", mutate: ["src/keys/**/*.ts"], tests: ["test/unit/keys.test.ts", "test/unit/keys-parse.test.ts", "test/unit/keys-kitty.test.ts"] },
+  {
+    name: "keys",
+    mutate: ["src/keys/**/*.ts"],
+    tests: ["test/unit/keys.test.ts", "test/unit/keys-parse.test.ts", "test/unit/keys-kitty.test.ts"],
+  },
   { name: "matcher", mutate: ["src/session/matcher.ts"], tests: ["test/unit/matcher.test.ts"] },
-  { name: "reply cap", mutate: ["src/tools/reply-cap.ts"], tests: ["test/unit/reply-cap.test.ts", "test/unit/reply-cap-shape.test.ts"] },
+  {
+    name: "reply cap",
+    mutate: ["src/tools/reply-cap.ts"],
+    tests: ["test/unit/reply-cap.test.ts", "test/unit/reply-cap-shape.test.ts"],
+  },
   { name: "flow control", mutate: ["src/pty/flow.ts"], tests: ["test/unit/flow.test.ts"] },
   // The quiet-window settle: its bounds and the fallback that waits them out (the ready oracle has its own tests).
   {
@@ -51,10 +59,13 @@ interface Score {
 function run(group: Group): Score {
   const slug = group.name.replace(/\W+/g, "-");
   const report = join(WORK, "reports", `${slug}.json`);
-  if (process.argv.includes("--reuse") && existsSync(report)) return tally(group.name, JSON.parse(readFileSync(report, "utf8")));
+  if (process.argv.includes("--reuse") && existsSync(report))
+    return tally(group.name, JSON.parse(readFileSync(report, "utf8")));
   const config = {
     testRunner: "command",
-    commandRunner: { command: `bun test --timeout 30000 ${group.tests.join(" ")}${group.filter ? ` -t "${group.filter}"` : ""}` },
+    commandRunner: {
+      command: `bun test --timeout 30000 ${group.tests.join(" ")}${group.filter ? ` -t "${group.filter}"` : ""}`,
+    },
     mutate: group.mutate,
     coverageAnalysis: "off",
     reporters: ["json", "clear-text"],
@@ -69,13 +80,18 @@ function run(group: Group): Score {
   const file = join(WORK, `${slug}.config.json`);
   writeFileSync(file, JSON.stringify(config, null, 2));
   const stryker = join(ROOT, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js");
-  const proc = Bun.spawnSync([process.execPath, "--bun", stryker, "run", file], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+  const proc = Bun.spawnSync([process.execPath, "--bun", stryker, "run", file], {
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
   if (proc.exitCode !== 0) throw new Error(`stryker failed for ${group.name} (exit ${proc.exitCode})`);
   return tally(group.name, JSON.parse(readFileSync(report, "utf8")));
 }
 
 function tally(group: string, report: { files: Record<string, { mutants: { status: string }[] }> }): Score {
-  const count = (status: string) => Object.values(report.files).reduce((n, f) => n + f.mutants.filter((m) => m.status === status).length, 0);
+  const count = (status: string) =>
+    Object.values(report.files).reduce((n, f) => n + f.mutants.filter((m) => m.status === status).length, 0);
   const killed = count("Killed");
   const timeout = count("Timeout");
   const survived = count("Survived");
@@ -96,4 +112,5 @@ const table = [
   }),
 ].join("\n");
 console.log(table);
-if (process.argv.includes("--write")) writeBlock(join(ROOT, "bench", "README.md"), "mutation", `Measured ${stamp()}:\n\n${table}`);
+if (process.argv.includes("--write"))
+  writeBlock(join(ROOT, "bench", "README.md"), "mutation", `Measured ${stamp()}:\n\n${table}`);

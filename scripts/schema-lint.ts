@@ -60,7 +60,11 @@ type Warn = (path: string, rule: SchemaWarning["rule"], message: string) => void
 /** type lists, mixed-type unions (inputs) and fields of no type: one type per field. */
 function checkTypes(node: Json, path: string, input: boolean, warn: Warn): void {
   if (Array.isArray(node.type)) {
-    warn(path, "type-union", `type is a list (${JSON.stringify(node.type)}); single-type dialects take one type per field`);
+    warn(
+      path,
+      "type-union",
+      `type is a list (${JSON.stringify(node.type)}); single-type dialects take one type per field`,
+    );
   }
   const branches: Json[] | undefined = node.anyOf ?? node.oneOf;
   if (Array.isArray(branches)) {
@@ -79,7 +83,8 @@ function checkShape(node: Json, path: string, warn: Warn): void {
   if (type === "object" && fields === 0 && !isObject(node.additionalProperties)) {
     warn(path, "opaque-shape", "an object with no properties: name its fields");
   }
-  if (type === "array" && !isObject(node.items)) warn(path, "opaque-shape", "an array with no items schema: say what it holds");
+  if (type === "array" && !isObject(node.items))
+    warn(path, "opaque-shape", "an array with no items schema: say what it holds");
   if (fields > 0 && !Array.isArray(node.required)) {
     warn(path, "output-required", "an output object should name its required fields (required: [...])");
   }
@@ -89,20 +94,28 @@ function checkShape(node: Json, path: string, warn: Warn): void {
 function children(node: Json, path: string): [Json, string][] {
   const out: [Json, string][] = [];
   const prefix = path ? `${path}.` : "";
-  for (const [key, child] of Object.entries(isObject(node.properties) ? node.properties : {})) out.push([child, `${prefix}properties.${key}`]);
+  for (const [key, child] of Object.entries(isObject(node.properties) ? node.properties : {}))
+    out.push([child, `${prefix}properties.${key}`]);
   if (isObject(node.items)) out.push([node.items, `${path}.items`]);
   if (isObject(node.additionalProperties)) out.push([node.additionalProperties, `${path}.additionalProperties`]);
-  for (const [name, def] of Object.entries(isObject(node.$defs) ? node.$defs : {})) out.push([def as Json, `$defs.${name}`]);
+  for (const [name, def] of Object.entries(isObject(node.$defs) ? node.$defs : {}))
+    out.push([def as Json, `$defs.${name}`]);
   const branches: unknown = node.anyOf ?? node.oneOf;
   if (Array.isArray(branches)) branches.forEach((b, i) => out.push([b, `${path}.anyOf[${i}]`]));
   return out;
 }
 
-export function lintSchema(schema: Json, tool: string, where: SchemaWarning["where"], resolve?: Resolve): SchemaWarning[] {
+export function lintSchema(
+  schema: Json,
+  tool: string,
+  where: SchemaWarning["where"],
+  resolve?: Resolve,
+): SchemaWarning[] {
   const warnings: SchemaWarning[] = [];
   const warn: Warn = (path, rule, message) => warnings.push({ tool, where, path: path || "(root)", rule, message });
   const output = where === "outputSchema";
-  if (!output && schema.type !== "object") warn("", "non-object-root", "the input schema's root must be type \"object\"");
+  if (!output && schema.type !== "object")
+    warn("", "non-object-root", 'the input schema\'s root must be type "object"');
 
   const visit = (node: unknown, path: string, nested: boolean) => {
     if (!isObject(node) || typeof node.$ref === "string") return;

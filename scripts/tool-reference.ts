@@ -42,7 +42,8 @@ function typeOf(schema: Json): string {
     const item = schema.items ? typeOf(schema.items) : "any";
     return item.includes(" | ") ? `(${item})[]` : `${item}[]`;
   }
-  if (schema.type === "object" && typeof schema.additionalProperties === "object") return `Record<string, ${typeOf(schema.additionalProperties)}>`;
+  if (schema.type === "object" && typeof schema.additionalProperties === "object")
+    return `Record<string, ${typeOf(schema.additionalProperties)}>`;
   return Array.isArray(schema.type) ? schema.type.join(" | ") : (schema.type ?? "any");
 }
 
@@ -75,7 +76,9 @@ function rows(schema: Json, where: string, prefix = ""): string[] {
 
 const table = (schema: Json, where: string) => {
   const body = rows(schema, where);
-  return body.length > 0 ? `| Argument | Type | Default | Meaning |\n|---|---|---|---|\n${body.join("\n")}` : "No arguments.";
+  return body.length > 0
+    ? `| Argument | Type | Default | Meaning |\n|---|---|---|---|\n${body.join("\n")}`
+    : "No arguments.";
 };
 
 /** run_script's steps: each step type and its arguments; the script-only steps get their own tables. */
@@ -83,21 +86,31 @@ function steps(): string {
   const list = scriptSteps.map((step) => {
     const schema = inputJsonSchema(step, false) as Json;
     const required = new Set(schema.required ?? []);
-    const args = Object.keys(schema.properties ?? {}).filter((a) => a !== "sessionId").map((a) => `\`${a}\`${required.has(a) ? "*" : ""}`);
+    const args = Object.keys(schema.properties ?? {})
+      .filter((a) => a !== "sessionId")
+      .map((a) => `\`${a}\`${required.has(a) ? "*" : ""}`);
     const tool = tools.some((t) => t.name === step.name) ? ` (as the tool \`${step.name}\`)` : "";
     return `- \`${step.name}\`${tool}: ${args.length ? args.join(", ") : "no arguments"}`;
   });
-  const own = scriptSteps.filter((step) => !tools.some((t) => t.name === step.name)).map((step) => {
-    const schema = inputJsonSchema(step, false) as Json;
-    const rest: Json = { ...schema, properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([a]) => a !== "sessionId")) };
-    return `Step \`${step.name}\`: ${step.description}\n\n${table(rest, `run_script.steps[${step.name}]`)}`;
-  });
+  const own = scriptSteps
+    .filter((step) => !tools.some((t) => t.name === step.name))
+    .map((step) => {
+      const schema = inputJsonSchema(step, false) as Json;
+      const rest: Json = {
+        ...schema,
+        properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([a]) => a !== "sessionId")),
+      };
+      return `Step \`${step.name}\`: ${step.description}\n\n${table(rest, `run_script.steps[${step.name}]`)}`;
+    });
   return `\`steps\` entries are \`{ "type": ..., ... }\` and also take \`label\` and \`continueOnError\`; the server checks each against its tool's schema before the first step runs (* marks required):\n\n${list.join("\n")}\n\n${own.join("\n\n")}`;
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation other than `-` and `_` dropped, spaces to `-`. */
 export const anchor = (heading: string) =>
-  heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
 
 const heading = (tool: (typeof tools)[number]) => `\`${tool.name}\` — ${tool.annotations.title}`;
 
@@ -107,7 +120,9 @@ export function toolReference(): string {
   // Every tool's own table first, so shared objects (waitFor...) are expanded at their first tool.
   const tables = tools.map((tool) => table(inputJsonSchema(tool, false) as Json, tool.name));
   const sections = tools.map((tool, i) => {
-    const hints = Object.entries(tool.annotations).filter(([k, v]) => k !== "title" && v === true).map(([k]) => k.replace("Hint", ""));
+    const hints = Object.entries(tool.annotations)
+      .filter(([k, v]) => k !== "title" && v === true)
+      .map(([k]) => k.replace("Hint", ""));
     const extra = tool.name === "run_script" ? steps() : "";
     return `## ${heading(tool)}\n\n${tool.description}\n\n${hints.length ? `Hints: ${hints.join(", ")}.\n\n` : ""}${tables[i]}${extra ? `\n\n${extra}` : ""}`;
   });
@@ -131,7 +146,9 @@ export function toolIndex(): string {
 }
 
 export function envReference(): string {
-  const lines = ENVIRONMENT.map((e) => `| \`${e.name}\` | ${e.default === "" ? "*(unset)*" : `\`${e.default}\``} | ${cell(e.meaning)} |`);
+  const lines = ENVIRONMENT.map(
+    (e) => `| \`${e.name}\` | ${e.default === "" ? "*(unset)*" : `\`${e.default}\``} | ${cell(e.meaning)} |`,
+  );
   return `${ENV_START}\n| Variable | Default | Meaning |\n|---|---|---|\n${lines.join("\n")}\n${ENV_END}`;
 }
 

@@ -7,7 +7,14 @@ import { expectSnapshotStep } from "./script/expect-snapshot.ts";
 import { makeRunScript } from "./script/run-script.ts";
 import { saveTest } from "./script/save-test.ts";
 import { assertTextStep, sleepStep } from "./script/steps.ts";
-import { markRecordingTool, screenshotTool, startRecordingTool, stopRecordingTool, webViewerTool, withHumanInputNotice } from "./tools/artifact-tools.ts";
+import {
+  markRecordingTool,
+  screenshotTool,
+  startRecordingTool,
+  stopRecordingTool,
+  webViewerTool,
+  withHumanInputNotice,
+} from "./tools/artifact-tools.ts";
 import type { SessionToolDef, ToolDef } from "./tools/define.ts";
 import { exportRecordingTool } from "./tools/export-tools.ts";
 import { holdKey, sendKeys, sendRaw, sendText, typeText } from "./tools/input-tools.ts";
@@ -35,7 +42,9 @@ const sessionTools = [
 
 /** Every run_script step type: the tools marked scriptable plus the script-only sleep, assert_text and expect_snapshot. */
 export const scriptSteps: SessionToolDef[] = [
-  ...([...sessionTools, markRecordingTool, screenshotTool] as unknown as SessionToolDef[]).filter((tool) => tool.scriptable),
+  ...([...sessionTools, markRecordingTool, screenshotTool] as unknown as SessionToolDef[]).filter(
+    (tool) => tool.scriptable,
+  ),
   sleepStep,
   assertTextStep,
   expectSnapshotStep,

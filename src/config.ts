@@ -73,8 +73,14 @@ export interface Setting {
   problem(value: string): string | undefined;
 }
 
-const positiveInt = (value: string) => (/^[0-9]+$/.test(value) && Number(value) > 0 && Number.isSafeInteger(Number(value)) ? undefined : "not a positive integer");
-const oneOf = (...choices: string[]) => (value: string) => (choices.includes(value) ? undefined : "not an accepted value");
+const positiveInt = (value: string) =>
+  /^[0-9]+$/.test(value) && Number(value) > 0 && Number.isSafeInteger(Number(value))
+    ? undefined
+    : "not a positive integer";
+const oneOf =
+  (...choices: string[]) =>
+  (value: string) =>
+    choices.includes(value) ? undefined : "not an accepted value";
 const COLOUR = /^#[0-9a-f]{6}$/i;
 
 export function themeProblem(value: string): string | undefined {
@@ -88,8 +94,13 @@ export function themeProblem(value: string): string | undefined {
   const t = theme as Record<string, unknown>;
   const unknown = Object.keys(t).filter((k) => !["foreground", "background", "cursor", "ansi"].includes(k));
   if (unknown.length > 0) return `unknown key ${JSON.stringify(unknown[0]!.slice(0, 40))}`;
-  for (const key of ["foreground", "background", "cursor"]) if (t[key] !== undefined && !COLOUR.test(String(t[key]))) return `${key} is not a "#rrggbb" colour`;
-  if (t.ansi !== undefined && !(Array.isArray(t.ansi) && t.ansi.length <= 16 && t.ansi.every((c) => COLOUR.test(String(c))))) return `ansi is not a list of up to 16 "#rrggbb" colours`;
+  for (const key of ["foreground", "background", "cursor"])
+    if (t[key] !== undefined && !COLOUR.test(String(t[key]))) return `${key} is not a "#rrggbb" colour`;
+  if (
+    t.ansi !== undefined &&
+    !(Array.isArray(t.ansi) && t.ansi.length <= 16 && t.ansi.every((c) => COLOUR.test(String(c))))
+  )
+    return `ansi is not a list of up to 16 "#rrggbb" colours`;
   return undefined;
 }
 
@@ -115,29 +126,127 @@ const port = (value: string) => (/^[0-9]+$/.test(value) && Number(value) <= 6553
 const INT = "a positive integer";
 
 export const ENVIRONMENT: Setting[] = [
-  { name: "TUI_TESTER_MAX_SESSIONS", default: String(DEFAULT_CONFIG.maxSessions), meaning: "Maximum concurrent running sessions.", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_MAX_MONITORS", default: String(DEFAULT_CONFIG.maxMonitors), meaning: "Maximum concurrent monitors.", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_SCREEN_DETAIL", default: DEFAULT_CONFIG.screenDetail, meaning: "Default screenDetail of input tools: full or diff.", accepted: "full, diff", problem: oneOf("full", "diff") },
-  { name: "TUI_TESTER_RAW_BUFFER_BYTES", default: String(DEFAULT_CONFIG.rawBufferBytes), meaning: "Raw output kept per session, in bytes.", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_SCROLLBACK", default: String(DEFAULT_CONFIG.scrollback), meaning: "Emulator scrollback lines per session (fewer past 279 columns: history is capped at 32 MiB).", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_KILL_GRACE_MS", default: String(DEFAULT_CONFIG.killGraceMs), meaning: "stop_session wait before SIGKILL.", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_MAX_EXITED_KEPT", default: String(DEFAULT_CONFIG.maxExitedKept), meaning: "Exited sessions kept readable before pruning.", accepted: INT, problem: positiveInt },
+  {
+    name: "TUI_TESTER_MAX_SESSIONS",
+    default: String(DEFAULT_CONFIG.maxSessions),
+    meaning: "Maximum concurrent running sessions.",
+    accepted: INT,
+    problem: positiveInt,
+  },
+  {
+    name: "TUI_TESTER_MAX_MONITORS",
+    default: String(DEFAULT_CONFIG.maxMonitors),
+    meaning: "Maximum concurrent monitors.",
+    accepted: INT,
+    problem: positiveInt,
+  },
+  {
+    name: "TUI_TESTER_SCREEN_DETAIL",
+    default: DEFAULT_CONFIG.screenDetail,
+    meaning: "Default screenDetail of input tools: full or diff.",
+    accepted: "full, diff",
+    problem: oneOf("full", "diff"),
+  },
+  {
+    name: "TUI_TESTER_RAW_BUFFER_BYTES",
+    default: String(DEFAULT_CONFIG.rawBufferBytes),
+    meaning: "Raw output kept per session, in bytes.",
+    accepted: INT,
+    problem: positiveInt,
+  },
+  {
+    name: "TUI_TESTER_SCROLLBACK",
+    default: String(DEFAULT_CONFIG.scrollback),
+    meaning: "Emulator scrollback lines per session (fewer past 279 columns: history is capped at 32 MiB).",
+    accepted: INT,
+    problem: positiveInt,
+  },
+  {
+    name: "TUI_TESTER_KILL_GRACE_MS",
+    default: String(DEFAULT_CONFIG.killGraceMs),
+    meaning: "stop_session wait before SIGKILL.",
+    accepted: INT,
+    problem: positiveInt,
+  },
+  {
+    name: "TUI_TESTER_MAX_EXITED_KEPT",
+    default: String(DEFAULT_CONFIG.maxExitedKept),
+    meaning: "Exited sessions kept readable before pruning.",
+    accepted: INT,
+    problem: positiveInt,
+  },
   {
     name: "TUI_TESTER_THEME",
     default: "xterm colours on black",
-    meaning: "JSON {foreground, background, cursor, ansi[16]} (\"#rrggbb\") the app is told via OSC 10/11/12/4.",
-    accepted: 'a JSON object such as {"background":"#ffffff","foreground":"#000000"}, keys foreground, background, cursor, ansi (up to 16), colours "#rrggbb"',
+    meaning: 'JSON {foreground, background, cursor, ansi[16]} ("#rrggbb") the app is told via OSC 10/11/12/4.',
+    accepted:
+      'a JSON object such as {"background":"#ffffff","foreground":"#000000"}, keys foreground, background, cursor, ansi (up to 16), colours "#rrggbb"',
     problem: themeProblem,
   },
-  { name: "TUI_TESTER_PTY", default: "bun-terminal (POSIX), bun-pty (Windows)", meaning: "PTY backend: bun-terminal (Bun.Terminal, POSIX) or bun-pty.", accepted: "bun-terminal, bun-pty", problem: oneOf("bun-terminal", "bun-pty") },
-  { name: "TUI_TESTER_READY", default: DEFAULT_CONFIG.ready, meaning: "How inputs settle: auto (the ready oracle where /proc allows, docs/ready-oracle.md) or quiet (100 ms of quiet output).", accepted: "auto, quiet", problem: oneOf("auto", "quiet") },
-  { name: "TUI_TESTER_LOG", default: DEFAULT_CONFIG.log, meaning: "Set to silent to drop the stderr log.", accepted: "on, silent", problem: oneOf("on", "silent") },
-  { name: "TUI_TESTER_MAX_REPLY_BYTES", default: String(DEFAULT_CONFIG.maxReplyBytes), meaning: "Largest tool reply; a larger one goes to a file in the output directory.", accepted: INT, problem: positiveInt },
-  { name: "TUI_TESTER_OUTPUT_DIR", default: "a private temp dir", meaning: "Where oversized replies and other artifacts are written (created if missing).", accepted: "a directory path (created if missing)", problem: directoryProblem(false) },
-  { name: "TUI_TESTER_CONTENT", default: DEFAULT_CONFIG.content, meaning: "Tool result content: text (rendered for the model) or json.", accepted: "text, json", problem: oneOf("text", "json") },
-  { name: "TUI_TESTER_RECORD_DIR", default: "off", meaning: "Record every session as asciicast into this existing directory.", accepted: "an existing directory", problem: directoryProblem(true) },
-  { name: "TUI_TESTER_FONTS", default: "none", meaning: "Extra font files for PNG pictures (CJK, emoji), tried after the bundled fonts.", accepted: `font files (.ttf, .otf, .ttc) separated by "${delimiter}"`, problem: fontFilesProblem },
-  { name: "TUI_TESTER_WEB_PORT", default: "a free port (0)", meaning: "Port of the local web viewer.", accepted: "an integer from 0 to 65535", problem: port },
+  {
+    name: "TUI_TESTER_PTY",
+    default: "bun-terminal (POSIX), bun-pty (Windows)",
+    meaning: "PTY backend: bun-terminal (Bun.Terminal, POSIX) or bun-pty.",
+    accepted: "bun-terminal, bun-pty",
+    problem: oneOf("bun-terminal", "bun-pty"),
+  },
+  {
+    name: "TUI_TESTER_READY",
+    default: DEFAULT_CONFIG.ready,
+    meaning:
+      "How inputs settle: auto (the ready oracle where /proc allows, docs/ready-oracle.md) or quiet (100 ms of quiet output).",
+    accepted: "auto, quiet",
+    problem: oneOf("auto", "quiet"),
+  },
+  {
+    name: "TUI_TESTER_LOG",
+    default: DEFAULT_CONFIG.log,
+    meaning: "Set to silent to drop the stderr log.",
+    accepted: "on, silent",
+    problem: oneOf("on", "silent"),
+  },
+  {
+    name: "TUI_TESTER_MAX_REPLY_BYTES",
+    default: String(DEFAULT_CONFIG.maxReplyBytes),
+    meaning: "Largest tool reply; a larger one goes to a file in the output directory.",
+    accepted: INT,
+    problem: positiveInt,
+  },
+  {
+    name: "TUI_TESTER_OUTPUT_DIR",
+    default: "a private temp dir",
+    meaning: "Where oversized replies and other artifacts are written (created if missing).",
+    accepted: "a directory path (created if missing)",
+    problem: directoryProblem(false),
+  },
+  {
+    name: "TUI_TESTER_CONTENT",
+    default: DEFAULT_CONFIG.content,
+    meaning: "Tool result content: text (rendered for the model) or json.",
+    accepted: "text, json",
+    problem: oneOf("text", "json"),
+  },
+  {
+    name: "TUI_TESTER_RECORD_DIR",
+    default: "off",
+    meaning: "Record every session as asciicast into this existing directory.",
+    accepted: "an existing directory",
+    problem: directoryProblem(true),
+  },
+  {
+    name: "TUI_TESTER_FONTS",
+    default: "none",
+    meaning: "Extra font files for PNG pictures (CJK, emoji), tried after the bundled fonts.",
+    accepted: `font files (.ttf, .otf, .ttc) separated by "${delimiter}"`,
+    problem: fontFilesProblem,
+  },
+  {
+    name: "TUI_TESTER_WEB_PORT",
+    default: "a free port (0)",
+    meaning: "Port of the local web viewer.",
+    accepted: "an integer from 0 to 65535",
+    problem: port,
+  },
 ];
 
 /** One line per bad setting: variable, value, what is wrong and what is accepted. Empty when all are valid. */
@@ -149,13 +258,17 @@ export function settingProblems(env: Record<string, string | undefined> = proces
     const problem = setting.problem(value);
     if (problem === undefined) continue;
     const shown = value.length > 200 ? `${value.slice(0, 200)}...` : value;
-    problems.push(`${setting.name}=${JSON.stringify(shown)}: ${problem}. Accepted: ${setting.accepted}. Unset it for the default (${setting.default}).`);
+    problems.push(
+      `${setting.name}=${JSON.stringify(shown)}: ${problem}. Accepted: ${setting.accepted}. Unset it for the default (${setting.default}).`,
+    );
   }
   return problems;
 }
 
 export function helpText(): string {
-  const env = ENVIRONMENT.map((e) => `  ${e.name.padEnd(28)} ${e.meaning} (default ${e.default})\n  ${"".padEnd(28)} Accepted: ${e.accepted}.`).join("\n");
+  const env = ENVIRONMENT.map(
+    (e) => `  ${e.name.padEnd(28)} ${e.meaning} (default ${e.default})\n  ${"".padEnd(28)} Accepted: ${e.accepted}.`,
+  ).join("\n");
   return `tui-tester ${VERSION}: MCP stdio server to drive and test terminal UIs.
 
 Usage: tui-tester [--help] [--version]
@@ -200,7 +313,8 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   config.maxExitedKept = int("TUI_TESTER_MAX_EXITED_KEPT", config.maxExitedKept);
   config.maxReplyBytes = int("TUI_TESTER_MAX_REPLY_BYTES", config.maxReplyBytes);
   config.webPort = int("TUI_TESTER_WEB_PORT", config.webPort);
-  config.screenDetail = (valid("TUI_TESTER_SCREEN_DETAIL") as Config["screenDetail"] | undefined) ?? config.screenDetail;
+  config.screenDetail =
+    (valid("TUI_TESTER_SCREEN_DETAIL") as Config["screenDetail"] | undefined) ?? config.screenDetail;
   config.pty = (valid("TUI_TESTER_PTY") as PtyBackendName | undefined) ?? config.pty;
   config.ready = (valid("TUI_TESTER_READY") as Config["ready"] | undefined) ?? config.ready;
   config.log = (valid("TUI_TESTER_LOG") as Config["log"] | undefined) ?? config.log;
@@ -210,7 +324,11 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   const outputDir = valid("TUI_TESTER_OUTPUT_DIR");
   if (outputDir !== undefined) config.outputDir = resolve(outputDir);
   const fonts = valid("TUI_TESTER_FONTS");
-  if (fonts !== undefined) config.fonts = fonts.split(delimiter).filter(Boolean).map((file) => resolve(file));
+  if (fonts !== undefined)
+    config.fonts = fonts
+      .split(delimiter)
+      .filter(Boolean)
+      .map((file) => resolve(file));
   const recordDir = valid("TUI_TESTER_RECORD_DIR");
   if (recordDir !== undefined) config.recordDir = resolve(recordDir);
   return config;

@@ -44,7 +44,11 @@ export function isTuiError(e: unknown): e is TuiError {
 
 /** The request was cancelled by the client (MCP notifications/cancelled). */
 export function cancelled(what: string): TuiError {
-  return new TuiError("CANCELLED", `${what} was cancelled by the client.`, "Send the request again if you still need it.");
+  return new TuiError(
+    "CANCELLED",
+    `${what} was cancelled by the client.`,
+    "Send the request again if you still need it.",
+  );
 }
 
 /** Wrap anything thrown into a TuiError without losing its message. */

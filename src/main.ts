@@ -18,7 +18,9 @@ if (flag === "--help" || flag === "-h") {
 }
 const problems = settingProblems();
 if (problems.length > 0) {
-  process.stderr.write(`tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${escapeControls(p)}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`);
+  process.stderr.write(
+    `tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${escapeControls(p)}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`,
+  );
   process.exit(2);
 }
 // The settings, parsed once; in test mode the per-session log would drown the report, so it is off
@@ -57,7 +59,9 @@ const context = createServerContext(config);
 try {
   void context.output.path;
 } catch (error) {
-  process.stderr.write(`tui-tester: cannot create TUI_TESTER_OUTPUT_DIR: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `tui-tester: cannot create TUI_TESTER_OUTPUT_DIR: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(2);
 }
 const server = createServer(tools, context);
@@ -82,7 +86,9 @@ server.onclose = () => void shutdown("transport closed");
 process.stdin.on("close", () => void shutdown("stdin closed"));
 // The server must never crash on a stray error: log it and keep serving.
 process.on("uncaughtException", (error) => log("uncaught exception:", error.stack ?? error.message));
-process.on("unhandledRejection", (reason) => log("unhandled rejection:", reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)));
+process.on("unhandledRejection", (reason) =>
+  log("unhandled rejection:", reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)),
+);
 
 await serveStdio(server);
 log(`tui-tester ${VERSION} ready on stdio`);

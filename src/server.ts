@@ -61,7 +61,11 @@ export function createServer(tools: ToolDef[], context: ServerContext): Server {
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Tools: ${[...byName.keys()].join(", ")}.`);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${request.params.name}". Tools: ${[...byName.keys()].join(", ")}.`,
+      );
     const progressToken = request.params._meta?.progressToken;
     let ticker: ReturnType<typeof setInterval> | undefined;
     if (progressToken !== undefined) {
@@ -71,7 +75,10 @@ export function createServer(tools: ToolDef[], context: ServerContext): Server {
         progress++;
         const elapsed = Math.round(performance.now() - started);
         void extra
-          .sendNotification({ method: "notifications/progress", params: { progressToken, progress, message: `${tool.name} running for ${elapsed} ms` } })
+          .sendNotification({
+            method: "notifications/progress",
+            params: { progressToken, progress, message: `${tool.name} running for ${elapsed} ms` },
+          })
           .catch(() => undefined);
       }, PROGRESS_INTERVAL_MS);
     }

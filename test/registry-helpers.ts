@@ -18,10 +18,12 @@ export function startOptions(command: string, args: string[] = [], extra: Partia
   return { command, args, cols: 80, rows: 24, term: "xterm-256color", ...extra };
 }
 
-
 /** A setup wait that fails loudly: the text must appear (waitForText alone returns matched: false). */
 export async function seen(session: Session, options: WaitTextOptions): Promise<WaitTextResult> {
   const result = await waitForText(session, options);
-  if (!result.matched) throw new Error(`"${options.pattern}" did not appear within ${options.timeoutMs} ms; screen:\n${result.snapshot.text}`);
+  if (!result.matched)
+    throw new Error(
+      `"${options.pattern}" did not appear within ${options.timeoutMs} ms; screen:\n${result.snapshot.text}`,
+    );
   return result;
 }

@@ -82,7 +82,8 @@ export function defaultWorkers(): number {
 function integer(name: string, value: string | undefined, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value.slice(0, 40)}".`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${value.slice(0, 40)}".`);
   return n;
 }
 
@@ -121,15 +122,20 @@ export function parseTestArgs(argv: string[]): TestOptions {
     try {
       filter = new RegExp(values.filter);
     } catch (error) {
-      throw new UsageError(`--filter is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(
+        `--filter is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
-  if (values.ci && values["update-snapshots"]) throw new UsageError("--ci and --update-snapshots contradict each other: --ci never writes goldens.");
+  if (values.ci && values["update-snapshots"])
+    throw new UsageError("--ci and --update-snapshots contradict each other: --ci never writes goldens.");
   if (values.junit === "") throw new UsageError("--junit needs a file path.");
   const reporters = (values.reporter ?? []).flatMap((r) => r.split(","));
   const unknown = reporters.find((r) => !(REPORTERS as readonly string[]).includes(r));
-  if (unknown !== undefined) throw new UsageError(`--reporter "${unknown.slice(0, 40)}" is not one of ${REPORTERS.join(", ")}.`);
-  if (values.trace !== undefined && !(TRACES as readonly string[]).includes(values.trace)) throw new UsageError(`--trace must be on, retain-on-failure or off, got "${values.trace.slice(0, 40)}".`);
+  if (unknown !== undefined)
+    throw new UsageError(`--reporter "${unknown.slice(0, 40)}" is not one of ${REPORTERS.join(", ")}.`);
+  if (values.trace !== undefined && !(TRACES as readonly string[]).includes(values.trace))
+    throw new UsageError(`--trace must be on, retain-on-failure or off, got "${values.trace.slice(0, 40)}".`);
   return {
     paths: positionals,
     workers: integer("workers", values.workers, 1, 256, defaultWorkers()),
@@ -154,6 +160,7 @@ export function parseTestArgs(argv: string[]): TestOptions {
 function parseShard(value: string): { index: number; total: number } {
   const m = /^(\d+)\/(\d+)$/.exec(value);
   const [index, total] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
-  if (!m || total < 1 || index < 1 || index > total) throw new UsageError(`--shard takes I/N with 1 <= I <= N, e.g. 2/4; got "${value.slice(0, 40)}".`);
+  if (!m || total < 1 || index < 1 || index > total)
+    throw new UsageError(`--shard takes I/N with 1 <= I <= N, e.g. 2/4; got "${value.slice(0, 40)}".`);
   return { index, total };
 }

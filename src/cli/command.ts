@@ -36,15 +36,20 @@ export async function testCommand(argv: string[], config: Config): Promise<Comma
     fileCount = files.length;
     const loaded = await loadTests(files);
     if (loaded.problems.length > 0) {
-      err(`tui-tester test: ${loaded.problems.length} problem(s) in the test files; nothing was run.\n\n${loaded.problems.join("\n\n")}\n`);
+      err(
+        `tui-tester test: ${loaded.problems.length} problem(s) in the test files; nothing was run.\n\n${loaded.problems.join("\n\n")}\n`,
+      );
       return { code: 2, stdout: "" };
     }
     tests = options.filter ? loaded.tests.filter((t) => options.filter!.test(t.title)) : loaded.tests;
-    if (tests.length === 0) throw new UsageError(`No test title matches --filter ${options.filter} (${loaded.tests.length} test(s) found).`);
+    if (tests.length === 0)
+      throw new UsageError(`No test title matches --filter ${options.filter} (${loaded.tests.length} test(s) found).`);
     obsolete = await obsoleteGoldens(files, loaded.tests);
     tests = repeatTests(shardTests(tests, options.shard), options.repeat);
     if (tests.length === 0) {
-      err(`tui-tester test: shard ${options.shard!.index}/${options.shard!.total} has no tests (${loaded.tests.length} in all).\n`);
+      err(
+        `tui-tester test: shard ${options.shard!.index}/${options.shard!.total} has no tests (${loaded.tests.length} in all).\n`,
+      );
       return { code: 0, stdout: "" };
     }
   } catch (error) {
@@ -55,7 +60,13 @@ export async function testCommand(argv: string[], config: Config): Promise<Comma
   return run(tests, fileCount, options, config, obsolete);
 }
 
-async function run(tests: TestCase[], fileCount: number, options: TestOptions, config: Config, obsolete: string[]): Promise<CommandResult> {
+async function run(
+  tests: TestCase[],
+  fileCount: number,
+  options: TestOptions,
+  config: Config,
+  obsolete: string[],
+): Promise<CommandResult> {
   const started = performance.now();
   const deps = createServerContext({ ...config, screenDetail: "diff" });
   const workers = Math.min(options.workers, tests.length, config.maxSessions);
@@ -70,7 +81,9 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions, c
   const p = progress.colours;
   const shardNote = options.shard ? `, shard ${options.shard.index}/${options.shard.total}` : "";
   const repeatNote = options.repeat > 1 ? `, each run ${options.repeat} times` : "";
-  progress.line(`tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} file(s)${shardNote}${repeatNote}, ${workers} worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`);
+  progress.line(
+    `tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} file(s)${shardNote}${repeatNote}, ${workers} worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`,
+  );
 
   // Ctrl-C or a CI cancel: stop every session (no orphans) and exit as interrupted.
   const interrupted = async (signal: NodeJS.Signals) => {
@@ -91,7 +104,9 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions, c
       const test = tests[index]!;
       progress.started(test.title);
       const maxAttempts = 1 + (test.retries ?? options.retries);
-      results[index] = await runTest(test, runOptions, deps, (attempt, failure) => progress.retrying(test.title, attempt, maxAttempts, failure));
+      results[index] = await runTest(test, runOptions, deps, (attempt, failure) =>
+        progress.retrying(test.title, attempt, maxAttempts, failure),
+      );
       progress.finishedTest(results[index]!);
     }
   };
@@ -108,8 +123,15 @@ async function run(tests: TestCase[], fileCount: number, options: TestOptions, c
   if (failed.length > 0) err(`\n${failed.map((r) => failureReport(r, p)).join("\n\n")}\n`);
   err(`\n${summaryLine(summary, results, p)}\n`);
   if (obsolete.length > 0) {
-    const shown = obsolete.slice(0, 20).map((file) => `  ${relative(process.cwd(), file)}`).join("\n");
-    err(p.yellow(`${obsolete.length} golden(s) no test uses${options.ci ? " (--ci fails on them)" : ""}; delete them or name them in an expect_snapshot:\n${shown}${obsolete.length > 20 ? "\n  ..." : ""}\n`));
+    const shown = obsolete
+      .slice(0, 20)
+      .map((file) => `  ${relative(process.cwd(), file)}`)
+      .join("\n");
+    err(
+      p.yellow(
+        `${obsolete.length} golden(s) no test uses${options.ci ? " (--ci fails on them)" : ""}; delete them or name them in an expect_snapshot:\n${shown}${obsolete.length > 20 ? "\n  ..." : ""}\n`,
+      ),
+    );
   }
   const stdout = await writeReports(options, tests, results, summary, workers, p);
   const code = failed.length > 0 || (options.ci && obsolete.length > 0) ? 1 : 0;

@@ -43,11 +43,14 @@ export function parseTheme(value: string): Partial<TerminalTheme> {
 function number(name: string, value: string | undefined, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max}, got "${value.slice(0, 40)}".`);
+  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be a number from ${min} to ${max}, got "${value.slice(0, 40)}".`);
   return n;
 }
 
-export function parseGifArgs(argv: string[]): { input: string; output: string; options: GifOptions; overwrite: boolean } | "help" {
+export function parseGifArgs(
+  argv: string[],
+): { input: string; output: string; options: GifOptions; overwrite: boolean } | "help" {
   let parsed;
   try {
     parsed = parseArgs({
@@ -69,7 +72,8 @@ export function parseGifArgs(argv: string[]): { input: string; output: string; o
   }
   const { values, positionals } = parsed;
   if (values.help) return "help";
-  if (positionals.length !== 2) throw new UsageError(`gif takes two paths, IN.cast and OUT.gif (got ${positionals.length}).`);
+  if (positionals.length !== 2)
+    throw new UsageError(`gif takes two paths, IN.cast and OUT.gif (got ${positionals.length}).`);
   const options: GifOptions = {
     speed: number("speed", values.speed, 0.1, 100, 1),
     maxIdleMs: number("max-idle", values["max-idle"], 0.01, 3600, 2) * 1000,
@@ -104,7 +108,9 @@ export async function gifCommand(argv: string[], config: Config): Promise<Comman
     await Bun.write(output, gif.gif);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const size = `${(gif.gif.length / 1024).toFixed(0)} KiB`;
-    err(`${args.output}: ${gif.frames} frames, ${gif.width}x${gif.height}, ${(gif.durationMs / 1000).toFixed(1)} s, ${size}, made in ${seconds} s${gif.truncated ? " (truncated at the frame limit)" : ""}\n`);
+    err(
+      `${args.output}: ${gif.frames} frames, ${gif.width}x${gif.height}, ${(gif.durationMs / 1000).toFixed(1)} s, ${size}, made in ${seconds} s${gif.truncated ? " (truncated at the frame limit)" : ""}\n`,
+    );
     return { code: 0, stdout: "" };
   } catch (error) {
     const e = toTuiError(error);

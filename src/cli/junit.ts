@@ -30,7 +30,10 @@ export function junitReport(results: TestResult[], durationMs: number, timestamp
     const cases = rs.map((r) => {
       const open = `    <testcase name="${xmlEscape(r.name)}" classname="${xmlEscape(file)}" file="${xmlEscape(file)}" time="${seconds(r.durationMs)}"`;
       if (r.status === "skipped") return `${open}>\n      <skipped/>\n    </testcase>`;
-      if (r.status === "passed") return r.flaky ? `${open}>\n      <system-out>${xmlEscape(`flaky: passed on attempt ${r.attempts}`)}</system-out>\n    </testcase>` : `${open}/>`;
+      if (r.status === "passed")
+        return r.flaky
+          ? `${open}>\n      <system-out>${xmlEscape(`flaky: passed on attempt ${r.attempts}`)}</system-out>\n    </testcase>`
+          : `${open}/>`;
       const f = r.failure!;
       return `${open}>\n      <failure message="${xmlEscape(f.message.split("\n")[0]!.slice(0, 500))}" type="${xmlEscape(f.code)}">${xmlEscape(failureReport(r, plain))}</failure>\n    </testcase>`;
     });

@@ -33,54 +33,97 @@ export interface TestCase {
 
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-
 /** Where a test file's goldens live: __snapshots__/<file name>/ beside it. */
 export const snapshotDir = testGoldenDir;
 
 /** The steps as run: expect_snapshot steps get the file's golden directory and the run's update mode. */
 export function withSnapshotTarget(test: TestCase, update: SnapshotUpdate): Record<string, unknown>[] {
-  return test.steps.map((step) => (step.type === "expect_snapshot" ? { ...step, dir: snapshotDir(test.file), update } : step));
+  return test.steps.map((step) =>
+    step.type === "expect_snapshot" ? { ...step, dir: snapshotDir(test.file), update } : step,
+  );
 }
 
 /** valibot's own summary ("× message / → at path"), indented under the file's line, at most 10 issues. */
 function issueList(issues: readonly v.BaseIssue<unknown>[]): string {
-  const shown = v.summarize(issues.slice(0, 10) as [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]).split("\n").map((line) => `    ${line}`);
+  const shown = v
+    .summarize(issues.slice(0, 10) as [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]])
+    .split("\n")
+    .map((line) => `    ${line}`);
   return [...shown, ...(issues.length > 10 ? [`    ... and ${issues.length - 10} more`] : [])].join("\n");
 }
 
 async function parseFile(file: string): Promise<unknown> {
   const handle = Bun.file(file);
-  if (handle.size > MAX_FILE_BYTES) throw new Error(`the file is ${handle.size} bytes; test files are limited to ${MAX_FILE_BYTES}. Split it into several files.`);
+  if (handle.size > MAX_FILE_BYTES)
+    throw new Error(
+      `the file is ${handle.size} bytes; test files are limited to ${MAX_FILE_BYTES}. Split it into several files.`,
+    );
   const text = await handle.text();
   const yaml = /\.ya?ml$/i.test(file);
   try {
     return yaml ? Bun.YAML.parse(text) : JSON.parse(text);
   } catch (error) {
-    throw new Error(`not valid ${yaml ? "YAML" : "JSON"} (${error instanceof Error ? error.message : String(error)}). Fix the syntax; an editor with a ${yaml ? "YAML" : "JSON"} linter shows where.`);
+    throw new Error(
+      `not valid ${yaml ? "YAML" : "JSON"} (${error instanceof Error ? error.message : String(error)}). Fix the syntax; an editor with a ${yaml ? "YAML" : "JSON"} linter shows where.`,
+    );
   }
 }
 
-function checkTest(raw: unknown, where: string, file: string, relFile: string): { test?: TestCase; problems: string[] } {
+function checkTest(
+  raw: unknown,
+  where: string,
+  file: string,
+  relFile: string,
+): { test?: TestCase; problems: string[] } {
   const parsed = v.safeParse(testSchema, raw);
   if (!parsed.success) {
-    return { problems: [`${where}:\n${issueList(parsed.issues)}\n  Fix: a test is { "name": string, "session": start_session arguments, "steps": run_script steps, "defaults"?, "timeoutMs"?, "retries"?, "skip"? }.`] };
+    return {
+      problems: [
+        `${where}:\n${issueList(parsed.issues)}\n  Fix: a test is { "name": string, "session": start_session arguments, "steps": run_script steps, "defaults"?, "timeoutMs"?, "retries"?, "skip"? }.`,
+      ],
+    };
   }
   const t = parsed.output;
   const at = `${where} ("${t.name}")`;
   const problems: string[] = [];
-  const session = v.safeParse(startSession.input, { ...t.session, cwd: resolve(dirname(file), String(t.session.cwd ?? ".")) });
-  if (!session.success) problems.push(`${at} session:\n${issueList(session.issues)}\n  Fix: "session" takes start_session's arguments (command, args, cwd, env, cols, rows, term, name).`);
+  const session = v.safeParse(startSession.input, {
+    ...t.session,
+    cwd: resolve(dirname(file), String(t.session.cwd ?? ".")),
+  });
+  if (!session.success)
+    problems.push(
+      `${at} session:\n${issueList(session.issues)}\n  Fix: "session" takes start_session's arguments (command, args, cwd, env, cols, rows, term, name).`,
+    );
   for (const [index, step] of t.steps.entries()) {
     if (step.type === "expect_snapshot" && ("dir" in step || "update" in step)) {
-      problems.push(`${at} steps[${index}] (expect_snapshot): "dir" and "update" are set by the test runner.\n  Fix: remove them; goldens live in __snapshots__/${basename(file)}/, and --update-snapshots rewrites them.`);
+      problems.push(
+        `${at} steps[${index}] (expect_snapshot): "dir" and "update" are set by the test runner.\n  Fix: remove them; goldens live in __snapshots__/${basename(file)}/, and --update-snapshots rewrites them.`,
+      );
     }
   }
-  const test: TestCase = { file, relFile, name: t.name, title: `${relFile} › ${t.name}`, session: session.success ? session.output : (undefined as never), steps: t.steps, defaults: t.defaults, timeoutMs: t.timeoutMs, retries: t.retries, skip: t.skip };
+  const test: TestCase = {
+    file,
+    relFile,
+    name: t.name,
+    title: `${relFile} › ${t.name}`,
+    session: session.success ? session.output : (undefined as never),
+    steps: t.steps,
+    defaults: t.defaults,
+    timeoutMs: t.timeoutMs,
+    retries: t.retries,
+    skip: t.skip,
+  };
   {
     // run_script's own schema and checks (step types, arguments, key names, regexes), as an agent's script gets them
-    const script = v.safeParse(runScript.input, { sessionId: "tui-check", steps: withSnapshotTarget(test, "none"), defaults: t.defaults });
+    const script = v.safeParse(runScript.input, {
+      sessionId: "tui-check",
+      steps: withSnapshotTarget(test, "none"),
+      defaults: t.defaults,
+    });
     if (!script.success) {
-      problems.push(`${at} steps:\n${issueList(script.issues)}\n  Fix: each step is { "type": a run_script step type, ...that tool's arguments without sessionId, "label"?, "continueOnError"? }.`);
+      problems.push(
+        `${at} steps:\n${issueList(script.issues)}\n  Fix: each step is { "type": a run_script step type, ...that tool's arguments without sessionId, "label"?, "continueOnError"? }.`,
+      );
     } else {
       try {
         runScript.check?.(script.output);
@@ -94,7 +137,10 @@ function checkTest(raw: unknown, where: string, file: string, relFile: string): 
 }
 
 /** Every test of every file, or every problem found in them (all files are checked, not just the first bad one). */
-export async function loadTests(files: string[], cwd = process.cwd()): Promise<{ tests: TestCase[]; problems: string[] }> {
+export async function loadTests(
+  files: string[],
+  cwd = process.cwd(),
+): Promise<{ tests: TestCase[]; problems: string[] }> {
   const tests: TestCase[] = [];
   const problems: string[] = [];
   for (const file of files) {
@@ -118,13 +164,19 @@ export async function loadTests(files: string[], cwd = process.cwd()): Promise<{
       const { test, problems: found } = checkTest(raw, where, file, relFile);
       problems.push(...found);
       if (!test) continue;
-      if (names.has(test.name)) problems.push(`${where}: a second test is named "${test.name}".\n  Fix: give every test in a file its own name (reports and --filter use it).`);
+      if (names.has(test.name))
+        problems.push(
+          `${where}: a second test is named "${test.name}".\n  Fix: give every test in a file its own name (reports and --filter use it).`,
+        );
       names.add(test.name);
       for (const [stepIndex, step] of test.steps.entries()) {
         if (step.type !== "expect_snapshot") continue;
         const key = `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`;
         const owner = goldens.get(key);
-        if (owner !== undefined) problems.push(`${where} ("${test.name}") steps[${stepIndex}] (expect_snapshot): the golden "${key}" is already used by ${owner.replace(/#(\d+)$/, " steps[$1]")}.\n  Fix: give each expect_snapshot in a file its own name.`);
+        if (owner !== undefined)
+          problems.push(
+            `${where} ("${test.name}") steps[${stepIndex}] (expect_snapshot): the golden "${key}" is already used by ${owner.replace(/#(\d+)$/, " steps[$1]")}.\n  Fix: give each expect_snapshot in a file its own name.`,
+          );
         goldens.set(key, `${test.name}#${stepIndex}`);
       }
       tests.push(test);

@@ -27,7 +27,10 @@ export function formatDuration(ms: number): string {
 
 /** First line of a failure, for one-line summaries. */
 export function failureLine(failure: Failure): string {
-  const where = failure.step !== undefined ? `step ${failure.step} (${failure.stepType}${failure.stepLabel ? ` "${failure.stepLabel}"` : ""}): ` : "";
+  const where =
+    failure.step !== undefined
+      ? `step ${failure.step} (${failure.stepType}${failure.stepLabel ? ` "${failure.stepLabel}"` : ""}): `
+      : "";
   return `${where}${failure.message.split("\n")[0]}`;
 }
 
@@ -65,7 +68,11 @@ export class Progress {
   }
 
   retrying(title: string, attempt: number, max: number, failure?: Failure): void {
-    this.line(this.p.yellow(`  ↻ ${title}: attempt ${attempt} of ${max}${failure ? ` (${failureLine(failure).slice(0, 160)})` : ""}`));
+    this.line(
+      this.p.yellow(
+        `  ↻ ${title}: attempt ${attempt} of ${max}${failure ? ` (${failureLine(failure).slice(0, 160)})` : ""}`,
+      ),
+    );
   }
 
   finishedTest(result: TestResult): void {
@@ -73,10 +80,21 @@ export class Progress {
     this.finished++;
     const time = this.p.dim(`(${formatDuration(result.durationMs)})`);
     if (result.status === "skipped") this.line(this.p.dim(`  - ${result.title} (skipped)`));
-    else if (result.status === "passed") this.line(`  ${this.p.green("✓")} ${result.title} ${time}${result.flaky ? this.p.yellow(` flaky: passed on attempt ${result.attempts}`) : ""}`);
-    else this.line(`  ${this.p.red("✗")} ${result.title} ${time}\n      ${this.p.red(failureLine(result.failure!).slice(0, 200))}`);
+    else if (result.status === "passed")
+      this.line(
+        `  ${this.p.green("✓")} ${result.title} ${time}${result.flaky ? this.p.yellow(` flaky: passed on attempt ${result.attempts}`) : ""}`,
+      );
+    else
+      this.line(
+        `  ${this.p.red("✗")} ${result.title} ${time}\n      ${this.p.red(failureLine(result.failure!).slice(0, 200))}`,
+      );
     for (const note of result.snapshots) {
-      if (note.status === "written" || note.status === "updated") this.line(this.p.yellow(`      ${note.status === "written" ? "wrote new" : "updated"} snapshot ${relative(this.cwd, note.file)}`));
+      if (note.status === "written" || note.status === "updated")
+        this.line(
+          this.p.yellow(
+            `      ${note.status === "written" ? "wrote new" : "updated"} snapshot ${relative(this.cwd, note.file)}`,
+          ),
+        );
     }
   }
 

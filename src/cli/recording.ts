@@ -29,23 +29,38 @@ export interface TestRecorder {
    * Called right after the session starts; `finish(passed)` keeps the file (failed, or always with
    * keep "all") or deletes it. `stepEnds` are performance.now() as each step ended.
    */
-  start(session: Session, test: TestCase, attempt: number): { finish(passed: boolean, stepEnds?: number[]): KeptRecording | undefined };
+  start(
+    session: Session,
+    test: TestCase,
+    attempt: number,
+  ): { finish(passed: boolean, stepEnds?: number[]): KeptRecording | undefined };
 }
 
 /** src/record's recorder; it declines a session that TUI_TESTER_RECORD_DIR already records. */
 export const asciicastBackend: RecorderBackend = {
-  start: (session, path) => (recordingStats(session)?.closed === false ? false : (startRecording(session, { path, dir: dirname(path), cwd: dirname(path) }), true)),
+  start: (session, path) =>
+    recordingStats(session)?.closed === false
+      ? false
+      : (startRecording(session, { path, dir: dirname(path), cwd: dirname(path) }), true),
   stop: (session) => stopRecording(session).path,
 };
 
 /** A file name from a test title: letters, digits, '.', '_' and '-' only, bounded. */
 export function castName(test: TestCase, attempt: number): string {
-  const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80) || "test";
+  const slug = (s: string) =>
+    s
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 80) || "test";
   return `${slug(test.relFile)}--${slug(test.name)}--attempt-${attempt}.cast`;
 }
 
 /** keep "failed": --record-failures and --trace retain-on-failure; "all": --trace on. */
-export function createRecorder(dir: string, backend: RecorderBackend = asciicastBackend, keep: "failed" | "all" = "failed"): TestRecorder {
+export function createRecorder(
+  dir: string,
+  backend: RecorderBackend = asciicastBackend,
+  keep: "failed" | "all" = "failed",
+): TestRecorder {
   return {
     start(session, test, attempt) {
       const path = join(dir, castName(test, attempt));
@@ -60,10 +75,14 @@ export function createRecorder(dir: string, backend: RecorderBackend = asciicast
       }
       return {
         finish(passed, stepEnds) {
-          if (!started) return passed ? undefined : { unavailable: "the session was already being recorded (TUI_TESTER_RECORD_DIR); see that directory" };
+          if (!started)
+            return passed
+              ? undefined
+              : { unavailable: "the session was already being recorded (TUI_TESTER_RECORD_DIR); see that directory" };
           const written = backend.stop(session);
           // startedAt is taken just before the file opens, so these err late by well under a millisecond, never early
-          const ends = stepEnds === undefined ? {} : { stepEndsMs: stepEnds.map((at) => Math.max(0, Math.round(at - startedAt))) };
+          const ends =
+            stepEnds === undefined ? {} : { stepEndsMs: stepEnds.map((at) => Math.max(0, Math.round(at - startedAt))) };
           if (!passed || keep === "all") return { path: written, ...ends };
           rmSync(written, { force: true });
           return undefined;

@@ -33,25 +33,45 @@ export function screenBlock(screen: NonNullable<TestResult["screen"]>, indent = 
   const rows = shown.map((line, i) => `${indent}${String(i).padStart(3)} │${line}`);
   const rest = screen.lines.length - shown.length;
   if (rest > 0) rows.push(`${indent}    │ (${rest} more row(s)${last + 1 > MAX_SCREEN_ROWS ? "" : ", empty"})`);
-  return [`${indent}screen at the failure (${screen.cols}x${screen.rows}, cursor row ${screen.cursor.row} col ${screen.cursor.col}):`, ...rows].join("\n");
+  return [
+    `${indent}screen at the failure (${screen.cols}x${screen.rows}, cursor row ${screen.cursor.row} col ${screen.cursor.col}):`,
+    ...rows,
+  ].join("\n");
 }
 
 /** Everything a reader needs to fix a failed test, as plain text (also the JUnit failure body). */
 export function failureReport(result: TestResult, p: Paint, cwd = process.cwd()): string {
   const f = result.failure!;
-  const out: string[] = [p.red(p.bold(`✗ ${result.title}`)) + (result.attempts > 1 ? ` (failed ${result.attempts} attempts; the last is shown)` : "")];
-  const where = f.step !== undefined ? `step ${f.step} (${f.stepType}${f.stepLabel ? ` "${f.stepLabel}"` : ""}) failed: ` : f.timedOut ? "timed out: " : "";
+  const out: string[] = [
+    p.red(p.bold(`✗ ${result.title}`)) +
+      (result.attempts > 1 ? ` (failed ${result.attempts} attempts; the last is shown)` : ""),
+  ];
+  const where =
+    f.step !== undefined
+      ? `step ${f.step} (${f.stepType}${f.stepLabel ? ` "${f.stepLabel}"` : ""}) failed: `
+      : f.timedOut
+        ? "timed out: "
+        : "";
   const [first, ...more] = f.message.split("\n");
   out.push(`  ${where}${first}`, ...more.map((line) => `  ${line}`));
   if (f.hint) out.push(`  Fix: ${f.hint}`);
   if (result.steps.length > 0) {
     out.push("  steps:");
-    for (const s of result.steps) out.push(`    ${s.ok ? p.green("✓") : p.red("✗")} ${s.index} ${s.type}${s.label ? ` "${s.label}"` : ""} ${p.dim(`(${formatDuration(s.elapsedMs)})`)}`);
+    for (const s of result.steps)
+      out.push(
+        `    ${s.ok ? p.green("✓") : p.red("✗")} ${s.index} ${s.type}${s.label ? ` "${s.label}"` : ""} ${p.dim(`(${formatDuration(s.elapsedMs)})`)}`,
+      );
     const notRun = result.stepsPlanned - result.steps.length;
-    if (notRun > 0) out.push(p.dim(`    · ${notRun === 1 ? `step ${result.steps.length}` : `steps ${result.steps.length}-${result.stepsPlanned - 1}`} not run`));
+    if (notRun > 0)
+      out.push(
+        p.dim(
+          `    · ${notRun === 1 ? `step ${result.steps.length}` : `steps ${result.steps.length}-${result.stepsPlanned - 1}`} not run`,
+        ),
+      );
   }
   if (result.screen) out.push(screenBlock(result.screen));
-  if (result.recording?.path) out.push(`  recording: ${relative(cwd, result.recording.path)} (play it with: asciinema play <file>)`);
+  if (result.recording?.path)
+    out.push(`  recording: ${relative(cwd, result.recording.path)} (play it with: asciinema play <file>)`);
   else if (result.recording?.unavailable) out.push(p.dim(`  ${result.recording.unavailable}`));
   return out.join("\n");
 }

@@ -28,8 +28,16 @@ export function testRecorder(options: TestOptions): TestRecorder | undefined {
 }
 
 /** Writes the file reporters; returns what belongs on stdout (the JSON report). */
-export async function writeReports(options: TestOptions, tests: TestCase[], results: TestResult[], summary: RunSummary, workers: number, p: Paint): Promise<string> {
-  const junitFile = options.junit ?? (options.reporters.includes("junit") ? join(options.reportDir, "junit.xml") : undefined);
+export async function writeReports(
+  options: TestOptions,
+  tests: TestCase[],
+  results: TestResult[],
+  summary: RunSummary,
+  workers: number,
+  p: Paint,
+): Promise<string> {
+  const junitFile =
+    options.junit ?? (options.reporters.includes("junit") ? join(options.reportDir, "junit.xml") : undefined);
   if (junitFile) {
     const path = resolve(junitFile);
     await mkdir(dirname(path), { recursive: true });
@@ -37,10 +45,19 @@ export async function writeReports(options: TestOptions, tests: TestCase[], resu
     err(p.dim(`JUnit report: ${junitFile}\n`));
   }
   if (options.reporters.includes("html")) {
-    const run = { tests: tests.map((test, i) => ({ steps: test.steps, result: results[i]! })), summary, version: VERSION, trace: options.trace };
+    const run = {
+      tests: tests.map((test, i) => ({ steps: test.steps, result: results[i]! })),
+      summary,
+      version: VERSION,
+      trace: options.trace,
+    };
     const { path, bytes } = await writeHtmlReport(options.reportDir, run);
     const shown = relative(process.cwd(), path) || path;
-    err(p.dim(`HTML report: ${shown} (${(bytes / 1024).toFixed(0)} KiB); open it, or run: tui-tester show-report ${options.reportDir}\n`));
+    err(
+      p.dim(
+        `HTML report: ${shown} (${(bytes / 1024).toFixed(0)} KiB); open it, or run: tui-tester show-report ${options.reportDir}\n`,
+      ),
+    );
   }
   return options.json || options.reporters.includes("json") ? jsonReport(results, summary, { workers }) : "";
 }

@@ -69,10 +69,16 @@ export interface RunOptions {
   recorder?: TestRecorder;
 }
 
-export async function runTest(test: TestCase, options: RunOptions, deps: RunnerDeps, onRetry?: (attempt: number, failure?: Failure) => void): Promise<TestResult> {
+export async function runTest(
+  test: TestCase,
+  options: RunOptions,
+  deps: RunnerDeps,
+  onRetry?: (attempt: number, failure?: Failure) => void,
+): Promise<TestResult> {
   const started = performance.now();
   const base = { title: test.title, file: test.relFile, name: test.name, stepsPlanned: test.steps.length };
-  if (test.skip) return { ...base, status: "skipped", flaky: false, attempts: 0, durationMs: 0, steps: [], snapshots: [] };
+  if (test.skip)
+    return { ...base, status: "skipped", flaky: false, attempts: 0, durationMs: 0, steps: [], snapshots: [] };
   const maxAttempts = 1 + (test.retries ?? options.retries);
   let attempt: Attempt | undefined;
   let attempts = 0;
@@ -113,13 +119,20 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
   });
   try {
     const run = async () => {
-      const started = await startSession.run({ ...test.session, env: { ...TEST_ENV_DEFAULTS, ...test.session.env } }, ctx);
+      const started = await startSession.run(
+        { ...test.session, env: { ...TEST_ENV_DEFAULTS, ...test.session.env } },
+        ctx,
+      );
       sessionId = String(started.data.sessionId);
       // the attempt timed out while the session was starting: the finally below has already run
       if (controller.signal.aborted) await deps.sessions.stop(sessionId, "SIGKILL", 0).catch(() => undefined);
       recording = options.recorder?.start(deps.sessions.get(sessionId), test, attempt);
       // a wait that times out fails its step unless the step or the file's defaults say optional: true
-      const rawArgs = { sessionId, steps: withSnapshotTarget(test, options.update), defaults: { optional: false, ...test.defaults } };
+      const rawArgs = {
+        sessionId,
+        steps: withSnapshotTarget(test, options.update),
+        defaults: { optional: false, ...test.defaults },
+      };
       const onStepEnd = (index: number) => void (stepEnds[index] = performance.now());
       return runScript.run(v.parse(runScript.input, rawArgs), { ...ctx, rawArgs, onStepEnd });
     };
@@ -128,21 +141,54 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
     const outcome = await Promise.race([running, timedOut]);
     if (outcome === "timeout") {
       const screen = sessionId ? await screenOf(deps, sessionId) : undefined;
-      const failure: Failure = { code: "TIMEOUT", message: `The test did not finish within ${timeoutMs} ms${sessionId ? "" : " (the session was still starting)"}.`, hint: 'Raise --timeout or the test\'s "timeoutMs", or look at the screen below for what the app was doing.', timedOut: true };
-      return { ok: false, failure, steps: [], snapshots: [], ...(screen ? { screen } : {}), recording: recording?.finish(false) };
+      const failure: Failure = {
+        code: "TIMEOUT",
+        message: `The test did not finish within ${timeoutMs} ms${sessionId ? "" : " (the session was still starting)"}.`,
+        hint: 'Raise --timeout or the test\'s "timeoutMs", or look at the screen below for what the app was doing.',
+        timedOut: true,
+      };
+      return {
+        ok: false,
+        failure,
+        steps: [],
+        snapshots: [],
+        ...(screen ? { screen } : {}),
+        recording: recording?.finish(false),
+      };
     }
     const data = outcome.data as { ok: boolean; results: StepResult[]; finalSnapshot: ScreenView };
     const steps = data.results.map(trimStep);
     const failed = steps.find((s) => !s.ok);
     const failure: Failure | undefined = failed
-      ? { code: failed.error?.code ?? "ASSERTION_FAILED", message: failed.error?.message ?? "The step failed.", ...(failed.error?.hint ? { hint: failed.error.hint } : {}), step: failed.index, stepType: failed.type, ...(failed.label ? { stepLabel: failed.label } : {}) }
+      ? {
+          code: failed.error?.code ?? "ASSERTION_FAILED",
+          message: failed.error?.message ?? "The step failed.",
+          ...(failed.error?.hint ? { hint: failed.error.hint } : {}),
+          step: failed.index,
+          stepType: failed.type,
+          ...(failed.label ? { stepLabel: failed.label } : {}),
+        }
       : undefined;
-    return { ok: data.ok, failure, steps, snapshots: snapshotNotes(steps), ...(data.ok ? {} : { screen: data.finalSnapshot }), recording: recording?.finish(data.ok, stepEnds) };
+    return {
+      ok: data.ok,
+      failure,
+      steps,
+      snapshots: snapshotNotes(steps),
+      ...(data.ok ? {} : { screen: data.finalSnapshot }),
+      recording: recording?.finish(data.ok, stepEnds),
+    };
   } catch (thrown) {
     // start_session failed (SPAWN_FAILED, LIMIT_REACHED) or something unexpected
     const error = toTuiError(thrown);
     const screen = sessionId ? await screenOf(deps, sessionId) : undefined;
-    return { ok: false, failure: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }, steps: [], snapshots: [], ...(screen ? { screen } : {}), recording: recording?.finish(false) };
+    return {
+      ok: false,
+      failure: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+      steps: [],
+      snapshots: [],
+      ...(screen ? { screen } : {}),
+      recording: recording?.finish(false),
+    };
   } finally {
     clearTimeout(timer);
     controller.abort();

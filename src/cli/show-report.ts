@@ -13,9 +13,16 @@ export function showReport(argv: string[]): { stdout: string; stop?: () => void;
   let values: { port?: string; help?: boolean };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { port: { type: "string" }, help: { type: "boolean", short: "h" } } }));
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { port: { type: "string" }, help: { type: "boolean", short: "h" } },
+    }));
   } catch (error) {
-    process.stderr.write(`tui-tester show-report: ${error instanceof Error ? error.message : String(error)}\n${SHOW_REPORT_HELP}`);
+    process.stderr.write(
+      `tui-tester show-report: ${error instanceof Error ? error.message : String(error)}\n${SHOW_REPORT_HELP}`,
+    );
     return { stdout: "", code: 2 };
   }
   if (values.help) return { stdout: SHOW_REPORT_HELP, code: 0 };

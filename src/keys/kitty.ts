@@ -49,11 +49,16 @@ const CTRL = 4;
 /** Kitty "Functional key definitions": [number, trailer]. */
 function functionalCode(name: string): [number, string] | undefined {
   switch (name) {
-    case "Escape": return [27, "u"];
-    case "Enter": return [13, "u"];
-    case "Tab": return [9, "u"];
-    case "Backspace": return [127, "u"];
-    case "F3": return [13, "~"];
+    case "Escape":
+      return [27, "u"];
+    case "Enter":
+      return [13, "u"];
+    case "Tab":
+      return [9, "u"];
+    case "Backspace":
+      return [127, "u"];
+    case "F3":
+      return [13, "~"];
   }
   const final = CURSOR_FINALS[name] ?? SS3_FUNCTION_FINALS[name];
   if (final !== undefined) return [1, final];
@@ -86,11 +91,16 @@ interface Flags {
 function legacyC0WithMods(name: string, mods: number): string | undefined {
   const prefix = mods & ALT ? ESC : "";
   switch (name) {
-    case "Enter": return `${prefix}\r`;
-    case "Escape": return prefix + ESC;
-    case "Backspace": return prefix + (mods & CTRL ? "\x08" : "\x7f");
-    case "Tab": return mods & SHIFT ? `${prefix}${CSI}Z` : `${prefix}\t`;
-    default: return undefined;
+    case "Enter":
+      return `${prefix}\r`;
+    case "Escape":
+      return prefix + ESC;
+    case "Backspace":
+      return prefix + (mods & CTRL ? "\x08" : "\x7f");
+    case "Tab":
+      return mods & SHIFT ? `${prefix}${CSI}Z` : `${prefix}\t`;
+    default:
+      return undefined;
   }
 }
 

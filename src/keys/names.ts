@@ -11,9 +11,21 @@ export type Modifier = "ctrl" | "shift" | "alt" | "meta";
  * Everything else a KeySpec can hold is a single character ("a", "!", "é").
  */
 export const keyNames: readonly string[] = [
-  "Enter", "Tab", "Escape", "Backspace", "Space",
-  "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
-  "Home", "End", "Insert", "Delete", "PageUp", "PageDown",
+  "Enter",
+  "Tab",
+  "Escape",
+  "Backspace",
+  "Space",
+  "ArrowUp",
+  "ArrowDown",
+  "ArrowLeft",
+  "ArrowRight",
+  "Home",
+  "End",
+  "Insert",
+  "Delete",
+  "PageUp",
+  "PageDown",
   ...Array.from({ length: 24 }, (_, i) => `F${i + 1}`),
 ];
 
@@ -51,10 +63,18 @@ export const keyAliases: ReadonlyMap<string, string> = buildKeyAliases();
 
 /** Lower-case modifier alias -> KeySpec field. */
 export const modifierAliases: ReadonlyMap<string, Modifier> = new Map<string, Modifier>([
-  ["ctrl", "ctrl"], ["control", "ctrl"], ["ctl", "ctrl"],
+  ["ctrl", "ctrl"],
+  ["control", "ctrl"],
+  ["ctl", "ctrl"],
   ["shift", "shift"],
-  ["alt", "alt"], ["option", "alt"], ["opt", "alt"],
-  ["meta", "meta"], ["cmd", "meta"], ["command", "meta"], ["super", "meta"], ["win", "meta"],
+  ["alt", "alt"],
+  ["option", "alt"],
+  ["opt", "alt"],
+  ["meta", "meta"],
+  ["cmd", "meta"],
+  ["command", "meta"],
+  ["super", "meta"],
+  ["win", "meta"],
 ]);
 
 /** One line listing what parseKey accepts, for error hints. */
@@ -68,8 +88,27 @@ export const VALID_NAMES_TEXT =
  * Same table as kitty's shifted_ascii_key() in kitty/key_encoding.c.
  */
 export const US_SHIFTED: Readonly<Record<string, string>> = {
-  "`": "~", "1": "!", "2": "@", "3": "#", "4": "$", "5": "%", "6": "^", "7": "&", "8": "*", "9": "(", "0": ")",
-  "-": "_", "=": "+", "[": "{", "]": "}", "\\": "|", ";": ":", "'": "\"", ",": "<", ".": ">", "/": "?",
+  "`": "~",
+  "1": "!",
+  "2": "@",
+  "3": "#",
+  "4": "$",
+  "5": "%",
+  "6": "^",
+  "7": "&",
+  "8": "*",
+  "9": "(",
+  "0": ")",
+  "-": "_",
+  "=": "+",
+  "[": "{",
+  "]": "}",
+  "\\": "|",
+  ";": ":",
+  "'": '"',
+  ",": "<",
+  ".": ">",
+  "/": "?",
 };
 
 /** US layout: shifted character -> the key it sits on ("!" -> "1"). */
@@ -95,7 +134,9 @@ export function shiftedChar(ch: string): string {
 export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   const at = (i: number, j: number): number => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i < rows; i++) {
     for (let j = 1; j < cols; j++) {

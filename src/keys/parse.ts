@@ -35,15 +35,16 @@ function invalid(message: string, hint?: string): TuiError {
 }
 
 function describe(input: unknown): string {
-  return clip(typeof input === "string" ? input : JSON.stringify(input) ?? String(input), 80);
+  return clip(typeof input === "string" ? input : (JSON.stringify(input) ?? String(input)), 80);
 }
 
 function unknownName(raw: string, token: string, kind: "key" | "modifier"): TuiError {
   const candidates = kind === "key" ? keyAliases.keys() : modifierAliases.keys();
   const guess = nearest(token, candidates);
-  const message = kind === "key"
-    ? `Unknown key "${raw}": "${token}" is not a key name`
-    : `Unknown key "${raw}": "${token}" is not a modifier`;
+  const message =
+    kind === "key"
+      ? `Unknown key "${raw}": "${token}" is not a key name`
+      : `Unknown key "${raw}": "${token}" is not a modifier`;
   // raw is at most MAX_KEY_NAME_CHARS here, so the message stays short
   const valid = `Valid names: ${VALID_NAMES_TEXT}`;
   return invalid(message, guess === undefined ? valid : `Did you mean "${guess}"? ${valid}`);
@@ -114,7 +115,10 @@ function splitChord(raw: string): { modTokens: string[]; keyToken: string } {
 
 function parseChord(raw: string, base: Mods): KeySpec {
   if (raw.length === 0) {
-    throw invalid(`Unknown key "": the key is empty`, `Give a key such as "Enter", "a" or "ctrl+c". Valid names: ${VALID_NAMES_TEXT}`);
+    throw invalid(
+      `Unknown key "": the key is empty`,
+      `Give a key such as "Enter", "a" or "ctrl+c". Valid names: ${VALID_NAMES_TEXT}`,
+    );
   }
   if (raw.length > MAX_KEY_NAME_CHARS) {
     throw invalid(
@@ -150,7 +154,10 @@ function isSpecInput(input: unknown): input is KeySpecInput {
 export function parseKey(input: string | KeySpecInput): KeySpec {
   if (typeof input === "string") return parseChord(input, NO_MODS);
   if (!isSpecInput(input)) {
-    throw invalid(`Unknown key ${describe(input)}: expected a string or { key, ctrl?, shift?, alt?, meta? }`, `Example: "ctrl+c" or { "key": "F5", "ctrl": true }.`);
+    throw invalid(
+      `Unknown key ${describe(input)}: expected a string or { key, ctrl?, shift?, alt?, meta? }`,
+      `Example: "ctrl+c" or { "key": "F5", "ctrl": true }.`,
+    );
   }
   const base: Mods = {
     ctrl: input.ctrl === true,
@@ -167,7 +174,8 @@ export function parseKey(input: string | KeySpecInput): KeySpec {
  */
 export function parseKeys(input: string | KeySpecInput | (string | KeySpecInput)[]): KeySpec[] {
   if (!Array.isArray(input)) return [parseKey(input)];
-  if (input.length === 0) throw invalid("No keys given: the key list is empty", `Pass at least one key, e.g. ["down", "Enter"].`);
+  if (input.length === 0)
+    throw invalid("No keys given: the key list is empty", `Pass at least one key, e.g. ["down", "Enter"].`);
   return input.map((entry, index) => {
     try {
       return parseKey(entry);

@@ -10,7 +10,12 @@ export const SS3 = "\x1bO";
 
 /** Final bytes of the cursor-style keys (CSI 1;M <final>). */
 export const CURSOR_FINALS: Readonly<Record<string, string>> = {
-  ArrowUp: "A", ArrowDown: "B", ArrowRight: "C", ArrowLeft: "D", Home: "H", End: "F",
+  ArrowUp: "A",
+  ArrowDown: "B",
+  ArrowRight: "C",
+  ArrowLeft: "D",
+  Home: "H",
+  End: "F",
 };
 
 /** F1-F4: SS3 <final> unmodified, CSI 1;M <final> modified. */
@@ -18,10 +23,30 @@ export const SS3_FUNCTION_FINALS: Readonly<Record<string, string>> = { F1: "P", 
 
 /** Keys sent as CSI <n> ~ / CSI <n>;M ~ (xterm ctlseqs; F13-F24 per xterm input.c decfuncvalue). */
 export const TILDE_CODES: Readonly<Record<string, number>> = {
-  Insert: 2, Delete: 3, PageUp: 5, PageDown: 6,
-  F5: 15, F6: 17, F7: 18, F8: 19, F9: 20, F10: 21, F11: 23, F12: 24,
-  F13: 25, F14: 26, F15: 28, F16: 29, F17: 31, F18: 32, F19: 33, F20: 34,
-  F21: 42, F22: 43, F23: 44, F24: 45,
+  Insert: 2,
+  Delete: 3,
+  PageUp: 5,
+  PageDown: 6,
+  F5: 15,
+  F6: 17,
+  F7: 18,
+  F8: 19,
+  F9: 20,
+  F10: 21,
+  F11: 23,
+  F12: 24,
+  F13: 25,
+  F14: 26,
+  F15: 28,
+  F16: 29,
+  F17: 31,
+  F18: 32,
+  F19: 33,
+  F20: 34,
+  F21: 42,
+  F22: 43,
+  F23: 44,
+  F24: 45,
 };
 
 /** Modifier bits shared by xterm and kitty: shift 1, alt 2, ctrl 4, meta/super 8. */

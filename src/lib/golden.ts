@@ -60,7 +60,10 @@ export async function compareGolden(session: Session, options: GoldenOptions): P
   const golden = Bun.file(file);
   const stored = (await golden.exists()) ? parseGolden(await golden.text()) : null;
   // masked in the golden too (one written by hand, or before the masks), as the issue of masks asks
-  const expected = stored && options.format === "text" && options.mask?.length ? maskRows(stored, shiftedMasks(options.mask, options.region), options.region?.cols ?? session.cols) : stored;
+  const expected =
+    stored && options.format === "text" && options.mask?.length
+      ? maskRows(stored, shiftedMasks(options.mask, options.region), options.region?.cols ?? session.cols)
+      : stored;
   if (expected === null && options.update === "none") {
     throw new TuiError("ASSERTION_FAILED", `No golden snapshot "${name}" at ${file}.`, options.hints.missing, {
       status: "missing",
@@ -95,7 +98,11 @@ export async function compareGolden(session: Session, options: GoldenOptions): P
 /** Rectangles in the coordinates of a snapshot region (the golden holds only the region). */
 function shiftedMasks(masks: Mask[], area: GoldenRegion | undefined): Mask[] {
   if (!area) return masks;
-  return masks.map((m) => (typeof m === "object" && !(m instanceof RegExp) ? { ...m, row: m.row - area.row, col: Math.max(0, (m.col ?? 0) - (area.col ?? 0)) } : m));
+  return masks.map((m) =>
+    typeof m === "object" && !(m instanceof RegExp)
+      ? { ...m, row: m.row - area.row, col: Math.max(0, (m.col ?? 0) - (area.col ?? 0)) }
+      : m,
+  );
 }
 
 /** Compare now and again after every parsed write, until equal, the deadline, or the app exits. */

@@ -91,5 +91,10 @@ function collapseMatches(row: CellInfo[], text: string | RegExp): CellInfo[] {
 export function maskRows(lines: string[], masks: Mask[], cols: number): string[] {
   if (masks.length === 0) return lines;
   const grid = lines.map((line) => [...line.padEnd(cols)].map((char): CellInfo => ({ ...blank, char, width: 1 })));
-  return maskCells(grid, masks).map((row) => row.map((c) => c.char).join("").trimEnd());
+  return maskCells(grid, masks).map((row) =>
+    row
+      .map((c) => c.char)
+      .join("")
+      .trimEnd(),
+  );
 }

@@ -162,7 +162,10 @@ export class Monitor {
   private schedule(): void {
     if (this.timer !== undefined || this.stopped) return;
     // Captures are spaced by at least their own cost (a 1000x500 screen takes tens of ms to read).
-    const wait = Math.max(0, this.lastCaptureAt + Math.max(this.options.intervalMs, this.captureCost) - performance.now());
+    const wait = Math.max(
+      0,
+      this.lastCaptureAt + Math.max(this.options.intervalMs, this.captureCost) - performance.now(),
+    );
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.capture();
@@ -188,7 +191,11 @@ export class Monitor {
     this.captureCost = this.lastCaptureAt - start;
   }
 
-  private record(snapshot: { text: string; cursor: CursorState; lines: string[]; cols: number; rows: number }, changed: boolean, diff?: SnapshotDiff): void {
+  private record(
+    snapshot: { text: string; cursor: CursorState; lines: string[]; cols: number; rows: number },
+    changed: boolean,
+    diff?: SnapshotDiff,
+  ): void {
     this.lastFrameAt = performance.now();
     const frame: Frame = {
       takenAt: new Date().toISOString(),

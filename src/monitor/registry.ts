@@ -38,7 +38,9 @@ export class MonitorRegistry {
       throw new TuiError(
         "MONITOR_NOT_FOUND",
         `No monitor with id "${id}".`,
-        ids.length > 0 ? `Known monitors: ${ids.join(", ")}.` : "No monitor is recording; start one with start_monitor.",
+        ids.length > 0
+          ? `Known monitors: ${ids.join(", ")}.`
+          : "No monitor is recording; start one with start_monitor.",
       );
     }
     this.monitors.delete(id);
@@ -62,4 +64,3 @@ export class MonitorRegistry {
     for (const id of [...this.monitors.keys()]) this.stop(id);
   }
 }
-

@@ -47,7 +47,8 @@ function buttonByte(tracking: MouseTracking, event: MouseEvent, sgr: boolean): n
   let code: number;
   if (event.kind === "wheel_up") code = 64;
   else if (event.kind === "wheel_down") code = 65;
-  else if (event.kind === "release" && !sgr) code = 3; // legacy encodings cannot say which button was released
+  else if (event.kind === "release" && !sgr)
+    code = 3; // legacy encodings cannot say which button was released
   else if (event.kind === "motion") code = (event.buttonHeld ? BUTTON_CODE[event.button] : 3) + 32;
   else code = BUTTON_CODE[event.button];
   // X10 mode reports no modifiers.
@@ -83,7 +84,11 @@ function encodeMouseString(tracking: MouseTracking, encoding: MouseEncoding, eve
     case "default": {
       // Each value travels as one byte + 32, so coordinates above 223 cannot be expressed.
       if (x > 223 || y > 223) {
-        throw new TuiError("INVALID_ARGUMENT", `Cell (${event.row}, ${event.col}) is beyond column/row 223, which the app's default mouse encoding cannot express.`, "The app should enable SGR mouse mode (1006); or click a cell nearer the top left.");
+        throw new TuiError(
+          "INVALID_ARGUMENT",
+          `Cell (${event.row}, ${event.col}) is beyond column/row 223, which the app's default mouse encoding cannot express.`,
+          "The app should enable SGR mouse mode (1006); or click a cell nearer the top left.",
+        );
       }
       return `\x1b[M${String.fromCharCode(buttonByte(tracking, event, false) + 32, x + 32, y + 32)}`;
     }
@@ -91,6 +96,11 @@ function encodeMouseString(tracking: MouseTracking, encoding: MouseEncoding, eve
 }
 
 function utf8Coord(v: number): string {
-  if (v + 32 > 2047) throw new TuiError("INVALID_ARGUMENT", `Coordinate ${v} is beyond what UTF-8 mouse mode (1005) can express (2015).`, "Click a cell nearer the top left.");
+  if (v + 32 > 2047)
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Coordinate ${v} is beyond what UTF-8 mouse mode (1005) can express (2015).`,
+      "Click a cell nearer the top left.",
+    );
   return String.fromCodePoint(v + 32);
 }

@@ -60,13 +60,18 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
   constructor(private readonly pty: IPty) {
     super();
     const loop = pty as unknown as ReadLoop;
-    if (typeof loop._startReadLoop !== "function" || typeof loop._readLoop !== "boolean") throw new Error("bun-pty's read loop changed; flow control needs _readLoop/_startReadLoop");
+    if (typeof loop._startReadLoop !== "function" || typeof loop._readLoop !== "boolean")
+      throw new Error("bun-pty's read loop changed; flow control needs _readLoop/_startReadLoop");
     pty.onData((text) => {
       const chunk = encoder.encode(text);
       if (this.burst === 0) this.burstStarted = performance.now();
       this.burst += chunk.length;
       this.gate.add(chunk.length); // counted for `backlog` only: see the header
-      if ((this.burst >= YIELD_BYTES || performance.now() - this.burstStarted >= YIELD_MS) && !this.exited && !this.paused) {
+      if (
+        (this.burst >= YIELD_BYTES || performance.now() - this.burstStarted >= YIELD_MS) &&
+        !this.exited &&
+        !this.paused
+      ) {
         this.paused = true;
         this.burst = 0;
         loop._readLoop = false; // the loop ends as soon as this callback returns

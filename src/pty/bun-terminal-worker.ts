@@ -72,7 +72,12 @@ class Reader {
     void proc.exited.then(async () => {
       await Promise.race([this.eof.promise, Bun.sleep(EOF_GRACE_MS)]);
       readers.delete(this.key);
-      post({ type: "exit", key: this.key, exitCode: proc.exitCode, signal: typeof proc.signalCode === "string" ? proc.signalCode : null });
+      post({
+        type: "exit",
+        key: this.key,
+        exitCode: proc.exitCode,
+        signal: typeof proc.signalCode === "string" ? proc.signalCode : null,
+      });
     });
   }
 
@@ -81,7 +86,8 @@ class Reader {
     const size = chunk.length; // read before the transfer detaches it
     post({ type: "data", key: this.key, chunk }, [chunk.buffer]);
     if (!this.gate.add(size)) return;
-    if (this.holdAtTty) this.pause(); // again if already paused: a ^Q may have restarted output
+    if (this.holdAtTty)
+      this.pause(); // again if already paused: a ^Q may have restarted output
     else this.gate.waitUnder();
   }
 

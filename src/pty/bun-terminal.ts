@@ -21,7 +21,9 @@ import { PtyEvents, type PtyBackend, type PtyProcess, type PtySpawnOptions } fro
  * lives in Bun's embedded file system, found by its path from the common source root; in a source
  * checkout it sits next to this file.
  */
-const READER_ENTRY = import.meta.url.includes("$bunfs") ? "./pty/bun-terminal-worker.ts" : new URL("./bun-terminal-worker.ts", import.meta.url).href;
+const READER_ENTRY = import.meta.url.includes("$bunfs")
+  ? "./pty/bun-terminal-worker.ts"
+  : new URL("./bun-terminal-worker.ts", import.meta.url).href;
 
 /** A reader thread and the sessions it reads. */
 class ReaderThread {

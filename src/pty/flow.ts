@@ -78,6 +78,7 @@ export class FlowGate {
 
   /** Blocking reader thread only (a Worker: Atomics.wait is not allowed on the main thread): block while over. */
   waitUnder(): void {
-    for (let now = this.pending; now > HIGH_WATER && !this.closed; now = this.pending) Atomics.wait(this.cells, PENDING, now, 1000);
+    for (let now = this.pending; now > HIGH_WATER && !this.closed; now = this.pending)
+      Atomics.wait(this.cells, PENDING, now, 1000);
   }
 }

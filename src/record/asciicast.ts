@@ -23,12 +23,19 @@ export class AsciicastWriter {
   /** Set once MAX_CAST_BYTES was reached; later events are dropped. */
   truncated = false;
   private readonly started = performance.now();
-  private readonly decoders = { o: new TextDecoder("utf-8", { fatal: false }), i: new TextDecoder("utf-8", { fatal: false }) };
+  private readonly decoders = {
+    o: new TextDecoder("utf-8", { fatal: false }),
+    i: new TextDecoder("utf-8", { fatal: false }),
+  };
   events = 0;
   bytes = 0;
 
   /** Creates (or truncates) `path` and writes the header. Throws what openSync throws. */
-  constructor(readonly path: string, header: AsciicastHeader, private readonly maxBytes = MAX_CAST_BYTES) {
+  constructor(
+    readonly path: string,
+    header: AsciicastHeader,
+    private readonly maxBytes = MAX_CAST_BYTES,
+  ) {
     this.fd = openSync(path, "w", 0o644);
     this.line({
       version: 2,

@@ -25,7 +25,11 @@ export interface Cast {
 export const MAX_CAST_READ_BYTES = 256 * 1024 * 1024;
 
 function bad(where: string, problem: string): TuiError {
-  return new TuiError("INVALID_ARGUMENT", `${where}: ${problem}`, "Pass an asciicast v2 or v3 file, as start_recording, --record-failures or asciinema rec write them.");
+  return new TuiError(
+    "INVALID_ARGUMENT",
+    `${where}: ${problem}`,
+    "Pass an asciicast v2 or v3 file, as start_recording, --record-failures or asciinema rec write them.",
+  );
 }
 
 export function parseCast(text: string, name = "recording"): Cast {
@@ -37,8 +41,11 @@ export function parseCast(text: string, name = "recording"): Cast {
     throw bad(name, "line 1 is not an asciicast header (a JSON object)");
   }
   const version = header?.version;
-  if (version !== 2 && version !== 3) throw bad(name, `asciicast version ${JSON.stringify(version)?.slice(0, 20)} is not 2 or 3`);
-  const term = (version === 3 ? header.term : header) as { cols?: unknown; rows?: unknown; width?: unknown; height?: unknown } | undefined;
+  if (version !== 2 && version !== 3)
+    throw bad(name, `asciicast version ${JSON.stringify(version)?.slice(0, 20)} is not 2 or 3`);
+  const term = (version === 3 ? header.term : header) as
+    | { cols?: unknown; rows?: unknown; width?: unknown; height?: unknown }
+    | undefined;
   const cols = Number(version === 3 ? term?.cols : term?.width);
   const rows = Number(version === 3 ? term?.rows : term?.height);
   if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1 || cols > 1000 || rows > 500) {
@@ -57,7 +64,12 @@ export function parseCast(text: string, name = "recording"): Cast {
       if (i === lines.length - 1) break;
       throw bad(`${name} line ${i + 1}`, "not a JSON event");
     }
-    if (!Array.isArray(event) || typeof event[0] !== "number" || typeof event[1] !== "string" || typeof event[2] !== "string") {
+    if (
+      !Array.isArray(event) ||
+      typeof event[0] !== "number" ||
+      typeof event[1] !== "string" ||
+      typeof event[2] !== "string"
+    ) {
       throw bad(`${name} line ${i + 1}`, "an event is [time, code, data]");
     }
     clock = version === 3 ? clock + event[0] * 1000 : Math.max(clock, event[0] * 1000);
@@ -70,9 +82,18 @@ export function parseCast(text: string, name = "recording"): Cast {
 /** Read and parse a cast file, with its size bounded. */
 export async function readCast(path: string): Promise<Cast> {
   const file = Bun.file(path);
-  if (!(await file.exists())) throw new TuiError("INVALID_ARGUMENT", `Recording "${path.slice(0, 200)}" does not exist.`, "Pass the path of a .cast file (stop_recording returns it).");
+  if (!(await file.exists()))
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Recording "${path.slice(0, 200)}" does not exist.`,
+      "Pass the path of a .cast file (stop_recording returns it).",
+    );
   if (file.size > MAX_CAST_READ_BYTES) {
-    throw new TuiError("INVALID_ARGUMENT", `Recording "${path.slice(0, 200)}" is ${Math.round(file.size / 2 ** 20)} MiB, over the ${MAX_CAST_READ_BYTES / 2 ** 20} MiB limit.`, "Cut the recording shorter (asciinema cut) first.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Recording "${path.slice(0, 200)}" is ${Math.round(file.size / 2 ** 20)} MiB, over the ${MAX_CAST_READ_BYTES / 2 ** 20} MiB limit.`,
+      "Cut the recording shorter (asciinema cut) first.",
+    );
   }
   return parseCast(await file.text(), path);
 }

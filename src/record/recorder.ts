@@ -40,9 +40,18 @@ class Recording {
 
   constructor(session: Session, path: string, includeInput: boolean) {
     try {
-      this.writer = new AsciicastWriter(path, { width: session.cols, height: session.rows, term: session.config.term, title: session.name ?? `${session.config.command} ${session.config.args.join(" ")}`.trim() });
+      this.writer = new AsciicastWriter(path, {
+        width: session.cols,
+        height: session.rows,
+        term: session.config.term,
+        title: session.name ?? `${session.config.command} ${session.config.args.join(" ")}`.trim(),
+      });
     } catch (error) {
-      throw new TuiError("INVALID_ARGUMENT", `Cannot write the recording to "${path}": ${error instanceof Error ? error.message : String(error)}`, "Pass a path in a writable directory.");
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `Cannot write the recording to "${path}": ${error instanceof Error ? error.message : String(error)}`,
+        "Pass a path in a writable directory.",
+      );
     }
     // Started mid-session: begin with a repaint of the current state, so playback starts from what was on screen.
     if (session.bytesOut > 0) this.writer.event("o", session.emulator.serializeScreen(0));
@@ -71,7 +80,14 @@ class Recording {
   }
 
   stats(): RecordingStats {
-    return { path: this.writer.path, events: this.writer.events, bytes: this.writer.bytes, durationMs: Math.round(this.durationMs ?? this.writer.elapsedMs), closed: !this.writer.open, truncated: this.writer.truncated };
+    return {
+      path: this.writer.path,
+      events: this.writer.events,
+      bytes: this.writer.bytes,
+      durationMs: Math.round(this.durationMs ?? this.writer.elapsedMs),
+      closed: !this.writer.open,
+      truncated: this.writer.truncated,
+    };
   }
 }
 
@@ -88,7 +104,11 @@ export function recordingHistory(session: Session): RecordingStats[] {
 export function startRecording(session: Session, options: RecordOptions): RecordingStats {
   const current = recordings.get(session);
   if (current?.open) {
-    throw new TuiError("INVALID_ARGUMENT", `Session ${session.id} is already recording to ${current.stats().path}.`, "Call stop_recording first to start a new file.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Session ${session.id} is already recording to ${current.stats().path}.`,
+      "Call stop_recording first to start a new file.",
+    );
   }
   session.assertRunning();
   const name = `${session.id}-${stamp()}.cast`;
@@ -105,7 +125,11 @@ export function startRecording(session: Session, options: RecordOptions): Record
 export function stopRecording(session: Session): RecordingStats {
   const recording = recordings.get(session);
   if (recording === undefined) {
-    throw new TuiError("INVALID_ARGUMENT", `Session ${session.id} is not being recorded.`, "Start one with start_recording, or start_session with record: true.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Session ${session.id} is not being recorded.`,
+      "Start one with start_recording, or start_session with record: true.",
+    );
   }
   recording.close();
   recordings.delete(session);
@@ -116,7 +140,11 @@ export function stopRecording(session: Session): RecordingStats {
 export function markRecording(session: Session, label: string): RecordingStats {
   const recording = recordings.get(session);
   if (!recording?.open) {
-    throw new TuiError("INVALID_ARGUMENT", `Session ${session.id} is not being recorded, so there is nothing to mark.`, "Start one with start_recording, or start_session with record: true.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Session ${session.id} is not being recorded, so there is nothing to mark.`,
+      "Start one with start_recording, or start_session with record: true.",
+    );
   }
   recording.mark(label);
   return recording.stats();
@@ -140,7 +168,8 @@ export function planRecording(
   // Checked at start-up too; this catches a directory removed since.
   if (envDir !== undefined && args.record !== false) assertDirectory(envDir, "TUI_TESTER_RECORD_DIR");
   const dir = envDir ?? dirs.outputDir;
-  const explicit = typeof args.record === "string" ? artifactPath(args.record, dir, "unused.cast", dirs.cwd) : undefined;
+  const explicit =
+    typeof args.record === "string" ? artifactPath(args.record, dir, "unused.cast", dirs.cwd) : undefined;
   const wanted = args.record === true || explicit !== undefined || (envDir !== undefined && args.record !== false);
   return {
     apply(session) {

@@ -13,7 +13,10 @@ const table: [number, string][] = [
   [0x252c, "0111 0112 0211 0212 0121 0122 0221 0222 1101 1102 1201 1202 2101 2102 2201 2202"],
   [0x253c, "1111 1112 1211 1212 2111 1121 2121 2112 2211 1122 1221 2212 1222 2122 2221 2222"],
   [0x254c, "0101 0202 1010 2020"],
-  [0x2550, "0303 3030 0310 0130 0330 0013 0031 0033 1300 3100 3300 1003 3001 3003 1310 3130 3330 1013 3031 3033 0313 0131 0333 1303 3101 3303 1313 3131 3333"],
+  [
+    0x2550,
+    "0303 3030 0310 0130 0330 0013 0031 0033 1300 3100 3300 1003 3001 3003 1310 3130 3330 1013 3031 3033 0313 0131 0333 1303 3101 3303 1313 3131 3333",
+  ],
   [0x256d, "0110 0011 1001 1100"],
   [0x2574, "0001 1000 0100 0010 0002 2000 0200 0020"],
 ];
@@ -34,8 +37,24 @@ for (let i = 1; i <= 7; i++) {
   BLOCKS[0x2580 + i] = [[0, 1 - i / 8, 1, 1, 1]]; // lower i/8
   BLOCKS[0x2590 - i] = [[0, 0, i / 8, 1, 1]]; // left i/8 (U+2589 is 7/8 ... U+258F is 1/8)
 }
-const Q = { ul: [0, 0, 0.5, 0.5, 1], ur: [0.5, 0, 1, 0.5, 1], ll: [0, 0.5, 0.5, 1, 1], lr: [0.5, 0.5, 1, 1, 1] } as const;
-const quadrants: (keyof typeof Q)[][] = [["ll"], ["lr"], ["ul"], ["ul", "ll", "lr"], ["ul", "lr"], ["ul", "ur", "ll"], ["ul", "ur", "lr"], ["ur"], ["ur", "ll"], ["ur", "ll", "lr"]];
+const Q = {
+  ul: [0, 0, 0.5, 0.5, 1],
+  ur: [0.5, 0, 1, 0.5, 1],
+  ll: [0, 0.5, 0.5, 1, 1],
+  lr: [0.5, 0.5, 1, 1, 1],
+} as const;
+const quadrants: (keyof typeof Q)[][] = [
+  ["ll"],
+  ["lr"],
+  ["ul"],
+  ["ul", "ll", "lr"],
+  ["ul", "lr"],
+  ["ul", "ur", "ll"],
+  ["ul", "ur", "lr"],
+  ["ur"],
+  ["ur", "ll"],
+  ["ur", "ll", "lr"],
+];
 quadrants.forEach((parts, i) => (BLOCKS[0x2596 + i] = parts.map((p) => [...Q[p]])));
 
 /** ╭ ╮ ╯ ╰ (U+256D..U+2570): which cell edges the arc joins, as [horizontal side, vertical side]. */
@@ -57,7 +76,8 @@ export function drawGlyph(char: string, x: number, y: number, w: number, h: numb
   const rect = (x0: number, y0: number, x1: number, y1: number, opacity = 1) =>
     `<rect x="${fmt(x0)}" y="${fmt(y0)}" width="${fmt(x1 - x0)}" height="${fmt(y1 - y0)}" fill="${fill}"${opacity * alpha < 1 ? ` fill-opacity="${opacity * alpha}"` : ""}/>`;
   const blocks = BLOCKS[code];
-  if (blocks) return blocks.map(([x0, y0, x1, y1, o]) => rect(x + x0 * w, y + y0 * h, x + x1 * w, y + y1 * h, o)).join("");
+  if (blocks)
+    return blocks.map(([x0, y0, x1, y1, o]) => rect(x + x0 * w, y + y0 * h, x + x1 * w, y + y1 * h, o)).join("");
   const arms = ARMS[code];
   if (!arms) return "";
   // Centre on a pixel's middle so 1-px light lines stay crisp at scale 1.
@@ -94,7 +114,13 @@ export function drawGlyph(char: string, x: number, y: number, w: number, h: numb
  * A light rounded corner as xterm.js draws it: straight from each edge to a quarter circle of radius
  * half the cell width around the corner, stroked at the light line width so it joins ─ and │.
  */
-function roundedCorner([side, vertical]: ["left" | "right", "up" | "down"], cell: { x: number; y: number; w: number; h: number; cx: number; cy: number }, light: number, fill: string, alpha: number): string {
+function roundedCorner(
+  [side, vertical]: ["left" | "right", "up" | "down"],
+  cell: { x: number; y: number; w: number; h: number; cx: number; cy: number },
+  light: number,
+  fill: string,
+  alpha: number,
+): string {
   const { x, y, w, h, cx, cy } = cell;
   const r = Math.floor(w / 2);
   const edgeX = side === "right" ? x + w : x;

@@ -61,7 +61,8 @@ export function useExtraFonts(files: readonly string[]): void {
 }
 
 /** Characters the bundled fonts do not draw: CJK ideographs, kana, hangul, fullwidth forms. */
-const NEEDS_CJK = /[\u2e80-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|[\u{20000}-\u{3ffff}]/u;
+const NEEDS_CJK =
+  /[\u2e80-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|[\u{20000}-\u{3ffff}]/u;
 
 export function needsCjk(text: string): boolean {
   return NEEDS_CJK.test(text);

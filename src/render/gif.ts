@@ -44,7 +44,11 @@ export async function castToGif(cast: Cast, options: GifOptions): Promise<GifRes
   const width = Math.round(cast.cols * CELL_WIDTH * options.scale);
   const height = Math.round(cast.rows * CELL_HEIGHT * options.scale);
   if (width * height > MAX_GIF_PIXELS) {
-    throw new TuiError("INVALID_ARGUMENT", `A ${cast.cols}x${cast.rows} recording at scale ${options.scale} is ${width}x${height} pixels, over the GIF limit.`, "Use a smaller scale.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `A ${cast.cols}x${cast.rows} recording at scale ${options.scale} is ${width}x${height} pixels, over the GIF limit.`,
+      "Use a smaller scale.",
+    );
   }
   const events = retime(cast.events, { speed: options.speed, maxIdleMs: options.maxIdleMs });
   const slotMs = 1000 / Math.min(50, options.fps);
@@ -60,7 +64,11 @@ export async function castToGif(cast: Cast, options: GifOptions): Promise<GifRes
     const endCs = Math.round(nextAtMs / 10);
     const delayMs = Math.max(10, (endCs - written) * 10);
     const { index, palette, transparentIndex } = pending;
-    encoder.writeFrame(index, width, height, { palette, delay: delayMs, ...(frames === 0 ? {} : { transparent: true, transparentIndex, dispose: 1 }) });
+    encoder.writeFrame(index, width, height, {
+      palette,
+      delay: delayMs,
+      ...(frames === 0 ? {} : { transparent: true, transparentIndex, dispose: 1 }),
+    });
     written += delayMs / 10;
     frames++;
     pending = undefined;
@@ -97,12 +105,27 @@ interface DrawnScreen {
  * The frame's pixels. Only the band of rows that changed since the previous frame goes through
  * SVG and resvg (typing changes a row or two), pasted over a copy of the previous frame.
  */
-async function drawFrame(frame: ReplayFrame, before: DrawnScreen | undefined, width: number, height: number, scale: number): Promise<DrawnScreen> {
+async function drawFrame(
+  frame: ReplayFrame,
+  before: DrawnScreen | undefined,
+  width: number,
+  height: number,
+  scale: number,
+): Promise<DrawnScreen> {
   const { screen, colours } = frame;
-  const frameKey = JSON.stringify([screen.cols, screen.rows, colours.bg, colours.fg, colours.cursor, screen.cursorShape]);
+  const frameKey = JSON.stringify([
+    screen.cols,
+    screen.rows,
+    colours.bg,
+    colours.fg,
+    colours.cursor,
+    screen.cursorShape,
+  ]);
   const cursorKey = JSON.stringify(screen.cursor);
   const rowKeys = screen.cells.map((row, r) => JSON.stringify(row) + (screen.cursor.row === r ? cursorKey : ""));
-  const changed = rowKeys.flatMap((key, r) => (before && before.frameKey === frameKey && before.rowKeys[r] === key ? [] : [r]));
+  const changed = rowKeys.flatMap((key, r) =>
+    before && before.frameKey === frameKey && before.rowKeys[r] === key ? [] : [r],
+  );
   if (!before || before.frameKey !== frameKey || changed.length === 0) {
     const { svg } = renderSvg(screen, colours);
     return { rgba: fitCanvas(await svgToPixels(svg, scale), width, height), rowKeys, frameKey };
@@ -117,7 +140,11 @@ async function drawFrame(frame: ReplayFrame, before: DrawnScreen | undefined, wi
     ...screen,
     rows: last - first + 1,
     cells: screen.cells.slice(first, last + 1),
-    cursor: { ...screen.cursor, row: screen.cursor.row - first, visible: screen.cursor.visible && screen.cursor.row >= first && screen.cursor.row <= last },
+    cursor: {
+      ...screen.cursor,
+      row: screen.cursor.row - first,
+      visible: screen.cursor.visible && screen.cursor.row >= first && screen.cursor.row <= last,
+    },
   };
   const image = await svgToPixels(renderSvg(band, colours).svg, scale);
   const rgba = before.rgba.slice();
@@ -125,12 +152,16 @@ async function drawFrame(frame: ReplayFrame, before: DrawnScreen | undefined, wi
   const y1 = Math.min(image.height, Math.round((pasteLast - first + 1) * CELL_HEIGHT * scale));
   const top = Math.round(pasteFirst * CELL_HEIGHT * scale);
   const w = Math.min(width, image.width) * 4;
-  for (let y = y0; y < y1 && top + y - y0 < height; y++) rgba.set(image.pixels.subarray(y * image.width * 4, y * image.width * 4 + w), (top + y - y0) * width * 4);
+  for (let y = y0; y < y1 && top + y - y0 < height; y++)
+    rgba.set(image.pixels.subarray(y * image.width * 4, y * image.width * 4 + w), (top + y - y0) * width * 4);
   return { rgba, rowKeys, frameKey };
 }
 
 /** Indexed pixels: the first frame whole, later frames only where they differ from `previous` (the rest transparent). */
-function encodeFrame(rgba: Uint8Array, previous: Uint8Array | undefined): { index: Uint8Array; palette: number[][]; transparentIndex: number } {
+function encodeFrame(
+  rgba: Uint8Array,
+  previous: Uint8Array | undefined,
+): { index: Uint8Array; palette: number[][]; transparentIndex: number } {
   const pixelCount = rgba.length / 4;
   if (!previous) {
     const palette = quantize(rgba, 256);
@@ -154,11 +185,16 @@ function encodeFrame(rgba: Uint8Array, previous: Uint8Array | undefined): { inde
 }
 
 /** The rendered screen placed top-left on the GIF's canvas (a resized screen is cropped or padded in black). */
-function fitCanvas(image: { pixels: Uint8Array; width: number; height: number }, width: number, height: number): Uint8Array {
+function fitCanvas(
+  image: { pixels: Uint8Array; width: number; height: number },
+  width: number,
+  height: number,
+): Uint8Array {
   if (image.width === width && image.height === height) return image.pixels;
   const out = new Uint8Array(width * height * 4);
   for (let i = 3; i < out.length; i += 4) out[i] = 255;
   const w = Math.min(width, image.width);
-  for (let y = 0; y < Math.min(height, image.height); y++) out.set(image.pixels.subarray(y * image.width * 4, (y * image.width + w) * 4), y * width * 4);
+  for (let y = 0; y < Math.min(height, image.height); y++)
+    out.set(image.pixels.subarray(y * image.width * 4, (y * image.width + w) * 4), y * width * 4);
   return out;
 }

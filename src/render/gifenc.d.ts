@@ -16,6 +16,14 @@ declare module "gifenc" {
     bytes(): Uint8Array;
   }
   export function GIFEncoder(options?: { initialCapacity?: number; auto?: boolean }): Encoder;
-  export function quantize(rgba: Uint8Array, maxColors: number, options?: { format?: "rgb565" | "rgb444" | "rgba4444" }): Palette;
-  export function applyPalette(rgba: Uint8Array, palette: Palette, format?: "rgb565" | "rgb444" | "rgba4444"): Uint8Array;
+  export function quantize(
+    rgba: Uint8Array,
+    maxColors: number,
+    options?: { format?: "rgb565" | "rgb444" | "rgba4444" },
+  ): Palette;
+  export function applyPalette(
+    rgba: Uint8Array,
+    palette: Palette,
+    format?: "rgb565" | "rgb444" | "rgba4444",
+  ): Uint8Array;
 }

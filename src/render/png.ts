@@ -14,8 +14,15 @@ function init(): Promise<void> {
 }
 
 /** RGBA pixels of an SVG, for encoders that want raw frames (GIF). */
-export async function svgToPixels(svg: string, scale = 1): Promise<{ pixels: Uint8Array; width: number; height: number }> {
-  return render(svg, scale, (image) => ({ pixels: new Uint8Array(image.pixels), width: image.width, height: image.height }));
+export async function svgToPixels(
+  svg: string,
+  scale = 1,
+): Promise<{ pixels: Uint8Array; width: number; height: number }> {
+  return render(svg, scale, (image) => ({
+    pixels: new Uint8Array(image.pixels),
+    width: image.width,
+    height: image.height,
+  }));
 }
 
 export async function svgToPng(svg: string, scale = 1): Promise<{ png: Uint8Array; width: number; height: number }> {

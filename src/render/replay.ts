@@ -22,8 +22,19 @@ export interface ReplayFrame {
 export const MAX_FRAMES = 20_000;
 
 /** Replays `events` (already retimed) and yields a frame for each slot of `slotMs` that changed the screen. */
-export async function* replayFrames(cast: Pick<Cast, "cols" | "rows">, events: CastEvent[], slotMs: number, theme?: Partial<TerminalTheme>): AsyncGenerator<ReplayFrame> {
-  const emulator = new Emulator({ cols: cast.cols, rows: cast.rows, reply: () => undefined, scrollback: 0, ...(theme ? { theme } : {}) });
+export async function* replayFrames(
+  cast: Pick<Cast, "cols" | "rows">,
+  events: CastEvent[],
+  slotMs: number,
+  theme?: Partial<TerminalTheme>,
+): AsyncGenerator<ReplayFrame> {
+  const emulator = new Emulator({
+    cols: cast.cols,
+    rows: cast.rows,
+    reply: () => undefined,
+    scrollback: 0,
+    ...(theme ? { theme } : {}),
+  });
   try {
     let lastKey = "";
     let i = 0;
@@ -52,8 +63,19 @@ export async function* replayFrames(cast: Pick<Cast, "cols" | "rows">, events: C
 }
 
 /** The screen at each of `timesMs` (sorted), after every event at or before that time. */
-export async function screensAt(cast: Pick<Cast, "cols" | "rows">, events: CastEvent[], timesMs: number[], theme?: Partial<TerminalTheme>): Promise<ReplayFrame[]> {
-  const emulator = new Emulator({ cols: cast.cols, rows: cast.rows, reply: () => undefined, scrollback: 0, ...(theme ? { theme } : {}) });
+export async function screensAt(
+  cast: Pick<Cast, "cols" | "rows">,
+  events: CastEvent[],
+  timesMs: number[],
+  theme?: Partial<TerminalTheme>,
+): Promise<ReplayFrame[]> {
+  const emulator = new Emulator({
+    cols: cast.cols,
+    rows: cast.rows,
+    reply: () => undefined,
+    scrollback: 0,
+    ...(theme ? { theme } : {}),
+  });
   try {
     const out: ReplayFrame[] = [];
     let i = 0;
@@ -74,7 +96,8 @@ async function apply(emulator: Emulator, event: CastEvent): Promise<void> {
   else if (event.code === "r") {
     await emulator.flushed();
     const [cols, rows] = event.data.split("x").map(Number);
-    if (Number.isInteger(cols) && Number.isInteger(rows) && cols! >= 1 && rows! >= 1 && cols! <= 1000 && rows! <= 500) emulator.resize(cols!, rows!);
+    if (Number.isInteger(cols) && Number.isInteger(rows) && cols! >= 1 && rows! >= 1 && cols! <= 1000 && rows! <= 500)
+      emulator.resize(cols!, rows!);
   }
 }
 

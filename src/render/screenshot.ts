@@ -26,17 +26,33 @@ export async function screenshot(
   session: Session,
   options: { format: "png" | "svg"; path?: string; dir: string; cwd: string; scale: number; overwrite?: boolean },
 ): Promise<Screenshot> {
-  const path = artifactPath(options.path, options.dir, `${session.id}-${stamp()}.${options.format}`, options.cwd, options.overwrite);
+  const path = artifactPath(
+    options.path,
+    options.dir,
+    `${session.id}-${stamp()}.${options.format}`,
+    options.cwd,
+    options.overwrite,
+  );
   const started = performance.now();
   const snap = await session.emulator.settledSnapshot({ grid: true });
-  const screen = { cols: snap.cols, rows: snap.rows, cells: snap.grid ?? [], cursor: snap.cursor, cursorShape: session.emulator.cursorShape() };
+  const screen = {
+    cols: snap.cols,
+    rows: snap.rows,
+    cells: snap.grid ?? [],
+    cursor: snap.cursor,
+    cursorShape: session.emulator.cursorShape(),
+  };
   const image = renderSvg(screen, session.emulator.liveColours());
   let content: Uint8Array | string = image.svg;
   let { width, height } = image;
   if (options.format === "png") {
     const pixels = width * height * options.scale * options.scale;
     if (pixels > MAX_PIXELS) {
-      throw new TuiError("INVALID_ARGUMENT", `A ${snap.cols}x${snap.rows} screen at scale ${options.scale} is ${Math.round(pixels / 1e6)} megapixels, over the ${MAX_PIXELS / 1e6 | 0} megapixel limit.`, `Use a smaller scale (at most ${Math.sqrt(MAX_PIXELS / (width * height)).toFixed(2)} here) or format: "svg".`);
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `A ${snap.cols}x${snap.rows} screen at scale ${options.scale} is ${Math.round(pixels / 1e6)} megapixels, over the ${(MAX_PIXELS / 1e6) | 0} megapixel limit.`,
+        `Use a smaller scale (at most ${Math.sqrt(MAX_PIXELS / (width * height)).toFixed(2)} here) or format: "svg".`,
+      );
     }
     const png = await svgToPng(image.svg, options.scale);
     ({ width, height } = png);
@@ -46,7 +62,11 @@ export async function screenshot(
   try {
     writeFileSync(path, content);
   } catch (error) {
-    throw new TuiError("INVALID_ARGUMENT", `Cannot write the screenshot to "${path}": ${error instanceof Error ? error.message : String(error)}`, "Pass a path in a writable directory.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `Cannot write the screenshot to "${path}": ${error instanceof Error ? error.message : String(error)}`,
+      "Pass a path in a writable directory.",
+    );
   }
   const bytes = typeof content === "string" ? Buffer.byteLength(content) : content.length;
   return { format: options.format, path, width, height, bytes, renderMs, content };

@@ -28,7 +28,8 @@ export interface ScreenImage {
 
 export type CursorShape = "block" | "underline" | "bar";
 
-const escapeXml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+const escapeXml = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 /** Resolved colours of a cell: inverse swaps them; bold brightens palette 0..7 as xterm.js does by default. */
 export function cellColours(cell: CellInfo, colours: Colours): { fg: string; bg: string } {
@@ -78,7 +79,10 @@ export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string;
     let bgRun: { col: number; end: number; colour: string } | undefined;
     let run: Run | undefined;
     const flushBg = () => {
-      if (bgRun && bgRun.colour !== colours.bg) backgrounds.push(`<rect x="${bgRun.col * CELL_WIDTH}" y="${y}" width="${(bgRun.end - bgRun.col) * CELL_WIDTH}" height="${CELL_HEIGHT}" fill="${bgRun.colour}"/>`);
+      if (bgRun && bgRun.colour !== colours.bg)
+        backgrounds.push(
+          `<rect x="${bgRun.col * CELL_WIDTH}" y="${y}" width="${(bgRun.end - bgRun.col) * CELL_WIDTH}" height="${CELL_HEIGHT}" fill="${bgRun.colour}"/>`,
+        );
       bgRun = undefined;
     };
     const flushText = () => {
@@ -96,8 +100,12 @@ export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string;
         bgRun = { col: c, end: c + span, colour: bg };
       }
       const x = c * CELL_WIDTH;
-      if (cell.underline) lines.push(`<rect x="${x}" y="${y + BASELINE + 2}" width="${span * CELL_WIDTH}" height="1" fill="${fg}"/>`);
-      if (cell.strikethrough) lines.push(`<rect x="${x}" y="${y + Math.round(CELL_HEIGHT / 2)}" width="${span * CELL_WIDTH}" height="1" fill="${fg}"/>`);
+      if (cell.underline)
+        lines.push(`<rect x="${x}" y="${y + BASELINE + 2}" width="${span * CELL_WIDTH}" height="1" fill="${fg}"/>`);
+      if (cell.strikethrough)
+        lines.push(
+          `<rect x="${x}" y="${y + Math.round(CELL_HEIGHT / 2)}" width="${span * CELL_WIDTH}" height="1" fill="${fg}"/>`,
+        );
       const char = cell.invisible ? " " : cell.char;
       const style = textStyle(cell, fg);
       if (PLAIN.test(char) && span === 1) {
@@ -112,7 +120,12 @@ export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string;
       if (char === "" || char === " ") return;
       if (isDrawnGlyph(char)) glyphs.push(drawGlyph(char, x, y, CELL_WIDTH, CELL_HEIGHT, fg, cell.dim ? 0.5 : 1));
       // Wide characters are centred on their two cells; combining marks stay in the same element as their base.
-      else texts.push(span > 1 ? `<text x="${x + CELL_WIDTH}" y="${y + BASELINE}" text-anchor="middle" ${style}>${escapeXml(char)}</text>` : textAt(c, r, char, style));
+      else
+        texts.push(
+          span > 1
+            ? `<text x="${x + CELL_WIDTH}" y="${y + BASELINE}" text-anchor="middle" ${style}>${escapeXml(char)}</text>`
+            : textAt(c, r, char, style),
+        );
     });
     flushBg();
     flushText();
@@ -153,7 +166,8 @@ function drawCursor(screen: ScreenImage, colours: Colours): string[] {
   const x = col * CELL_WIDTH;
   const y = row * CELL_HEIGHT;
   const shape = screen.cursorShape ?? "block";
-  const rect = (rx: number, ry: number, w: number, h: number) => `<rect x="${rx}" y="${ry}" width="${w}" height="${h}" fill="${colours.cursor}"/>`;
+  const rect = (rx: number, ry: number, w: number, h: number) =>
+    `<rect x="${rx}" y="${ry}" width="${w}" height="${h}" fill="${colours.cursor}"/>`;
   if (shape === "underline") return [rect(x, y + CELL_HEIGHT - CURSOR_STROKE, span * CELL_WIDTH, CURSOR_STROKE)];
   if (shape === "bar") return [rect(x, y, CURSOR_STROKE, CELL_HEIGHT)];
   // A focused xterm's block cursor: the cell in the cursor colour, its character in the background colour.

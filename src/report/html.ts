@@ -15,7 +15,8 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")}s`;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 const json = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 export interface ReportPage {
@@ -35,47 +36,84 @@ const STATUS_ICON: Record<string, string> = { passed: "✓", failed: "✗", skip
 function testRow(view: TestView): string {
   const r = view.result;
   const status = statusOf(view);
-  return `<tr class="${status}"><td class="status">${STATUS_ICON[status]} ${status}</td><td><a href="#${view.id}">${escapeHtml(r.name)}</a></td>`
-    + `<td class="file">${escapeHtml(r.file)}</td><td class="num">${formatDuration(r.durationMs)}</td><td class="num">${Math.max(0, r.attempts - 1)}</td></tr>`;
+  return (
+    `<tr class="${status}"><td class="status">${STATUS_ICON[status]} ${status}</td><td><a href="#${view.id}">${escapeHtml(r.name)}</a></td>` +
+    `<td class="file">${escapeHtml(r.file)}</td><td class="num">${formatDuration(r.durationMs)}</td><td class="num">${Math.max(0, r.attempts - 1)}</td></tr>`
+  );
 }
 
 function stepItem(step: StepView, view: TestView): string {
   const title = `${step.index} ${escapeHtml(step.type)}${step.label ? ` <span class="label">“${escapeHtml(step.label)}”</span>` : ""}`;
   const time = step.elapsedMs !== undefined ? `<span class="time">${formatDuration(step.elapsedMs)}</span>` : "";
   const input = step.input ? `<code class="input">${escapeHtml(step.input)}</code>` : "";
-  const error = step.error ? `<pre class="error">${escapeHtml(`${step.error.code}: ${step.error.message}${step.error.hint ? `\nFix: ${step.error.hint}` : ""}`)}</pre>` : "";
+  const error = step.error
+    ? `<pre class="error">${escapeHtml(`${step.error.code}: ${step.error.message}${step.error.hint ? `\nFix: ${step.error.hint}` : ""}`)}</pre>`
+    : "";
   const diff = step.diff ? `<pre class="diff">${diffLines(step.diff)}</pre>` : "";
-  const changed = step.changedRows.length > 0 ? `<span class="changed-note">${step.changedRows.length} row(s) changed</span>` : step.svg ? `<span class="changed-note">no change</span>` : "";
+  const changed =
+    step.changedRows.length > 0
+      ? `<span class="changed-note">${step.changedRows.length} row(s) changed</span>`
+      : step.svg
+        ? `<span class="changed-note">no change</span>`
+        : "";
   const seek = step.marker !== undefined && view.cast ? ` data-marker="${step.marker}" title="Play from here"` : "";
   const screen = step.svg ? `<div class="screen">${step.svg}</div>` : "";
   return `<li class="step ${step.status.replace(" ", "-")}"${seek}><div class="step-head"><span class="icon">${STATUS_ICON[step.status]}</span> ${title} ${time} ${changed}</div>${input}${error}${diff}${screen}</li>`;
 }
 
 function diffLines(diff: string): string {
-  return diff.split("\n").map((line) => `<span class="${/^\s*-/.test(line) ? "del" : /^\s*\+/.test(line) ? "add" : ""}">${escapeHtml(line)}</span>`).join("\n");
+  return diff
+    .split("\n")
+    .map(
+      (line) =>
+        `<span class="${/^\s*-/.test(line) ? "del" : /^\s*\+/.test(line) ? "add" : ""}">${escapeHtml(line)}</span>`,
+    )
+    .join("\n");
 }
 
 function testSection(view: TestView): string {
   const r = view.result;
   const status = statusOf(view);
-  const parts: string[] = [`<section class="test ${status}" id="${view.id}">`, `<h2><span class="icon">${STATUS_ICON[status]}</span> ${escapeHtml(r.title)}</h2>`];
+  const parts: string[] = [
+    `<section class="test ${status}" id="${view.id}">`,
+    `<h2><span class="icon">${STATUS_ICON[status]}</span> ${escapeHtml(r.title)}</h2>`,
+  ];
   const facts = [`${status}`, formatDuration(r.durationMs), `${r.attempts} attempt(s)`, escapeHtml(r.file)];
   parts.push(`<p class="facts">${facts.join(" · ")}</p>`);
   if (r.failure) {
     const f = r.failure;
-    const where = f.step !== undefined ? `step ${f.step} (${escapeHtml(f.stepType ?? "")}) failed: ` : f.timedOut ? "timed out: " : "";
-    parts.push(`<div class="failure"><pre>${where}${escapeHtml(f.code)}: ${escapeHtml(f.message)}${f.hint ? `\nFix: ${escapeHtml(f.hint)}` : ""}</pre></div>`);
-    if (!view.finalSvg && r.screen) parts.push(`<h3>Screen at the failure</h3><pre class="text-screen">${escapeHtml(r.screen.lines.join("\n"))}</pre>`);
+    const where =
+      f.step !== undefined
+        ? `step ${f.step} (${escapeHtml(f.stepType ?? "")}) failed: `
+        : f.timedOut
+          ? "timed out: "
+          : "";
+    parts.push(
+      `<div class="failure"><pre>${where}${escapeHtml(f.code)}: ${escapeHtml(f.message)}${f.hint ? `\nFix: ${escapeHtml(f.hint)}` : ""}</pre></div>`,
+    );
+    if (!view.finalSvg && r.screen)
+      parts.push(
+        `<h3>Screen at the failure</h3><pre class="text-screen">${escapeHtml(r.screen.lines.join("\n"))}</pre>`,
+      );
   }
-  if (view.finalSvg) parts.push(`<h3>${r.failure ? "Screen at the failure" : "Last screen"}</h3><div class="screen final">${view.finalSvg}</div>`);
+  if (view.finalSvg)
+    parts.push(
+      `<h3>${r.failure ? "Screen at the failure" : "Last screen"}</h3><div class="screen final">${view.finalSvg}</div>`,
+    );
   if (view.cast) {
     parts.push(`<h3>Recording</h3><div class="player" data-test="${view.id}"></div>`);
-    parts.push(`<script type="application/json" id="cast-${view.id}">${json({ cast: view.cast, markers: view.markers })}</script>`);
+    parts.push(
+      `<script type="application/json" id="cast-${view.id}">${json({ cast: view.cast, markers: view.markers })}</script>`,
+    );
   }
-  if (view.recordingHref) parts.push(`<p class="facts"><a href="${escapeHtml(view.recordingHref)}">recording file</a> (asciinema play, tui-tester gif)</p>`);
+  if (view.recordingHref)
+    parts.push(
+      `<p class="facts"><a href="${escapeHtml(view.recordingHref)}">recording file</a> (asciinema play, tui-tester gif)</p>`,
+    );
   if (view.note) parts.push(`<p class="note">${escapeHtml(view.note)}</p>`);
   else if (r.recording?.unavailable) parts.push(`<p class="note">${escapeHtml(r.recording.unavailable)}</p>`);
-  if (view.steps.length > 0) parts.push(`<h3>Steps</h3><ol class="steps">${view.steps.map((s) => stepItem(s, view)).join("")}</ol>`);
+  if (view.steps.length > 0)
+    parts.push(`<h3>Steps</h3><ol class="steps">${view.steps.map((s) => stepItem(s, view)).join("")}</ol>`);
   parts.push("</section>");
   return parts.join("\n");
 }
@@ -83,8 +121,16 @@ function testSection(view: TestView): string {
 export async function reportHtml(page: ReportPage): Promise<string> {
   const assets = await reportAssets();
   const s = page.summary;
-  const counts = [`${s.passed} passed`, s.failed ? `${s.failed} failed` : "", s.flaky ? `${s.flaky} flaky` : "", s.skipped ? `${s.skipped} skipped` : ""].filter(Boolean).join(", ");
-  const fontFace = (data: string, weight: string) => `@font-face { font-family: "DejaVu Sans Mono"; src: url(data:font/ttf;base64,${data}) format("truetype"); font-weight: ${weight}; }`;
+  const counts = [
+    `${s.passed} passed`,
+    s.failed ? `${s.failed} failed` : "",
+    s.flaky ? `${s.flaky} flaky` : "",
+    s.skipped ? `${s.skipped} skipped` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+  const fontFace = (data: string, weight: string) =>
+    `@font-face { font-family: "DejaVu Sans Mono"; src: url(data:font/ttf;base64,${data}) format("truetype"); font-weight: ${weight}; }`;
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -56,14 +56,18 @@ function inputOf(step: Record<string, unknown>): string {
 /** Rows whose cells differ between two screens (all rows when the size changed). */
 export function changedRows(before: ReplayFrame | undefined, after: ReplayFrame): number[] {
   const rows = after.screen.cells.map((_, r) => r);
-  if (!before || before.screen.cols !== after.screen.cols || before.screen.rows !== after.screen.rows) return before ? rows : [];
+  if (!before || before.screen.cols !== after.screen.cols || before.screen.rows !== after.screen.rows)
+    return before ? rows : [];
   return rows.filter((r) => JSON.stringify(before.screen.cells[r]) !== JSON.stringify(after.screen.cells[r]));
 }
 
 /** The SVG with a bar in the left margin and a light band on every changed row. */
 export function markRows(svg: string, rows: number[], width: number): string {
   if (rows.length === 0) return svg;
-  const marks = rows.map((r) => `<rect x="0" y="${r * CELL_HEIGHT}" width="${width}" height="${CELL_HEIGHT}" fill="#f5a623" fill-opacity="0.13"/><rect x="0" y="${r * CELL_HEIGHT}" width="3" height="${CELL_HEIGHT}" fill="#f5a623"/>`);
+  const marks = rows.map(
+    (r) =>
+      `<rect x="0" y="${r * CELL_HEIGHT}" width="${width}" height="${CELL_HEIGHT}" fill="#f5a623" fill-opacity="0.13"/><rect x="0" y="${r * CELL_HEIGHT}" width="3" height="${CELL_HEIGHT}" fill="#f5a623"/>`,
+  );
   return svg.replace(/<\/svg>$/, `<g class="changed">${marks.join("")}</g></svg>`);
 }
 
@@ -72,14 +76,25 @@ function picture(frame: ReplayFrame, changed: number[]): string {
   return markRows(svg, changed, width);
 }
 
-export async function buildTestView(id: string, result: ReportedTest, planned: Record<string, unknown>[], recordingHref?: string): Promise<TestView> {
+export async function buildTestView(
+  id: string,
+  result: ReportedTest,
+  planned: Record<string, unknown>[],
+  recordingHref?: string,
+): Promise<TestView> {
   const steps: StepView[] = planned.map((step, index) => {
     const ran = result.steps.find((s) => s.index === index);
     const label = typeof step.label === "string" ? step.label : undefined;
     const base = { index, type: String(step.type), ...(label ? { label } : {}), input: inputOf(step), changedRows: [] };
     if (!ran) return { ...base, status: "not run" };
     const diff = typeof ran.result?.diff === "string" ? ran.result.diff : undefined;
-    return { ...base, status: ran.ok ? "passed" : "failed", elapsedMs: ran.elapsedMs, ...(ran.error ? { error: ran.error } : {}), ...(diff ? { diff } : {}) };
+    return {
+      ...base,
+      status: ran.ok ? "passed" : "failed",
+      elapsedMs: ran.elapsedMs,
+      ...(ran.error ? { error: ran.error } : {}),
+      ...(diff ? { diff } : {}),
+    };
   });
   const view: TestView = { id, result, steps, markers: [], ...(recordingHref ? { recordingHref } : {}) };
   const path = result.recording?.path;
@@ -92,10 +107,14 @@ export async function buildTestView(id: string, result: ReportedTest, planned: R
     text = await file.text();
     cast = parseCast(text, path);
   } catch (error) {
-    return { ...view, note: `the recording could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ...view,
+      note: `the recording could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   if (file.size <= MAX_INLINE_CAST_BYTES) view.cast = text;
-  else view.note = `the recording is ${Math.round(file.size / 2 ** 20)} MiB, too large to play in the page; open ${recordingHref ?? path}`;
+  else
+    view.note = `the recording is ${Math.round(file.size / 2 ** 20)} MiB, too large to play in the page; open ${recordingHref ?? path}`;
   // Step ends on the recording's clock, as the runner noted them (without them, the durations summed,
   // which misses the moments between steps and so can show a step's screen before its output).
   const noted = result.recording?.stepEndsMs ?? [];

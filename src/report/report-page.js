@@ -25,13 +25,16 @@
 
   window.__tuiReport = { players, ensurePlayer };
 
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      observer.unobserve(entry.target);
-      ensurePlayer(entry.target.dataset.test);
-    }
-  }, { rootMargin: "400px" });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        ensurePlayer(entry.target.dataset.test);
+      }
+    },
+    { rootMargin: "400px" },
+  );
   for (const el of document.querySelectorAll(".player[data-test]")) observer.observe(el);
 
   for (const li of document.querySelectorAll("li.step[data-marker]")) {

@@ -20,13 +20,16 @@ const TYPES: Record<string, string> = {
 export function serveReport(reportDir: string, port = 0): { url: string; server: Server<undefined> } {
   const dir = resolve(reportDir);
   if (!existsSync(join(dir, "index.html"))) {
-    throw new Error(`${join(dir, "index.html")} does not exist. Run tui-tester test --reporter html${reportDir === "tui-tester-report" ? "" : ` --report-dir ${reportDir}`} first.`);
+    throw new Error(
+      `${join(dir, "index.html")} does not exist. Run tui-tester test --reporter html${reportDir === "tui-tester-report" ? "" : ` --report-dir ${reportDir}`} first.`,
+    );
   }
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port,
     fetch(request) {
-      if (request.method !== "GET" && request.method !== "HEAD") return new Response("Method not allowed", { status: 405 });
+      if (request.method !== "GET" && request.method !== "HEAD")
+        return new Response("Method not allowed", { status: 405 });
       let pathname: string;
       try {
         pathname = decodeURIComponent(new URL(request.url).pathname);
@@ -37,7 +40,13 @@ export function serveReport(reportDir: string, port = 0): { url: string; server:
       if (file !== dir && !file.startsWith(dir + sep)) return new Response("Forbidden", { status: 403 });
       if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return new Response("Not found", { status: 404 });
       const ext = file.slice(file.lastIndexOf("."));
-      return new Response(Bun.file(file), { headers: { "Content-Type": TYPES[ext] ?? "application/octet-stream", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" } });
+      return new Response(Bun.file(file), {
+        headers: {
+          "Content-Type": TYPES[ext] ?? "application/octet-stream",
+          "Cache-Control": "no-store",
+          "X-Content-Type-Options": "nosniff",
+        },
+      });
     },
   });
   return { url: `http://127.0.0.1:${server.port}/`, server };

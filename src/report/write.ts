@@ -25,9 +25,22 @@ export async function writeHtmlReport(reportDir: string, run: ReportRun): Promis
   for (const [i, { steps, result }] of run.tests.entries()) {
     const path = result.recording?.path;
     const inside = path !== undefined && resolve(path).startsWith(dir + sep);
-    views.push(await buildTestView(`test-${i + 1}`, result, steps, inside ? relative(dir, path).split(sep).join("/") : undefined));
+    views.push(
+      await buildTestView(
+        `test-${i + 1}`,
+        result,
+        steps,
+        inside ? relative(dir, path).split(sep).join("/") : undefined,
+      ),
+    );
   }
-  const html = await reportHtml({ summary: run.summary, tests: views, version: run.version, generatedAt: new Date(), trace: run.trace });
+  const html = await reportHtml({
+    summary: run.summary,
+    tests: views,
+    version: run.version,
+    generatedAt: new Date(),
+    trace: run.trace,
+  });
   const path = join(dir, "index.html");
   await Bun.write(path, html);
   return { path, bytes: Buffer.byteLength(html) };

@@ -39,7 +39,12 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
     type: v.picklist(names),
     label: v.optional(v.pipe(v.string(), v.maxLength(200), v.description("Echoed in the step's result."))),
     continueOnError: v.optional(v.pipe(v.boolean(), v.description("Keep going when this step fails."))),
-    optional: v.optional(v.pipe(v.boolean(), v.description("The step's wait (wait_for_text, or an inline waitFor) may time out without failing it."))),
+    optional: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description("The step's wait (wait_for_text, or an inline waitFor) may time out without failing it."),
+      ),
+    ),
   });
 
   return defineSessionTool({
@@ -76,9 +81,17 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
         ),
         {},
       ),
-      monitor: v.optional(v.pipe(v.strictObject(monitorEntries), v.description("Record frames for the whole script (start_monitor's arguments)."))),
+      monitor: v.optional(
+        v.pipe(
+          v.strictObject(monitorEntries),
+          v.description("Record frames for the whole script (start_monitor's arguments)."),
+        ),
+      ),
       includeRawOutput: optionalBoolean(false, "Raw output written during the script."),
-      rawOutputMaxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024)), 65_536),
+      rawOutputMaxBytes: v.optional(
+        v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024)),
+        65_536,
+      ),
       returnFinalSnapshot: optionalBoolean(true),
       stopOnError: optionalBoolean(true),
     }),
@@ -87,23 +100,45 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
     allowExited: true,
     check(args) {
       // Every step's own schema and checks before anything is sent (the CLI runs this on test files before any session starts).
-      for (const [index, raw] of (args.steps as Record<string, unknown>[]).entries()) planStep(tools, raw, index, "tui-check", {});
+      for (const [index, raw] of (args.steps as Record<string, unknown>[]).entries())
+        planStep(tools, raw, index, "tui-check", {});
     },
     async act(session, args, ctx) {
       const defaults: ScriptDefaults = args.defaults;
-      const planned = (args.steps as Record<string, unknown>[]).map((raw, index) => planStep(tools, raw, index, session.id, defaults));
+      const planned = (args.steps as Record<string, unknown>[]).map((raw, index) =>
+        planStep(tools, raw, index, session.id, defaults),
+      );
       return runPlanned(session, planned, args, ctx);
     },
   });
 }
 
 /** One raw step -> its tool and parsed arguments (script defaults merged in), or an error naming the step. */
-function planStep(tools: Map<string, SessionToolDef>, raw: Record<string, unknown>, index: number, id: string, defaults: ScriptDefaults) {
+function planStep(
+  tools: Map<string, SessionToolDef>,
+  raw: Record<string, unknown>,
+  index: number,
+  id: string,
+  defaults: ScriptDefaults,
+) {
   const tool = tools.get(String(raw.type))!;
-  const { type: _t, label, continueOnError, optional, ...rest } = applyCompat(tool.compat, raw) as Record<string, unknown>;
-  const parsed = v.safeParse(tool.input, withDefaults(tool, { ...rest, sessionId: id }, defaults, optional as boolean | undefined));
+  const {
+    type: _t,
+    label,
+    continueOnError,
+    optional,
+    ...rest
+  } = applyCompat(tool.compat, raw) as Record<string, unknown>;
+  const parsed = v.safeParse(
+    tool.input,
+    withDefaults(tool, { ...rest, sessionId: id }, defaults, optional as boolean | undefined),
+  );
   if (!parsed.success) {
-    throw new TuiError("INVALID_ARGUMENT", `steps[${index}] (${tool.name}): ${describeIssues(parsed.issues, tool.input)}.`, `A ${tool.name} step takes ${tool === sleepStep || tool === assertTextStep ? "the arguments in the run_script description" : `the ${tool.name} tool's arguments without sessionId`}; check the script defaults too.`);
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `steps[${index}] (${tool.name}): ${describeIssues(parsed.issues, tool.input)}.`,
+      `A ${tool.name} step takes ${tool === sleepStep || tool === assertTextStep ? "the arguments in the run_script description" : `the ${tool.name} tool's arguments without sessionId`}; check the script defaults too.`,
+    );
   }
   try {
     tool.check?.(parsed.output);
@@ -119,7 +154,13 @@ function planStep(tools: Map<string, SessionToolDef>, raw: Record<string, unknow
 async function runPlanned(
   session: Session,
   planned: { tool: SessionToolDef; args: Record<string, unknown>; label?: string; continueOnError: boolean }[],
-  options: { monitor?: v.InferOutput<v.StrictObjectSchema<typeof monitorEntries, undefined>>; includeRawOutput: boolean; rawOutputMaxBytes: number; returnFinalSnapshot: boolean; stopOnError: boolean },
+  options: {
+    monitor?: v.InferOutput<v.StrictObjectSchema<typeof monitorEntries, undefined>>;
+    includeRawOutput: boolean;
+    rawOutputMaxBytes: number;
+    returnFinalSnapshot: boolean;
+    stopOnError: boolean;
+  },
   ctx: ToolContext,
 ) {
   const started = performance.now();
@@ -144,7 +185,9 @@ async function runPlanned(
         const elapsedMs = Math.round(performance.now() - stepStart);
         const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
         // An error result that carries its whole result (wait_for_text's timeout) fails the step like a throw.
-        const failed = outcome.error ? { ok: false, error: errorSummary(outcome.error) } : { ok: true, summary: outcome.summary };
+        const failed = outcome.error
+          ? { ok: false, error: errorSummary(outcome.error) }
+          : { ok: true, summary: outcome.summary };
         results.push({ ...base, ...failed, elapsedMs, result });
         rendered.push({ step: results.at(-1)!, parts });
         if (!outcome.error) continue;
@@ -153,8 +196,15 @@ async function runPlanned(
         if (error.code === "CANCELLED") throw error;
         const { sessionId: _s, ...details } = error.details ?? {};
         ctx.onStepEnd?.(index);
-        results.push({ ...base, ok: false, elapsedMs: Math.round(performance.now() - stepStart), ...(error.details ? { result: details } : {}), error: errorSummary(error) });
-        const parts = error instanceof ReplyError ? error.parts : error.details ? { fields: fieldsWithout(error.details) } : {};
+        results.push({
+          ...base,
+          ok: false,
+          elapsedMs: Math.round(performance.now() - stepStart),
+          ...(error.details ? { result: details } : {}),
+          error: errorSummary(error),
+        });
+        const parts =
+          error instanceof ReplyError ? error.parts : error.details ? { fields: fieldsWithout(error.details) } : {};
         rendered.push({ step: results.at(-1)!, parts });
       }
       if (options.stopOnError && !step.continueOnError) {
@@ -190,7 +240,11 @@ async function runPlanned(
     : `Script failed: ${failed.map((r) => `step ${r.index} (${r.type}${r.label ? ` "${r.label}"` : ""}): ${r.error?.message}`).join("; ")}; ran ${results.length}/${planned.length}`;
   const fields = fieldsWithout(data, "results", "finalSnapshot", "monitor");
   const parts = scriptParts(fields, rendered, finalSnapshot);
-  if (monitorReport) parts.lines = [...(parts.lines ?? []), "Monitor:", ...partLines(monitorParts(monitorReport)).map((line) => `  ${line}`)];
+  if (monitorReport)
+    parts.lines = [
+      ...(parts.lines ?? []),
+      "Monitor:",
+      ...partLines(monitorParts(monitorReport)).map((line) => `  ${line}`),
+    ];
   return { summary, data, parts, isError: !ok };
 }
-

@@ -44,7 +44,8 @@ export function scriptParts(
   }
   const last = steps.at(-1)?.step.index;
   const repeated = final && lastScreen && lastScreen.index === last && lastScreen.text === final.text;
-  const finalLines = () => (repeated ? [`Final screen: as step ${last} shows.`] : partLines(viewParts(final!, "Final screen")));
+  const finalLines = () =>
+    repeated ? [`Final screen: as step ${last} shows.`] : partLines(viewParts(final!, "Final screen"));
   const blocks = final ? finalLines() : [];
   return mergeParts({ fields, lines, blocks });
 }

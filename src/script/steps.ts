@@ -18,17 +18,30 @@ export const sleepStep = defineSessionTool({
   allowExited: true,
   act(session, args, ctx) {
     const waitAfterMs = args.waitAfterMs ?? 0;
-    return runObserved(session, { ...args, waitAfterMs }, ctx, async () => {
-      const started = performance.now();
-      const ended = await pauseUnlessEnded(session, args.durationMs, ctx.signal);
-      if (ended === "cancelled") throw cancelled("run_script");
-      return { sleptMs: Math.round(performance.now() - started), ...(ended === "exited" ? { endedEarly: "session exited" } : {}) };
-    }, (r) => `Slept ${r.sleptMs} ms${r.endedEarly ? " (ended early: the session exited)" : ""}`);
+    return runObserved(
+      session,
+      { ...args, waitAfterMs },
+      ctx,
+      async () => {
+        const started = performance.now();
+        const ended = await pauseUnlessEnded(session, args.durationMs, ctx.signal);
+        if (ended === "cancelled") throw cancelled("run_script");
+        return {
+          sleptMs: Math.round(performance.now() - started),
+          ...(ended === "exited" ? { endedEarly: "session exited" } : {}),
+        };
+      },
+      (r) => `Slept ${r.sleptMs} ms${r.endedEarly ? " (ended early: the session exited)" : ""}`,
+    );
   },
 });
 
 /** Sleep that ends at once when the session exits (stop_session) or the client cancels the request. */
-function pauseUnlessEnded(session: Session, ms: number, signal: AbortSignal): Promise<"slept" | "exited" | "cancelled"> {
+function pauseUnlessEnded(
+  session: Session,
+  ms: number,
+  signal: AbortSignal,
+): Promise<"slept" | "exited" | "cancelled"> {
   if (signal.aborted) return Promise.resolve("cancelled");
   if (!session.running) return Promise.resolve("exited");
   return new Promise((resolve) => {
@@ -47,13 +60,23 @@ function pauseUnlessEnded(session: Session, ms: number, signal: AbortSignal): Pr
 
 export const assertTextStep = defineSessionTool({
   name: "assert_text",
-  description: "Check now that a pattern is on the screen (or raw output), or absent with negate: true. Fails the step otherwise.",
+  description:
+    "Check now that a pattern is on the screen (or raw output), or absent with negate: true. Fails the step otherwise.",
   input: v.strictObject({
     sessionId,
     ...patternEntries,
     negate: optionalBoolean(false, "Pass when the pattern is absent."),
     matchScreen: optionalBoolean(true, "Match the visible screen; false matches raw output."),
-    excerptBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000), v.description("Characters of context around the match. 0 omits the excerpt.")), 200),
+    excerptBytes: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.maxValue(100_000),
+        v.description("Characters of context around the match. 0 omits the excerpt."),
+      ),
+      200,
+    ),
     includeText: optionalBoolean(false, "Echo the whole haystack back."),
   }),
   annotations: annotations("Assert text", "read"),
@@ -77,13 +100,27 @@ export const assertTextStep = defineSessionTool({
     if (args.excerptBytes > 0) {
       const half = Math.floor(args.excerptBytes / 2);
       const at = found ? found.index : 0;
-      data.excerpt = found || !args.negate ? haystack.slice(Math.max(0, at - half), at + (found?.length ?? 0) + half) : haystack.slice(0, args.excerptBytes);
+      data.excerpt =
+        found || !args.negate
+          ? haystack.slice(Math.max(0, at - half), at + (found?.length ?? 0) + half)
+          : haystack.slice(0, args.excerptBytes);
     }
     if (args.includeText) data.text = haystack;
     if (!passed) {
-      throw new TuiError("ASSERTION_FAILED", args.negate ? `"${args.pattern}" is present but should be absent.` : `"${args.pattern}" is not on the ${data.matchedAgainst}.`, "See details.excerpt (or pass includeText: true) for what was there.", data);
+      throw new TuiError(
+        "ASSERTION_FAILED",
+        args.negate
+          ? `"${args.pattern}" is present but should be absent.`
+          : `"${args.pattern}" is not on the ${data.matchedAgainst}.`,
+        "See details.excerpt (or pass includeText: true) for what was there.",
+        data,
+      );
     }
-    const parts = { fields: args.matchScreen ? {} : { matchedAgainst: "raw" }, lines: matchLines({ ...data, matched: found !== null, pattern: args.pattern }), blocks: args.includeText ? ["Text:", haystack] : [] };
+    const parts = {
+      fields: args.matchScreen ? {} : { matchedAgainst: "raw" },
+      lines: matchLines({ ...data, matched: found !== null, pattern: args.pattern }),
+      blocks: args.includeText ? ["Text:", haystack] : [],
+    };
     return { summary: `Assertion passed: "${args.pattern}" ${args.negate ? "absent" : "present"}`, data, parts };
   },
 });
@@ -102,7 +139,12 @@ export interface ScriptDefaults {
  * Apply script defaults to a raw step, only for keys that step's schema has; step values win.
  * `optional` is the step's own flag (or undefined): an optional step's wait may time out without failing it.
  */
-export function withDefaults(tool: SessionToolDef, raw: Record<string, unknown>, defaults: ScriptDefaults, optional?: boolean): Record<string, unknown> {
+export function withDefaults(
+  tool: SessionToolDef,
+  raw: Record<string, unknown>,
+  defaults: ScriptDefaults,
+  optional?: boolean,
+): Record<string, unknown> {
   const entries = tool.input.entries;
   const step: Record<string, unknown> = {};
   for (const key of ["captureScreen", "waitAfterMs", "screenDetail", "timeoutMs", "pollIntervalMs"] as const) {

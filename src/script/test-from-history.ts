@@ -71,8 +71,7 @@ export function planTest(options: {
     if (entry.kind === "wait") {
       steps.push({ type: "wait_for_text", ...entry.args });
       unsettled = false;
-    }
-    else if (entry.kind === "check") steps.push({ type: "assert_text", ...entry.args });
+    } else if (entry.kind === "check") steps.push({ type: "assert_text", ...entry.args });
     else {
       if (queued) steps.push(queued);
       queued = null;

@@ -69,10 +69,19 @@ const RE2_FLAGS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.
 export function compileMatcher(spec: PatternSpec): Matcher {
   const shown = spec.pattern.slice(0, ECHO_CHARS);
   if (spec.pattern.length === 0) {
-    throw new TuiError("INVALID_ARGUMENT", "pattern is empty; an empty pattern matches anything.", "Pass the text (or regex) you expect on screen.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      "pattern is empty; an empty pattern matches anything.",
+      "Pass the text (or regex) you expect on screen.",
+    );
   }
   if (!spec.regex) {
-    if (spec.regexFlags) throw new TuiError("INVALID_ARGUMENT", `regexFlags "${spec.regexFlags.slice(0, 20)}" given without regex: true.`, "Set regex: true, or drop regexFlags.");
+    if (spec.regexFlags)
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `regexFlags "${spec.regexFlags.slice(0, 20)}" given without regex: true.`,
+        "Set regex: true, or drop regexFlags.",
+      );
     return literalMatcher(spec.pattern);
   }
   if (spec.pattern.length > MAX_REGEX_CHARS) {
@@ -98,7 +107,12 @@ export function compileMatcher(spec: PatternSpec): Matcher {
       // Not RE2 syntax: the JS engine may still take it (lookaround, backreferences).
     }
   }
-  if (jsError) throw new TuiError("INVALID_REGEX", `Invalid regex /${shown}/${flags}: ${jsError.message.slice(0, 200)}`, "Fix the pattern, or pass regex: false to match it literally.");
+  if (jsError)
+    throw new TuiError(
+      "INVALID_REGEX",
+      `Invalid regex /${shown}/${flags}: ${jsError.message.slice(0, 200)}`,
+      "Fix the pattern, or pass regex: false to match it literally.",
+    );
   return jsMatcher(spec.pattern, flags);
 }
 
@@ -152,7 +166,9 @@ function re2Matcher(source: string, re: RE2JS): Matcher {
     source,
     engine: "re2",
     find(haystack, options) {
-      const m = re.exec(options?.screenCols === undefined ? haystack : dropTrailingBlankRows(haystack)) as (string | undefined)[] & { index: number } | null;
+      const m = re.exec(options?.screenCols === undefined ? haystack : dropTrailingBlankRows(haystack)) as
+        | ((string | undefined)[] & { index: number })
+        | null;
       if (m === null) return null;
       return { value: Array.from(m, (g: string | undefined) => g ?? ""), index: m.index, length: m[0]!.length };
     },

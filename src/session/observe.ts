@@ -100,7 +100,11 @@ export interface Observed<T> {
   waitFor?: Omit<WaitTextResult, "snapshot">;
 }
 
-export async function observe<T>(session: Session, action: () => T | Promise<T>, options: ObserveOptions): Promise<Observed<T>> {
+export async function observe<T>(
+  session: Session,
+  action: () => T | Promise<T>,
+  options: ObserveOptions,
+): Promise<Observed<T>> {
   // A bad pattern must fail before anything is sent.
   if (options.waitFor) compileMatcher(options.waitFor)[Symbol.dispose]();
   const started = performance.now();
@@ -116,8 +120,24 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
     const { snapshot, ...waitFor } = await waitForText(session, options.waitFor, options.signal);
     if (!before) return { result, waitFor };
     const waited = Math.round(performance.now() - actionStart);
-    const settle: Settle = { settle: "waitFor", waitAfterMs: waited, waitedMs: waited, settledBy: "waitFor", ...restNow(session) };
-    return { result, waitFor, screen: block(before, toView(snapshot), { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail) };
+    const settle: Settle = {
+      settle: "waitFor",
+      waitAfterMs: waited,
+      waitedMs: waited,
+      settledBy: "waitFor",
+      ...restNow(session),
+    };
+    return {
+      result,
+      waitFor,
+      screen: block(
+        before,
+        toView(snapshot),
+        { ...settle, ...commandStatus(session, marks) },
+        started,
+        options.screenDetail,
+      ),
+    };
   }
   if (!options.captureScreen || !before) return { result };
 
@@ -125,14 +145,29 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
   if (options.waitAfterMs !== undefined) {
     await Bun.sleep(Math.max(0, actionStart + options.waitAfterMs - performance.now()));
     const waited = Math.round(performance.now() - actionStart);
-    settle = { settle: "fixed", waitAfterMs: options.waitAfterMs, waitedMs: waited, settledBy: "fixed", ...restNow(session) };
+    settle = {
+      settle: "fixed",
+      waitAfterMs: options.waitAfterMs,
+      waitedMs: waited,
+      settledBy: "fixed",
+      ...restNow(session),
+    };
   } else {
-    const ready = baseline !== undefined ? await oracle.settle(baseline, actionStart, READY_CAP_MS, options.signal) : undefined;
+    const ready =
+      baseline !== undefined ? await oracle.settle(baseline, actionStart, READY_CAP_MS, options.signal) : undefined;
     const waited = () => Math.round(performance.now() - actionStart);
     if (ready !== undefined && ready.settledBy !== "quiet") {
       const { settledBy, program, busy } = ready;
       const quiet = settledBy !== "timeout";
-      settle = { settle: "adaptive", waitAfterMs: waited(), waitedMs: waited(), quiet, settledBy, ...(program ? { program } : {}), ...(busy ? { busy } : {}) };
+      settle = {
+        settle: "adaptive",
+        waitAfterMs: waited(),
+        waitedMs: waited(),
+        quiet,
+        settledBy,
+        ...(program ? { program } : {}),
+        ...(busy ? { busy } : {}),
+      };
     } else {
       await adaptiveSettle(session, actionStart, options.signal);
       const quiet = isQuiet(session);
@@ -142,10 +177,16 @@ export async function observe<T>(session: Session, action: () => T | Promise<T>,
     }
   }
   const after = await settledView(session);
-  return { result, screen: block(before, after, { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail) };
+  return {
+    result,
+    screen: block(before, after, { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail),
+  };
 }
 
-type Settle = Pick<ScreenBlock, "settle" | "waitAfterMs" | "waitedMs" | "quiet" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus">;
+type Settle = Pick<
+  ScreenBlock,
+  "settle" | "waitAfterMs" | "waitedMs" | "quiet" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus"
+>;
 
 /** The status of a command that finished (an OSC 133 D mark) since the input, when one did. */
 function commandStatus(session: Session, marksBefore: number): Pick<ScreenBlock, "commandStatus"> {
@@ -157,7 +198,11 @@ function commandStatus(session: Session, marksBefore: number): Pick<ScreenBlock,
 function restNow(session: Session): Pick<ScreenBlock, "quiet" | "busy" | "program"> {
   const now = readyOracle(session).atRestNow();
   if (now === undefined) return { quiet: isQuiet(session) };
-  return { quiet: now.atRest, ...(now.program ? { program: now.program } : {}), ...(now.busy ? { busy: now.busy } : {}) };
+  return {
+    quiet: now.atRest,
+    ...(now.program ? { program: now.program } : {}),
+    ...(now.busy ? { busy: now.busy } : {}),
+  };
 }
 
 function isQuiet(session: Session): boolean {
@@ -180,7 +225,8 @@ async function adaptiveSettle(session: Session, since: number, signal?: AbortSig
     if (!responded) return;
   }
   // Quiet is counted from the app's last output (never before the input), the whole settle bounded by MAX_SETTLE_MS.
-  if (session.running) await quietPeriod(session, ADAPTIVE_QUIET_MS, MAX_SETTLE_MS, since, signal).catch(() => undefined);
+  if (session.running)
+    await quietPeriod(session, ADAPTIVE_QUIET_MS, MAX_SETTLE_MS, since, signal).catch(() => undefined);
 }
 
 /** Flush the parser, let an open synchronized update finish (bounded), then read the screen. */
@@ -190,15 +236,29 @@ export async function settledView(session: Session): Promise<ScreenView> {
 }
 
 export function toView(snapshot: Snapshot): ScreenView {
-  return { text: snapshot.text, lines: snapshot.lines, cursor: snapshot.cursor, highlights: snapshot.highlights ?? [], cols: snapshot.cols, rows: snapshot.rows };
+  return {
+    text: snapshot.text,
+    lines: snapshot.lines,
+    cursor: snapshot.cursor,
+    highlights: snapshot.highlights ?? [],
+    cols: snapshot.cols,
+    rows: snapshot.rows,
+  };
 }
 
-function block(before: ScreenView, after: ScreenView, settle: Settle, started: number, detail: ScreenDetail): ScreenBlock {
+function block(
+  before: ScreenView,
+  after: ScreenView,
+  settle: Settle,
+  started: number,
+  detail: ScreenDetail,
+): ScreenBlock {
   const diff = diffSnapshots(before, after);
   const totalMs = Math.round(performance.now() - started);
   // Diff mode is for saving tokens: when the changed rows (both sides) would cost more than the
   // screen itself, as when the whole screen changed, the screen is given instead.
-  if (detail === "diff" && diffSize(diff) > after.text.trimEnd().length + SCREEN_HEADING_CHARS) return { after, diff, ...settle, totalMs, fullScreenInstead: true };
+  if (detail === "diff" && diffSize(diff) > after.text.trimEnd().length + SCREEN_HEADING_CHARS)
+    return { after, diff, ...settle, totalMs, fullScreenInstead: true };
   if (detail === "diff") return { diff, cursor: after.cursor, highlights: after.highlights, ...settle, totalMs };
   return { before, after, diff, ...settle, totalMs };
 }
@@ -208,6 +268,9 @@ const SCREEN_HEADING_CHARS = 40;
 
 /** About the characters a diff's text takes: each changed row's two sides and its row number. */
 export function diffSize(diff: SnapshotDiff): number {
-  const rows = [...diff.changedLines.map((c) => c.before.trim().length + c.after.length + 8), ...[...diff.addedRows, ...diff.removedRows].map((r) => r.text.length + 16)];
+  const rows = [
+    ...diff.changedLines.map((c) => c.before.trim().length + c.after.length + 8),
+    ...[...diff.addedRows, ...diff.removedRows].map((r) => r.text.length + 16),
+  ];
   return rows.reduce((sum, n) => sum + n, 0);
 }

@@ -61,24 +61,34 @@ export class RegexFallback implements Disposable {
     worker.unref();
     const id = ++this.seq;
     return new Promise<FallbackMatch | null>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        worker.removeEventListener("message", onMessage);
-        if (this.worker === worker) this.worker = undefined;
-        worker.terminate();
-        reject(
-          new TuiError(
-            "REGEX_TIMEOUT",
-            `The regex /${this.source.slice(0, 100)}/ ran longer than ${Math.round(budgetMs)} ms on ${haystack.length} characters and was stopped (catastrophic backtracking).`,
-            "Drop lookaround and backreferences so the linear-time engine (RE2) runs it, or avoid nested quantifiers such as (a+)+.",
-          ),
-        );
-      }, Math.max(1, budgetMs));
+      const timer = setTimeout(
+        () => {
+          worker.removeEventListener("message", onMessage);
+          if (this.worker === worker) this.worker = undefined;
+          worker.terminate();
+          reject(
+            new TuiError(
+              "REGEX_TIMEOUT",
+              `The regex /${this.source.slice(0, 100)}/ ran longer than ${Math.round(budgetMs)} ms on ${haystack.length} characters and was stopped (catastrophic backtracking).`,
+              "Drop lookaround and backreferences so the linear-time engine (RE2) runs it, or avoid nested quantifiers such as (a+)+.",
+            ),
+          );
+        },
+        Math.max(1, budgetMs),
+      );
       const onMessage = (event: MessageEvent<Reply>) => {
         if (event.data.id !== id) return;
         clearTimeout(timer);
         worker.removeEventListener("message", onMessage);
         const reply = event.data;
-        if (reply.error !== undefined) reject(new TuiError("INVALID_REGEX", `Regex /${this.source.slice(0, 100)}/ failed: ${reply.error}`, "Fix the pattern."));
+        if (reply.error !== undefined)
+          reject(
+            new TuiError(
+              "INVALID_REGEX",
+              `Regex /${this.source.slice(0, 100)}/ failed: ${reply.error}`,
+              "Fix the pattern.",
+            ),
+          );
         else resolve(reply.match ? { match: reply.match, index: reply.index ?? 0 } : null);
       };
       worker.addEventListener("message", onMessage);

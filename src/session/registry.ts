@@ -1,7 +1,15 @@
 /** Owns every session: ids, limits, start, stop with escalation, pruning, shutdown. */
 import { clip } from "../util/clip.ts";
 import { TuiError } from "../errors.ts";
-import { deliverSignal, descendants, OWNER_VARIABLE, processRunning, resolveCommand, selectBackend, type PtyBackend } from "../pty/index.ts";
+import {
+  deliverSignal,
+  descendants,
+  OWNER_VARIABLE,
+  processRunning,
+  resolveCommand,
+  selectBackend,
+  type PtyBackend,
+} from "../pty/index.ts";
 import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
 import { fakeClockEnv } from "./fake-clock.ts";
@@ -26,7 +34,10 @@ export interface StartOptions {
  * The settings a registry follows: session limits, what each session keeps, the stop grace, the
  * theme queries are told and the PTY backend.
  */
-export type RegistryLimits = Pick<Config, "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty" | "ready">;
+export type RegistryLimits = Pick<
+  Config,
+  "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty" | "ready"
+>;
 
 /** How long stop lets a session's output drain before hanging up on it when it is flooding. */
 const FLOOD_DRAIN_MS = 150;
@@ -67,11 +78,31 @@ export class SessionRegistry {
     let session: Session;
     try {
       session = await Session.start(
-        { id, name: options.name, file, command: options.command, args: options.args, cwd, env, cols: options.cols, rows: options.rows, term: options.term, rawBufferBytes: this.limits.rawBufferBytes, scrollback: this.limits.scrollback, theme: this.limits.theme, ready: this.limits.ready, launch: launchArgs(options, cwd) },
+        {
+          id,
+          name: options.name,
+          file,
+          command: options.command,
+          args: options.args,
+          cwd,
+          env,
+          cols: options.cols,
+          rows: options.rows,
+          term: options.term,
+          rawBufferBytes: this.limits.rawBufferBytes,
+          scrollback: this.limits.scrollback,
+          theme: this.limits.theme,
+          ready: this.limits.ready,
+          launch: launchArgs(options, cwd),
+        },
         this.backend,
       );
     } catch (error) {
-      throw new TuiError("SPAWN_FAILED", `Could not start "${options.command}": ${error instanceof Error ? error.message : String(error)}`, "Check the command, args and cwd.");
+      throw new TuiError(
+        "SPAWN_FAILED",
+        `Could not start "${options.command}": ${error instanceof Error ? error.message : String(error)}`,
+        "Check the command, args and cwd.",
+      );
     }
     this.sessions.set(id, session);
     session.onExit(() => this.prune());
@@ -112,7 +143,8 @@ export class SessionRegistry {
    */
   async stop(id: string, signal: NodeJS.Signals = "SIGTERM", graceMs = this.limits.killGraceMs): Promise<StopResult> {
     const session = this.get(id);
-    if (session.exit !== null) return { sessionId: id, alreadyExited: true, signalsSent: [], escalated: false, exit: session.exit };
+    if (session.exit !== null)
+      return { sessionId: id, alreadyExited: true, signalsSent: [], escalated: false, exit: session.exit };
     const strays = descendants(session.pid);
     const signalsSent: string[] = [];
     const send = (sig: NodeJS.Signals) => {
@@ -128,7 +160,8 @@ export class SessionRegistry {
     // session still that far behind is hung up instead (its unparsed output counted as dropped).
     const drained = await Promise.race([exited, Bun.sleep(Math.min(FLOOD_DRAIN_MS, graceMs)).then(() => false)]);
     if (!drained && session.outputBacklog >= FLOODING_BACKLOG_BYTES) session.hangUp();
-    const exitedInGrace = drained || (await Promise.race([exited, Bun.sleep(Math.max(0, deadline - performance.now())).then(() => false)]));
+    const exitedInGrace =
+      drained || (await Promise.race([exited, Bun.sleep(Math.max(0, deadline - performance.now())).then(() => false)]));
     let escalated = false;
     if (!exitedInGrace && signal !== "SIGKILL") {
       escalated = true;

@@ -67,7 +67,14 @@ export class Session {
 
   /** Spawn the child in a PTY of the backend; resolves once it runs. */
   static async start(config: SessionConfig, backend: PtyBackend): Promise<Session> {
-    const pty = await backend.spawn({ file: config.file, args: config.args, cwd: config.cwd, env: config.env, cols: config.cols, rows: config.rows });
+    const pty = await backend.spawn({
+      file: config.file,
+      args: config.args,
+      cwd: config.cwd,
+      env: config.env,
+      cols: config.cols,
+      rows: config.rows,
+    });
     return new Session(config, pty);
   }
 
@@ -86,7 +93,17 @@ export class Session {
     this.pty.onData((chunk) => this.handleOutput(chunk));
     this.pty.onExit((exit) => void this.handleExit(exit));
     this.state = "running";
-    this.history = new InputHistory(this, config.launch ?? { command: config.command, args: config.args, cwd: config.cwd, cols: config.cols, rows: config.rows, term: config.term });
+    this.history = new InputHistory(
+      this,
+      config.launch ?? {
+        command: config.command,
+        args: config.args,
+        cwd: config.cwd,
+        cols: config.cols,
+        rows: config.rows,
+        term: config.term,
+      },
+    );
   }
 
   /**
@@ -240,7 +257,13 @@ export class Session {
 
   private emulatorOptions(scrollback: number): EmulatorOptions {
     // Whatever the emulator answers to the app's queries (DSR, DA, OSC colour...) goes back to the app.
-    return { cols: this.cols, rows: this.rows, scrollback, theme: this.config.theme, reply: (data) => this.replyToApp(data) };
+    return {
+      cols: this.cols,
+      rows: this.rows,
+      scrollback,
+      theme: this.config.theme,
+      reply: (data) => this.replyToApp(data),
+    };
   }
 
   private replyToApp(data: string): void {
@@ -254,7 +277,11 @@ export class Session {
     // Reporting parsed bytes back is what lets the PTY layer read on (flow control, src/pty/flow.ts).
     // A chunk nobody else was handed, owning its whole buffer, is freed as soon as it is parsed rather
     // than at a later GC (under floods these buffers were a sixth of the server's RSS).
-    const owned = this.outputListeners.size === 0 && chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength && chunk.buffer instanceof ArrayBuffer;
+    const owned =
+      this.outputListeners.size === 0 &&
+      chunk.byteOffset === 0 &&
+      chunk.byteLength === chunk.buffer.byteLength &&
+      chunk.buffer instanceof ArrayBuffer;
     const release = owned ? () => void (chunk.buffer as ArrayBuffer).transfer(0) : undefined;
     if (this.live !== null)
       this.live.write(chunk, () => {

@@ -66,9 +66,7 @@ export function chooseWaitText(
   const candidates: Candidate[] = [];
   // places on each row taken by a clock, a date or a duration: no phrase may overlap them ("Thu Dec" of a date)
   const volatileAt = last.lines.map((line) =>
-    VOLATILE_ALL.flatMap((re) =>
-      [...line.matchAll(re)].map((m) => [m.index, m.index + m[0].length] as const),
-    ),
+    VOLATILE_ALL.flatMap((re) => [...line.matchAll(re)].map((m) => [m.index, m.index + m[0].length] as const)),
   );
   const at = (read: Viewport, row: number, col: number, length: number) =>
     read.lines[last.top + row - read.top]?.slice(col, col + length) ?? "";

@@ -37,7 +37,11 @@ export interface WaitTextResult {
   snapshot: Snapshot;
 }
 
-export async function waitForText(session: Session, options: WaitTextOptions, signal?: AbortSignal): Promise<WaitTextResult> {
+export async function waitForText(
+  session: Session,
+  options: WaitTextOptions,
+  signal?: AbortSignal,
+): Promise<WaitTextResult> {
   const matcher = compileMatcher(options);
   const started = performance.now();
   const decoder = new TextDecoder();
@@ -55,7 +59,9 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
       done = true;
       for (const cleanup of cleanups) cleanup();
     };
-    const finish = (result: Omit<WaitTextResult, "elapsedMs" | "timeoutMs" | "pattern" | "matchedAgainst" | "snapshot">) => {
+    const finish = (
+      result: Omit<WaitTextResult, "elapsedMs" | "timeoutMs" | "pattern" | "matchedAgainst" | "snapshot">,
+    ) => {
       if (done) return;
       end();
       const outcome: WaitTextResult = {
@@ -88,7 +94,8 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
       if (options.matchScreen) {
         const holding = session.emulator.syncHeldSince;
         if (holding !== null && start - holding < DEFAULT_MAX_HOLD_MS) return false;
-        const text = baseline === null ? session.emulator.text() : newTextOnly(baseline, session.emulator.viewport()).join("\n");
+        const text =
+          baseline === null ? session.emulator.text() : newTextOnly(baseline, session.emulator.viewport()).join("\n");
         found = matcher.find(text, { screenCols: session.emulator.cols, budgetMs: deadline - start });
       } else {
         found = matcher.find(rawText, { budgetMs: deadline - start });
@@ -165,9 +172,15 @@ export async function waitForText(session: Session, options: WaitTextOptions, si
     cleanups.push(session.emulator.onSyncRelease(() => check()));
     const poll = setInterval(schedule, options.pollIntervalMs);
     cleanups.push(() => clearInterval(poll));
-    const timeout = setTimeout(() => check(() => finish({ matched: false, match: null, timedOut: true })), options.timeoutMs);
+    const timeout = setTimeout(
+      () => check(() => finish({ matched: false, match: null, timedOut: true })),
+      options.timeoutMs,
+    );
     cleanups.push(() => clearTimeout(timeout));
-    const onExited = () => void session.emulator.flushed().then(() => check(() => finish({ matched: false, match: null, timedOut: false, exited: true })));
+    const onExited = () =>
+      void session.emulator
+        .flushed()
+        .then(() => check(() => finish({ matched: false, match: null, timedOut: false, exited: true })));
     if (session.state === "exited") onExited();
     else cleanups.push(session.onExit(onExited));
     if (signal) {
@@ -205,10 +218,17 @@ export type IdleMode = "idle" | "quiet";
  * mode "quiet": resolves once no output has arrived for `idleMs`, counting from the later of the last
  * output and the start of the wait (so a wait right after an input always gives the app `idleMs` to answer).
  */
-export async function waitForIdle(session: Session, options: { idleMs: number; timeoutMs: number; mode?: IdleMode }, signal?: AbortSignal): Promise<WaitIdleResult> {
+export async function waitForIdle(
+  session: Session,
+  options: { idleMs: number; timeoutMs: number; mode?: IdleMode },
+  signal?: AbortSignal,
+): Promise<WaitIdleResult> {
   const started = performance.now();
   const bytesAtStart = session.bytesOut;
-  const result = (idle: boolean, settled: Pick<WaitIdleResult, "settledBy" | "program" | "busy" | "fallback">): WaitIdleResult => ({
+  const result = (
+    idle: boolean,
+    settled: Pick<WaitIdleResult, "settledBy" | "program" | "busy" | "fallback">,
+  ): WaitIdleResult => ({
     idle,
     timedOut: !idle,
     idleMs: options.idleMs,
@@ -238,7 +258,13 @@ export async function waitForIdle(session: Session, options: { idleMs: number; t
  * True once output has been quiet for `quietMs` since max(last output, `since`); false at `deadlineMs`
  * after `since`. Shared by wait_for_idle and the adaptive settle of input tools.
  */
-export function quietPeriod(session: Session, quietMs: number, deadlineMs: number, since: number, signal?: AbortSignal): Promise<boolean> {
+export function quietPeriod(
+  session: Session,
+  quietMs: number,
+  deadlineMs: number,
+  since: number,
+  signal?: AbortSignal,
+): Promise<boolean> {
   return new Promise<boolean>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = since + deadlineMs;

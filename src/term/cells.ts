@@ -56,7 +56,11 @@ export function clampRegion(terminal: Terminal, region: Partial<CellRegion> = {}
 }
 
 /** Runs of equal attributes for each row of `region` (viewport coordinates), within MAX_CELLS. */
-export function viewportCellRuns(terminal: Terminal, requested?: Partial<CellRegion>, maxCells = MAX_CELLS): CellsResult {
+export function viewportCellRuns(
+  terminal: Terminal,
+  requested?: Partial<CellRegion>,
+  maxCells = MAX_CELLS,
+): CellsResult {
   const asked = clampRegion(terminal, requested);
   const rowsThatFit = Math.max(1, Math.floor(maxCells / asked.cols));
   const region = { ...asked, rows: Math.min(asked.rows, rowsThatFit) };
@@ -78,8 +82,20 @@ export function viewportCellRuns(terminal: Terminal, requested?: Partial<CellReg
       const width = cell.getWidth();
       if (width === 0) continue; // the right half of a wide character, counted in its run's span
       const mask = attributeMask(cell);
-      if (cell.getFgColorMode() !== fgMode || cell.getFgColor() !== fg || cell.getBgColorMode() !== bgMode || cell.getBgColor() !== bg || mask !== attrs) {
-        [fgMode, fg, bgMode, bg, attrs] = [cell.getFgColorMode(), cell.getFgColor(), cell.getBgColorMode(), cell.getBgColor(), mask];
+      if (
+        cell.getFgColorMode() !== fgMode ||
+        cell.getFgColor() !== fg ||
+        cell.getBgColorMode() !== bgMode ||
+        cell.getBgColor() !== bg ||
+        mask !== attrs
+      ) {
+        [fgMode, fg, bgMode, bg, attrs] = [
+          cell.getFgColorMode(),
+          cell.getFgColor(),
+          cell.getBgColorMode(),
+          cell.getBgColor(),
+          mask,
+        ];
         runs.push(newRun(cell, c, mask));
         spans.push(0);
       }

@@ -28,7 +28,13 @@ export const DEFAULT_MAX_HOLD_MS = 1000;
  * SerializeAddon restores the mouse tracking mode but not its encoding; without this a viewer's terminal
  * would report clicks in X10 form to an app that asked for SGR (xterm ctlseqs, "Mouse Tracking").
  */
-const MOUSE_ENCODING_MODE: Record<MouseEncoding, string> = { default: "", utf8: "\x1b[?1005h", sgr: "\x1b[?1006h", "sgr-pixels": "\x1b[?1016h", urxvt: "\x1b[?1015h" };
+const MOUSE_ENCODING_MODE: Record<MouseEncoding, string> = {
+  default: "",
+  utf8: "\x1b[?1005h",
+  sgr: "\x1b[?1006h",
+  "sgr-pixels": "\x1b[?1016h",
+  urxvt: "\x1b[?1015h",
+};
 
 /** A disposed emulator with at least this much history gets a full collection soon (see collectSoon). */
 const COLLECT_AFTER_LINES = 2000;
@@ -50,7 +56,10 @@ export interface EmulatorOptions {
  */
 let xterm: { Terminal: typeof Terminal; SerializeAddon: typeof SerializeAddon } | undefined;
 function loadXterm(): NonNullable<typeof xterm> {
-  return (xterm ??= { Terminal: require("@xterm/headless").Terminal, SerializeAddon: require("@xterm/addon-serialize").SerializeAddon });
+  return (xterm ??= {
+    Terminal: require("@xterm/headless").Terminal,
+    SerializeAddon: require("@xterm/addon-serialize").SerializeAddon,
+  });
 }
 
 export class Emulator {
@@ -70,7 +79,13 @@ export class Emulator {
   constructor(opts: EmulatorOptions) {
     // logLevel "off": xterm.js logs through console, and nothing may reach stdout (the protocol).
     this.requestedScrollback = opts.scrollback ?? DEFAULT_SCROLLBACK;
-    this.terminal = new (loadXterm().Terminal)({ cols: opts.cols, rows: opts.rows, scrollback: scrollbackFor(this.requestedScrollback, opts.cols), allowProposedApi: true, logLevel: "off" });
+    this.terminal = new (loadXterm().Terminal)({
+      cols: opts.cols,
+      rows: opts.rows,
+      scrollback: scrollbackFor(this.requestedScrollback, opts.cols),
+      allowProposedApi: true,
+      logLevel: "off",
+    });
     installLineRecycling(this.terminal);
     this.terminal.loadAddon(this.serializer);
     // xterm.js's synchronous parse: the shared scheduler decides when parsing happens, not xterm's timers.
@@ -93,7 +108,12 @@ export class Emulator {
       }),
       ...installKittyHandlers(this.terminal, this.kitty, reply),
       this.promptMarks.install(this.terminal),
-      ...installQueryHandlers(this.terminal, { reply, colours: this.colours, terminators: this.terminators, xtversion: `tui-tester(${opts.version ?? pkg.version})` }),
+      ...installQueryHandlers(this.terminal, {
+        reply,
+        colours: this.colours,
+        terminators: this.terminators,
+        xtversion: `tui-tester(${opts.version ?? pkg.version})`,
+      }),
     );
   }
 
@@ -210,7 +230,11 @@ export class Emulator {
   /** The modes that change what bytes a key press sends. */
   keyboardModes(): KeyboardModes {
     const m = this.terminal.modes;
-    return { applicationCursorKeys: m.applicationCursorKeysMode, applicationKeypad: m.applicationKeypadMode, kittyFlags: this.kitty.current(this.screen()) };
+    return {
+      applicationCursorKeys: m.applicationCursorKeysMode,
+      applicationKeypad: m.applicationKeypadMode,
+      kittyFlags: this.kitty.current(this.screen()),
+    };
   }
 
   /** The screen as parsed so far (call after flushed()). During a synchronized update it may be half-drawn. */
@@ -244,7 +268,12 @@ export class Emulator {
    * keeps its number while the main screen scrolls (until the scrollback is full and trims).
    */
   viewport(): { top: number; screen: "main" | "alternate"; lines: string[]; cursorRow: number } {
-    return { top: this.terminal.buffer.active.viewportY, screen: this.screen(), lines: viewportLines(this.terminal), cursorRow: this.cursor().row };
+    return {
+      top: this.terminal.buffer.active.viewportY,
+      screen: this.screen(),
+      lines: viewportLines(this.terminal),
+      cursorRow: this.cursor().row,
+    };
   }
 
   /** Visible rows joined with "\n", trailing blanks trimmed per row. */
@@ -258,7 +287,9 @@ export class Emulator {
 
   /** The cursor shape the app chose with DECSCUSR (CSI Ps SP q), read from xterm.js's private modes; default block. */
   cursorShape(): "block" | "underline" | "bar" {
-    const core = this.terminal as unknown as { _core?: { coreService?: { decPrivateModes?: { cursorStyle?: string } } } };
+    const core = this.terminal as unknown as {
+      _core?: { coreService?: { decPrivateModes?: { cursorStyle?: string } } };
+    };
     const style = core._core?.coreService?.decPrivateModes?.cursorStyle;
     return style === "underline" || style === "bar" ? style : "block";
   }
@@ -271,7 +302,11 @@ export class Emulator {
    */
   serializeScreen(scrollbackLines?: number): string {
     const options = scrollbackLines === undefined ? undefined : { scrollback: scrollbackLines };
-    return this.serializer.serialize(options) + (this.tracker.cursorVisible ? "" : "\x1b[?25l") + MOUSE_ENCODING_MODE[this.tracker.mouseEncoding];
+    return (
+      this.serializer.serialize(options) +
+      (this.tracker.cursorVisible ? "" : "\x1b[?25l") +
+      MOUSE_ENCODING_MODE[this.tracker.mouseEncoding]
+    );
   }
 
   dispose(): void {

@@ -115,7 +115,8 @@ export function viewportHighlights(terminal: Terminal): Highlight[] {
     if (!line) continue;
     let run: { kind: Kind; key: number | string; startCol: number; text: string } | undefined;
     const close = (endCol: number) => {
-      if (run && !/^[\s\u2500-\u257f]*$/.test(run.text)) found.push({ row: r, startCol: run.startCol, endCol, text: run.text, kind: run.kind });
+      if (run && !/^[\s\u2500-\u257f]*$/.test(run.text))
+        found.push({ row: r, startCol: run.startCol, endCol, text: run.text, kind: run.kind });
       run = undefined;
     };
     const bar = barCells(bgs, runs, r, screenBg);

@@ -68,7 +68,11 @@ export function param(params: (number | number[])[], index: number, fallback: nu
 }
 
 /** Wire the four `u` sequences into the terminal's parser. */
-export function installKittyHandlers(terminal: Terminal, stacks: KittyFlagStacks, reply: (data: string) => void): IDisposable[] {
+export function installKittyHandlers(
+  terminal: Terminal,
+  stacks: KittyFlagStacks,
+  reply: (data: string) => void,
+): IDisposable[] {
   const screen = (): Screen => (terminal.buffer.active.type === "alternate" ? "alternate" : "main");
   const parser = terminal.parser;
   return [

@@ -22,7 +22,12 @@ import type { IDisposable, Terminal } from "@xterm/headless";
 import { log } from "../util/log.ts";
 import type { MouseEncoding } from "./types.ts";
 
-const ENCODING_BY_MODE: Record<number, MouseEncoding> = { 1005: "utf8", 1006: "sgr", 1015: "urxvt", 1016: "sgr-pixels" };
+const ENCODING_BY_MODE: Record<number, MouseEncoding> = {
+  1005: "utf8",
+  1006: "sgr",
+  1015: "urxvt",
+  1016: "sgr-pixels",
+};
 
 export class ModeTracker {
   cursorVisible = true;

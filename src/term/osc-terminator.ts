@@ -74,8 +74,8 @@ export class OscTerminatorTracker {
           // is even read); the following byte is then an ordinary escape sequence final.
           this.finish(ST);
           this.state = State.Escape;
-        }
-        else if (c === CAN || c === SUB) this.state = State.Ground; // aborted: no handler runs
+        } else if (c === CAN || c === SUB)
+          this.state = State.Ground; // aborted: no handler runs
         else if (!this.idDone) {
           if (c === SEMICOLON) this.idDone = true;
           else if (c >= 0x30 && c <= 0x39) this.id = this.id.length < 6 ? this.id + String.fromCharCode(c) : "-";

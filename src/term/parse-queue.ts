@@ -60,7 +60,12 @@ export class ParseQueue implements Parseable {
     while (budget > 0 && this.queue.length > 0 && !this.disposed) {
       const chunk = this.queue[0]!;
       const end = Math.min(chunk.data.length, chunk.offset + budget);
-      const piece = chunk.offset === 0 && end === chunk.data.length ? chunk.data : typeof chunk.data === "string" ? chunk.data.slice(chunk.offset, end) : chunk.data.subarray(chunk.offset, end);
+      const piece =
+        chunk.offset === 0 && end === chunk.data.length
+          ? chunk.data
+          : typeof chunk.data === "string"
+            ? chunk.data.slice(chunk.offset, end)
+            : chunk.data.subarray(chunk.offset, end);
       budget -= end - chunk.offset;
       this.queuedBytes -= end - chunk.offset;
       chunk.offset = end;

@@ -91,14 +91,18 @@ export function viewportCells(terminal: Terminal): CellInfo[][] {
  * is the viewport, so it is cut out (cell text cannot contain ESC, so the marker is unambiguous).
  */
 export function viewportAnsi(terminal: Terminal, serializer: SerializeAddon): string {
-  if (terminal.buffer.active.type !== "alternate") return serializer.serialize({ scrollback: 0, excludeModes: true, excludeAltBuffer: true });
+  if (terminal.buffer.active.type !== "alternate")
+    return serializer.serialize({ scrollback: 0, excludeModes: true, excludeAltBuffer: true });
   const all = serializer.serialize({ scrollback: 0, excludeModes: true });
   const at = all.indexOf(ALT_SCREEN_MARKER);
   return at < 0 ? all : all.slice(at + ALT_SCREEN_MARKER.length);
 }
 
 /** Lines of a whole buffer, keeping the newest `maxLines` when there are more. */
-function bufferTail(buffer: IBuffer, maxLines: number): { totalLines: number; lines: string[]; truncated: boolean; start: number } {
+function bufferTail(
+  buffer: IBuffer,
+  maxLines: number,
+): { totalLines: number; lines: string[]; truncated: boolean; start: number } {
   const totalLines = buffer.length;
   const start = Math.max(0, totalLines - maxLines);
   return { totalLines, lines: bufferLines(buffer, start, totalLines), truncated: start > 0, start };
@@ -121,12 +125,22 @@ export function scrollbackInfo(terminal: Terminal, maxLines: number): Scrollback
   };
   if (isAltScreen) {
     const normal = bufferTail(terminal.buffer.normal, maxLines);
-    info.normalBuffer = { totalLines: normal.totalLines, lines: normal.lines, text: normal.lines.join("\n"), truncated: normal.truncated };
+    info.normalBuffer = {
+      totalLines: normal.totalLines,
+      lines: normal.lines,
+      text: normal.lines.join("\n"),
+      truncated: normal.truncated,
+    };
   }
   return info;
 }
 
-export function buildSnapshot(terminal: Terminal, serializer: SerializeAddon, cursorVisible: boolean, opts: SnapshotOptions = {}): Snapshot {
+export function buildSnapshot(
+  terminal: Terminal,
+  serializer: SerializeAddon,
+  cursorVisible: boolean,
+  opts: SnapshotOptions = {},
+): Snapshot {
   const format = opts.format ?? "text";
   const lines = viewportLines(terminal);
   const snapshot: Snapshot = {

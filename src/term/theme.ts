@@ -7,8 +7,22 @@ import type { TerminalTheme } from "./types.ts";
 
 /** xterm's own defaults for the 16 ANSI colours (XTerm-col.ad). */
 const XTERM_16 = [
-  "#000000", "#cd0000", "#00cd00", "#cdcd00", "#0000ee", "#cd00cd", "#00cdcd", "#e5e5e5",
-  "#7f7f7f", "#ff0000", "#00ff00", "#ffff00", "#5c5cff", "#ff00ff", "#00ffff", "#ffffff",
+  "#000000",
+  "#cd0000",
+  "#00cd00",
+  "#cdcd00",
+  "#0000ee",
+  "#cd00cd",
+  "#00cdcd",
+  "#e5e5e5",
+  "#7f7f7f",
+  "#ff0000",
+  "#00ff00",
+  "#ffff00",
+  "#5c5cff",
+  "#ff00ff",
+  "#00ffff",
+  "#ffffff",
 ];
 
 export const DEFAULT_THEME: TerminalTheme = {
@@ -37,7 +51,7 @@ function extendedColour(index: number): string {
 /** The full 256-entry palette for a theme: its 16 ANSI colours (missing ones from xterm) plus cube and greys. */
 export function palette256(ansi: readonly string[] = XTERM_16): string[] {
   const out: string[] = [];
-  for (let i = 0; i < 256; i++) out.push(i < 16 ? normalise(ansi[i]) ?? XTERM_16[i]! : extendedColour(i));
+  for (let i = 0; i < 256; i++) out.push(i < 16 ? (normalise(ansi[i]) ?? XTERM_16[i]!) : extendedColour(i));
   return out;
 }
 
@@ -59,7 +73,14 @@ export function parseColorSpec(spec: string): string | null {
     // In the #-forms each channel's digits are its most significant bits (XParseColor), not a scale.
     const digits = sharp[1]!;
     const n = digits.length / 3;
-    const channel = (k: number) => parseInt(digits.slice(k * n, k * n + n).padEnd(2, "0").slice(0, 2), 16);
+    const channel = (k: number) =>
+      parseInt(
+        digits
+          .slice(k * n, k * n + n)
+          .padEnd(2, "0")
+          .slice(0, 2),
+        16,
+      );
     return `#${hex2(channel(0))}${hex2(channel(1))}${hex2(channel(2))}`;
   }
   return null;

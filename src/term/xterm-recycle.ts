@@ -69,7 +69,8 @@ let outcome: boolean | undefined;
 /** Install the fix on the BufferLine class behind `terminal` (an @xterm/headless Terminal); checks once. */
 export function installLineRecycling(terminal: unknown): boolean {
   if (outcome !== undefined) return outcome;
-  const core = (terminal as { _core?: { _bufferService?: { buffer?: { lines?: { get(i: number): unknown } } } } })._core;
+  const core = (terminal as { _core?: { _bufferService?: { buffer?: { lines?: { get(i: number): unknown } } } } })
+    ._core;
   const line = core?._bufferService?.buffer?.lines?.get(0);
   const proto = looksLikeBufferLine(line) ? (Object.getPrototypeOf(line) as BufferLineShape) : undefined;
   if (proto === undefined || !copiesOnlyKnownFields(proto.copyFrom)) {

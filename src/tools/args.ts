@@ -24,7 +24,13 @@ export function applyCompat(compat: CompatMap | undefined, raw: unknown): unknow
   return out;
 }
 
-type AnySchema = { type: string; entries?: Record<string, AnySchema>; wrapped?: AnySchema; pipe?: AnySchema[]; item?: AnySchema };
+type AnySchema = {
+  type: string;
+  entries?: Record<string, AnySchema>;
+  wrapped?: AnySchema;
+  pipe?: AnySchema[];
+  item?: AnySchema;
+};
 
 /** The object entries at a path of keys inside a schema (through optional, pipe and array wrappers). */
 function entriesAt(schema: AnySchema | undefined, keys: (string | number)[]): Record<string, AnySchema> | undefined {

@@ -12,21 +12,36 @@ import { B, N, S, shape } from "./output-shape.ts";
 
 const overwrite = optionalBoolean(false, "Replace an existing file (refused otherwise).");
 
-const path = (where: string) => v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description(`Default: a new file in ${where}. Relative to the server's cwd; the directory must exist.`)));
+const path = (where: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1),
+      v.maxLength(4096),
+      v.description(`Default: a new file in ${where}. Relative to the server's cwd; the directory must exist.`),
+    ),
+  );
 
 export const startRecordingTool = defineSessionTool({
   name: "start_recording",
   output: shape({ path: S }),
-  description: "Record the session to an asciicast v2 file (asciinema play), written as output arrives; closed by stop_recording, stop_session or exit.",
+  description:
+    "Record the session to an asciicast v2 file (asciinema play), written as output arrives; closed by stop_recording, stop_session or exit.",
   input: v.strictObject({
     sessionId,
     path: path("TUI_TESTER_RECORD_DIR or the output directory"),
-    includeInput: optionalBoolean(false, "Also record typed input (\"i\" events)."),
+    includeInput: optionalBoolean(false, 'Also record typed input ("i" events).'),
     overwrite,
   }),
   annotations: annotations("Start recording", "write", false),
   async act(session, args, ctx) {
-    const stats = startRecording(session, { path: args.path, dir: recordDir(ctx), cwd: ctx.cwd, includeInput: args.includeInput, overwrite: args.overwrite });
+    const stats = startRecording(session, {
+      path: args.path,
+      dir: recordDir(ctx),
+      cwd: ctx.cwd,
+      includeInput: args.includeInput,
+      overwrite: args.overwrite,
+    });
     return { summary: `Recording ${session.id} to ${stats.path}`, data: { sessionId: session.id, path: stats.path } };
   },
 });
@@ -54,13 +69,17 @@ export const markRecordingTool = defineSessionTool({
   name: "mark_recording",
   scriptable: true,
   output: shape({ path: S, atMs: N }),
-  description: "Add a marker (asciicast \"m\" event) labelled text to the recording, e.g. between run_script steps; players can jump to it.",
+  description:
+    'Add a marker (asciicast "m" event) labelled text to the recording, e.g. between run_script steps; players can jump to it.',
   // "text", not "label": run_script steps already have a label of their own.
   input: v.strictObject({ sessionId, text: v.optional(v.pipe(v.string(), v.maxLength(200)), "") }),
   annotations: annotations("Mark recording", "write", false),
   async act(session, args) {
     const stats = markRecording(session, args.text);
-    return { summary: `Marked ${stats.path} at ${stats.durationMs} ms${args.text ? `: ${args.text}` : ""}`, data: { sessionId: session.id, path: stats.path, atMs: stats.durationMs } };
+    return {
+      summary: `Marked ${stats.path} at ${stats.durationMs} ms${args.text ? `: ${args.text}` : ""}`,
+      data: { sessionId: session.id, path: stats.path, atMs: stats.durationMs },
+    };
   },
 });
 
@@ -76,25 +95,57 @@ export const screenshotTool = defineSessionTool({
   name: "screenshot",
   scriptable: true,
   output: shape({ path: S, format: S, width: N, height: N, bytes: N, inlined: B }),
-  description: "Picture of the screen (colours, attributes, cursor, theme): PNG returned as an image or SVG as text, and saved to a file.",
+  description:
+    "Picture of the screen (colours, attributes, cursor, theme): PNG returned as an image or SVG as text, and saved to a file.",
   input: v.strictObject({
     sessionId,
     format: v.optional(v.picklist(["png", "svg"]), "png"),
     path: path("the output directory (TUI_TESTER_OUTPUT_DIR)"),
-    scale: v.optional(v.pipe(v.number(), v.minValue(0.25), v.maxValue(4), v.description("PNG zoom; 1 is 9x18 pixels per cell.")), 1),
+    scale: v.optional(
+      v.pipe(v.number(), v.minValue(0.25), v.maxValue(4), v.description("PNG zoom; 1 is 9x18 pixels per cell.")),
+      1,
+    ),
     overwrite,
   }),
   // It writes a file: not read-only, so a client that auto-approves reads still asks.
   annotations: annotations("Screenshot", "write", false),
   allowExited: true,
   async act(session, args, ctx) {
-    const shot = await takeScreenshot(session, { format: args.format, path: args.path, dir: ctx.output.path, cwd: ctx.cwd, scale: args.scale, overwrite: args.overwrite });
-    const data = { sessionId: session.id, format: shot.format, path: shot.path, width: shot.width, height: shot.height, bytes: shot.bytes, renderMs: shot.renderMs };
+    const shot = await takeScreenshot(session, {
+      format: args.format,
+      path: args.path,
+      dir: ctx.output.path,
+      cwd: ctx.cwd,
+      scale: args.scale,
+      overwrite: args.overwrite,
+    });
+    const data = {
+      sessionId: session.id,
+      format: shot.format,
+      path: shot.path,
+      width: shot.width,
+      height: shot.height,
+      bytes: shot.bytes,
+      renderMs: shot.renderMs,
+    };
     const summary = `Screenshot of ${session.id} (${shot.width}x${shot.height} ${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
     const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");
-    if (typeof shot.content === "string") return { summary, data, extraContent: [{ type: "text", text: shot.content }, link] };
-    if (shot.bytes > MAX_INLINE_PNG_BYTES) return { summary: `${summary}; too large to inline, open the file`, data: { ...data, inlined: false }, extraContent: [link] };
-    return { summary, data, extraContent: [{ type: "image", data: Buffer.from(shot.content).toString("base64"), mimeType: "image/png" }, link] };
+    if (typeof shot.content === "string")
+      return { summary, data, extraContent: [{ type: "text", text: shot.content }, link] };
+    if (shot.bytes > MAX_INLINE_PNG_BYTES)
+      return {
+        summary: `${summary}; too large to inline, open the file`,
+        data: { ...data, inlined: false },
+        extraContent: [link],
+      };
+    return {
+      summary,
+      data,
+      extraContent: [
+        { type: "image", data: Buffer.from(shot.content).toString("base64"), mimeType: "image/png" },
+        link,
+      ],
+    };
   },
 });
 
@@ -113,8 +164,11 @@ export function artifactInfo(session: Session, ctx: Pick<ToolContext, "takeovers
 export const webViewerTool = defineTool({
   name: "web_viewer",
   output: shape({ url: S }),
-  description: "URL of a local page (127.0.0.1, secret token) to watch all sessions live and take control; input tools then fail with HUMAN_IN_CONTROL.",
-  input: v.strictObject({ sessionId: v.optional(v.pipe(sessionId, v.description("Shown first. Default: the first running one."))) }),
+  description:
+    "URL of a local page (127.0.0.1, secret token) to watch all sessions live and take control; input tools then fail with HUMAN_IN_CONTROL.",
+  input: v.strictObject({
+    sessionId: v.optional(v.pipe(sessionId, v.description("Shown first. Default: the first running one."))),
+  }),
   annotations: annotations("Web viewer", "read", true),
   async run(args, ctx) {
     if (args.sessionId !== undefined) ctx.sessions.get(args.sessionId);
@@ -124,12 +178,20 @@ export const webViewerTool = defineTool({
 });
 
 /** start_session visible: "web": open the viewer in the default browser where there is a display, else return the URL to pass on. */
-export function openWebViewer(session: Session, ctx: ToolContext): { requested: true; open: boolean; url: string; terminal?: string; reason?: string } {
+export function openWebViewer(
+  session: Session,
+  ctx: ToolContext,
+): { requested: true; open: boolean; url: string; terminal?: string; reason?: string } {
   const url = ctx.web.url(session.id);
   const launch = openBrowser(url, process.platform, ctx.env);
   return launch.opened
     ? { requested: true, open: true, terminal: "web browser", url }
-    : { requested: true, open: false, url, reason: `${launch.reason}; give the person this URL to open in a browser: ${url}` };
+    : {
+        requested: true,
+        open: false,
+        url,
+        reason: `${launch.reason}; give the person this URL to open in a browser: ${url}`,
+      };
 }
 
 /**

@@ -102,7 +102,11 @@ export function defineSessionTool<S extends ObjectSchema>(
   };
 }
 
-export function annotations(title: string, kind: "read" | "write" | "destroy", idempotent = kind === "read"): ToolAnnotations {
+export function annotations(
+  title: string,
+  kind: "read" | "write" | "destroy",
+  idempotent = kind === "read",
+): ToolAnnotations {
   return {
     title,
     readOnlyHint: kind === "read",

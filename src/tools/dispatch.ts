@@ -11,14 +11,26 @@ export async function dispatch(tool: ToolDef, rawArgs: unknown, ctx: Omit<ToolCo
     const args = applyCompat(tool.compat, rawArgs ?? {});
     const parsed = v.safeParse(tool.input, args);
     if (!parsed.success) {
-      throw new TuiError("INVALID_ARGUMENT", `Invalid arguments for ${tool.name}: ${describeIssues(parsed.issues, tool.input)}.`, `See the ${tool.name} input schema in tools/list.`);
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `Invalid arguments for ${tool.name}: ${describeIssues(parsed.issues, tool.input)}.`,
+        `See the ${tool.name} input schema in tools/list.`,
+      );
     }
     return renderOutcome(await tool.run(parsed.output, { ...ctx, rawArgs: args }), tool.name, replyOptions(ctx));
   } catch (thrown) {
     const error = toTuiError(thrown);
-    if (error.code === "INTERNAL") log(`internal error in ${tool.name}:`, thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown));
+    if (error.code === "INTERNAL")
+      log(
+        `internal error in ${tool.name}:`,
+        thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+      );
     return renderError(error, tool.name, replyOptions(ctx));
   }
 }
 
-const replyOptions = (ctx: Omit<ToolContext, "rawArgs">): ReplyOptions => ({ content: ctx.config.content, maxBytes: ctx.config.maxReplyBytes, spills: ctx.spills });
+const replyOptions = (ctx: Omit<ToolContext, "rawArgs">): ReplyOptions => ({
+  content: ctx.config.content,
+  maxBytes: ctx.config.maxReplyBytes,
+  spills: ctx.spills,
+});

@@ -14,7 +14,8 @@ const filePath = (what: string) => v.pipe(v.string(), v.minLength(1), v.maxLengt
 export const exportRecordingTool = defineTool({
   name: "export_recording",
   output: shape({ out: S, format: S, frames: N, width: N, height: N, bytes: N, durationMs: N, truncated: B }),
-  description: "Draw an asciicast recording as a GIF (every screen; pauses over maxIdleMs cut) saved to out; an existing out needs overwrite.",
+  description:
+    "Draw an asciicast recording as a GIF (every screen; pauses over maxIdleMs cut) saved to out; an existing out needs overwrite.",
   input: v.strictObject({
     path: filePath("The .cast file, relative to the server's cwd."),
     out: filePath("The .gif to write."),
@@ -31,14 +32,31 @@ export const exportRecordingTool = defineTool({
     const out = artifactPath(args.out, ".", "unused.gif", ctx.cwd, args.overwrite);
     const started = performance.now();
     const cast = await readCast(resolve(ctx.cwd, args.path));
-    const gif = await castToGif(cast, { speed: args.speed, maxIdleMs: args.maxIdleMs, fps: args.fps, scale: args.scale, signal: ctx.signal });
+    const gif = await castToGif(cast, {
+      speed: args.speed,
+      maxIdleMs: args.maxIdleMs,
+      fps: args.fps,
+      scale: args.scale,
+      signal: ctx.signal,
+    });
     await Bun.write(out, gif.gif);
-    const data = { out, format: "gif", frames: gif.frames, width: gif.width, height: gif.height, bytes: gif.gif.length, durationMs: gif.durationMs, truncated: gif.truncated };
+    const data = {
+      out,
+      format: "gif",
+      frames: gif.frames,
+      width: gif.width,
+      height: gif.height,
+      bytes: gif.gif.length,
+      durationMs: gif.durationMs,
+      truncated: gif.truncated,
+    };
     const took = Math.round(performance.now() - started);
     return {
       summary: `GIF of ${args.path}: ${gif.frames} frames, ${gif.width}x${gif.height}, ${(gif.durationMs / 1000).toFixed(1)} s, ${gif.gif.length} bytes, saved to ${out} in ${took} ms${gif.truncated ? " (stopped at the frame limit)" : ""}`,
       data,
-      extraContent: [{ type: "resource_link", uri: pathToFileURL(out).href, name: basename(out), mimeType: "image/gif" }],
+      extraContent: [
+        { type: "resource_link", uri: pathToFileURL(out).href, name: basename(out), mimeType: "image/gif" },
+      ],
     };
   },
 });

@@ -2,7 +2,17 @@
 import * as v from "valibot";
 import { TuiError } from "../errors.ts";
 import { parseKey, parseKeys } from "../keys/index.ts";
-import { checkPayload, describeKeys, describeText, describeTyping, holdKey as holdKeyAction, sendBytes, sendKeys as sendKeysAction, sendText as sendTextAction, typeChars } from "../lib/keyboard.ts";
+import {
+  checkPayload,
+  describeKeys,
+  describeText,
+  describeTyping,
+  holdKey as holdKeyAction,
+  sendBytes,
+  sendKeys as sendKeysAction,
+  sendText as sendTextAction,
+  typeChars,
+} from "../lib/keyboard.ts";
 import { clip } from "../util/clip.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
@@ -16,7 +26,8 @@ export const sendKeys = defineSessionTool({
   name: "send_keys",
   scriptable: true,
   output: shape({ ...observedOutput, keyCount: N }),
-  description: "Send key chords as xterm encodes them. Returns the changed rows and the screen after. Its observe options (captureScreen, waitAfterMs, waitFor, screenDetail) apply to every input tool.",
+  description:
+    "Send key chords as xterm encodes them. Returns the changed rows and the screen after. Its observe options (captureScreen, waitAfterMs, waitFor, screenDetail) apply to every input tool.",
   input: v.strictObject({
     sessionId,
     // Listed as a list of chords; one chord as a plain string is also accepted.
@@ -35,7 +46,11 @@ export const sendKeys = defineSessionTool({
   check: (args) => void parseKeys(args.keys),
   act(session, args, ctx) {
     const specs = parseKeys(args.keys);
-    return runObserved(session, args, ctx, () => sendKeysAction(session, specs), describeKeys, ["keyCount", "specs", "bytesSent"]);
+    return runObserved(session, args, ctx, () => sendKeysAction(session, specs), describeKeys, [
+      "keyCount",
+      "specs",
+      "bytesSent",
+    ]);
   },
 });
 
@@ -43,7 +58,8 @@ export const sendText = defineSessionTool({
   name: "send_text",
   scriptable: true,
   output: shape(observedOutput),
-  description: "Write literal text at once, no key parsing (\"\\n\" stays LF; Enter is \"\\r\"). At most 1 MiB; empty text only observes.",
+  description:
+    'Write literal text at once, no key parsing ("\\n" stays LF; Enter is "\\r"). At most 1 MiB; empty text only observes.',
   input: v.strictObject({ sessionId, text: v.string(), ...observeEntries }),
   annotations: annotations("Send text", "write"),
   compat: FLUSH_COMPAT,
@@ -56,15 +72,31 @@ export const sendText = defineSessionTool({
 function decodeRaw(args: { hex?: string; base64?: string; utf8?: string }): Uint8Array {
   const given = (["hex", "base64", "utf8"] as const).filter((k) => args[k] !== undefined);
   if (given.length !== 1) {
-    throw new TuiError("INVALID_ARGUMENT", given.length === 0 ? "send_raw needs one of hex, base64 or utf8." : `send_raw takes exactly one of hex, base64, utf8; got ${given.join(" and ")}.`, "Example: { \"hex\": \"1b5b41\" } sends ESC [ A.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      given.length === 0
+        ? "send_raw needs one of hex, base64 or utf8."
+        : `send_raw takes exactly one of hex, base64, utf8; got ${given.join(" and ")}.`,
+      'Example: { "hex": "1b5b41" } sends ESC [ A.',
+    );
   }
   if (args.hex !== undefined) {
     const hex = args.hex.replace(/[\s:]/g, "").replace(/^0x/i, "");
-    if (hex.length === 0 || hex.length % 2 !== 0 || /[^0-9a-f]/i.test(hex)) throw new TuiError("INVALID_ARGUMENT", `hex "${clip(args.hex, 60)}" is not an even-length string of hex digits.`, "Example: \"1b5b41\" (spaces and colons are ignored).");
+    if (hex.length === 0 || hex.length % 2 !== 0 || /[^0-9a-f]/i.test(hex))
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `hex "${clip(args.hex, 60)}" is not an even-length string of hex digits.`,
+        'Example: "1b5b41" (spaces and colons are ignored).',
+      );
     return Uint8Array.from(hex.match(/../g) ?? [], (byte) => Number.parseInt(byte, 16));
   }
   if (args.base64 !== undefined) {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(args.base64) || args.base64.length === 0) throw new TuiError("INVALID_ARGUMENT", `base64 "${clip(args.base64, 60)}" is not valid base64.`, "Example: \"Gw==\" is ESC.");
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(args.base64) || args.base64.length === 0)
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `base64 "${clip(args.base64, 60)}" is not valid base64.`,
+        'Example: "Gw==" is ESC.',
+      );
     return Uint8Array.from(Buffer.from(args.base64, "base64"));
   }
   if (!args.utf8) throw new TuiError("INVALID_ARGUMENT", "utf8 is empty.", "Pass at least one character.");
@@ -75,7 +107,8 @@ export const sendRaw = defineSessionTool({
   name: "send_raw",
   scriptable: true,
   output: shape(observedOutput),
-  description: "Send bytes (at most 1 MiB) given as exactly one of hex (\"1b5b41\"), base64 or utf8, for sequences send_keys cannot name.",
+  description:
+    'Send bytes (at most 1 MiB) given as exactly one of hex ("1b5b41"), base64 or utf8, for sequences send_keys cannot name.',
   input: v.strictObject({
     sessionId,
     hex: v.optional(v.string()),
@@ -87,7 +120,14 @@ export const sendRaw = defineSessionTool({
   act(session, args, ctx) {
     const bytes = decodeRaw(args);
     checkPayload("send_raw", "bytes", bytes.length);
-    return runObserved(session, args, ctx, () => ({ bytesSent: sendBytes(session, bytes), hex: Buffer.from(bytes.subarray(0, 64)).toString("hex") }), (r) => `Sent ${r.bytesSent} raw bytes`, ["hex", "bytesSent"]);
+    return runObserved(
+      session,
+      args,
+      ctx,
+      () => ({ bytesSent: sendBytes(session, bytes), hex: Buffer.from(bytes.subarray(0, 64)).toString("hex") }),
+      (r) => `Sent ${r.bytesSent} raw bytes`,
+      ["hex", "bytesSent"],
+    );
   },
 });
 
@@ -95,7 +135,8 @@ export const holdKey = defineSessionTool({
   name: "hold_key",
   scriptable: true,
   output: shape({ ...observedOutput, events: N }),
-  description: "Hold a key: repeat it every intervalMs for durationMs (key repeat, auto-scroll). The screen block spans the hold.",
+  description:
+    "Hold a key: repeat it every intervalMs for durationMs (key repeat, auto-scroll). The screen block spans the hold.",
   input: v.strictObject({
     sessionId,
     key: keySpec,
@@ -107,7 +148,14 @@ export const holdKey = defineSessionTool({
   check: (args) => void parseKey(args.key),
   act(session, args, ctx) {
     const spec = parseKey(args.key);
-    return runObserved(session, args, ctx, () => holdKeyAction(session, spec, args, ctx.signal), (r) => `Held ${JSON.stringify(args.key)} for ${r.durationMs} ms (${r.events} repeats)`, ["spec"]);
+    return runObserved(
+      session,
+      args,
+      ctx,
+      () => holdKeyAction(session, spec, args, ctx.signal),
+      (r) => `Held ${JSON.stringify(args.key)} for ${r.durationMs} ms (${r.events} repeats)`,
+      ["spec"],
+    );
   },
 });
 
@@ -115,7 +163,8 @@ export const typeText = defineSessionTool({
   name: "type_text",
   scriptable: true,
   output: shape({ ...observedOutput, chars: N, untyped: N }),
-  description: "Type text a character at a time, cps per second (at most 1 MiB), for apps that treat typing unlike a paste.",
+  description:
+    "Type text a character at a time, cps per second (at most 1 MiB), for apps that treat typing unlike a paste.",
   input: v.strictObject({
     sessionId,
     text: v.pipe(v.string(), v.minLength(1)),

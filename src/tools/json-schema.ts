@@ -30,7 +30,12 @@ function pointer(full: Json, owner: string, field: string, name = field): Json {
   // the structured ones (waitFor, a key) get a pointer.
   const where = field === "arguments" ? `${owner}'s arguments` : `${owner}.${field}`;
   // A field named unlike its owner's (hold_key.key, one of send_keys.keys) says where it is described.
-  const short: Json = name !== field ? { description: `One entry as in ${where}.` } : full.type === "object" || full.anyOf ? { description: `As ${where}.` } : {};
+  const short: Json =
+    name !== field
+      ? { description: `One entry as in ${where}.` }
+      : full.type === "object" || full.anyOf
+        ? { description: `As ${where}.` }
+        : {};
   if (Array.isArray(full.anyOf)) short.anyOf = full.anyOf.map((alt: Json) => ({ type: alt.type }));
   // "required" inside a structured field is part of what the pointer refers to
   for (const key of ["type", "enum", "default"] as const) if (full[key] !== undefined) short[key] = full[key];
@@ -46,13 +51,23 @@ const DEFINITIONS = { key: keySpec };
 export function toJson(schema: Parameters<typeof toJsonSchema>[0], definitions?: typeof DEFINITIONS): Json {
   // typeMode "input": fields with defaults are optional for the caller. Transforms (clamps) have no
   // JSON Schema form and are ignored; their bounds are stated in the field descriptions.
-  const json = toJsonSchema(schema, { typeMode: "input", errorMode: "ignore", target: "draft-07", definitions, overrideAction: listedForm }) as Json;
+  const json = toJsonSchema(schema, {
+    typeMode: "input",
+    errorMode: "ignore",
+    target: "draft-07",
+    definitions,
+    overrideAction: listedForm,
+  }) as Json;
   delete json.$schema;
   return definitions ? foldSingleUseDefs(json) : json;
 }
 
 /** A field's listed form (schemas.ts listedAs), in place of the union it accepts. */
-function listedForm({ valibotAction }: { valibotAction: { type: string; metadata?: { listed?: Json } } }): Json | undefined {
+function listedForm({
+  valibotAction,
+}: {
+  valibotAction: { type: string; metadata?: { listed?: Json } };
+}): Json | undefined {
   return valibotAction.type === "metadata" ? valibotAction.metadata?.listed : undefined;
 }
 
@@ -82,7 +97,8 @@ export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"
   if (!compact) return { ...tidy(schema), type: "object" };
   const properties: Json = schema.properties ?? {};
   for (const [field, [owner, ownerField]] of Object.entries(SHARED)) {
-    if (owner !== tool.name && properties[field]) properties[field] = pointer(properties[field], owner, ownerField, field);
+    if (owner !== tool.name && properties[field])
+      properties[field] = pointer(properties[field], owner, ownerField, field);
   }
   // waitFor's own fields are the arguments of wait_for_text: say so instead of repeating them.
   if (tool.name === "send_keys" && properties.waitFor?.properties) {
@@ -92,7 +108,12 @@ export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"
       required: properties.waitFor.required,
     };
   }
-  if (properties.defaults?.properties?.screenDetail) properties.defaults.properties.screenDetail = pointer(properties.defaults.properties.screenDetail, "send_keys", "screenDetail");
+  if (properties.defaults?.properties?.screenDetail)
+    properties.defaults.properties.screenDetail = pointer(
+      properties.defaults.properties.screenDetail,
+      "send_keys",
+      "screenDetail",
+    );
   // Top-level additionalProperties: false is left out: the server also accepts the original
   // version's argument names (compat), and rejects any other unknown argument with an error that
   // names it and the nearest valid one, so the flag would be both inexact and paid for on every tool.
@@ -134,7 +155,12 @@ function pointShared(node: Json, tool: string, path: string, seen: Map<string, s
   }
   const out: Json = { ...node };
   if (node.properties) {
-    out.properties = Object.fromEntries(Object.entries(node.properties as Json).map(([k, s]) => [k, pointShared(s, tool, path ? `${path}.${k}` : k, seen)]));
+    out.properties = Object.fromEntries(
+      Object.entries(node.properties as Json).map(([k, s]) => [
+        k,
+        pointShared(s, tool, path ? `${path}.${k}` : k, seen),
+      ]),
+    );
   }
   if (node.items && typeof node.items === "object") out.items = pointShared(node.items, tool, `${path}[]`, seen);
   if (Array.isArray(node.anyOf)) out.anyOf = node.anyOf.map((alt: Json) => pointShared(alt, tool, path, seen));
@@ -148,8 +174,13 @@ function tidy(json: Json): Json {
     if (key === "additionalProperties" && value === true) continue;
     // JSON object keys are always strings
     if (key === "propertyNames" && value?.type === "string" && Object.keys(value).length === 1) continue;
-    if ((key === "required" && Array.isArray(value) && value.length === 0) || ((key === "properties" || key === "items") && Object.keys(value ?? {}).length === 0)) continue;
-    if (key === "properties") out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, s]) => [k, tidy(s as Json)]));
+    if (
+      (key === "required" && Array.isArray(value) && value.length === 0) ||
+      ((key === "properties" || key === "items") && Object.keys(value ?? {}).length === 0)
+    )
+      continue;
+    if (key === "properties")
+      out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, s]) => [k, tidy(s as Json)]));
     else if (key === "items" && typeof value === "object") out[key] = tidy(value as Json);
     else if (key === "anyOf" && Array.isArray(value)) out[key] = value.map((alt) => tidy(alt as Json));
     else out[key] = value;
@@ -163,7 +194,12 @@ function tidy(json: Json): Json {
  */
 export function listedAnnotations(tool: ToolDef): Record<string, boolean> {
   const { title: _title, ...hints } = tool.annotations;
-  const defaults: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+  const defaults: Record<string, boolean> = {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  };
   const out: Record<string, boolean> = {};
   for (const [key, value] of Object.entries(hints)) {
     // destructiveHint and idempotentHint are meaningful only when readOnlyHint is false (MCP spec, ToolAnnotations)

@@ -13,18 +13,38 @@ export function monitorParts(report: MonitorReport): ReplyParts {
   for (const [i, frame] of report.frames.entries()) {
     if (i > 0 && frame.changed === false) continue;
     lines.push(`Frame ${i} at +${frame.offsetMs} ms${frame.cursor ? `, cursor ${cursorAt(frame.cursor)}` : ""}:`);
-    if (frame.diff && !(i === 0 && frame.text !== undefined)) lines.push(...diffLines({ diff: frame.diff, rows: "after" }));
+    if (frame.diff && !(i === 0 && frame.text !== undefined))
+      lines.push(...diffLines({ diff: frame.diff, rows: "after" }));
     else if (frame.text !== undefined) lines.push(...screenText(frame.text).split("\n"));
   }
-  return { fields: fieldsWithout({ ...report }, "frames", "finalText"), lines, blocks: ["Final screen:", screenText(report.finalText)] };
+  return {
+    fields: fieldsWithout({ ...report }, "frames", "finalText"),
+    lines,
+    blocks: ["Final screen:", screenText(report.finalText)],
+  };
 }
 
 export const monitorEntries = {
   intervalMs: clampedNumber(10, 60_000, 100, "Min gap between frames."),
   keepIdenticalFrames: optionalBoolean(false, "Also record unchanged frames."),
-  maxFrames: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000), v.description("Later frames are dropped, counted in droppedFrames.")), 5000),
+  maxFrames: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(100_000),
+      v.description("Later frames are dropped, counted in droppedFrames."),
+    ),
+    5000,
+  ),
   maxBytes: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(1024), v.maxValue(64 * 1024 * 1024), v.description("Frame budget in bytes; past it, truncated: true.")),
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1024),
+      v.maxValue(64 * 1024 * 1024),
+      v.description("Frame budget in bytes; past it, truncated: true."),
+    ),
     DEFAULT_MONITOR_BYTES,
   ),
 };
@@ -32,7 +52,8 @@ export const monitorEntries = {
 export const startMonitor = defineSessionTool({
   name: "start_monitor",
   output: shape({ monitorId: S }),
-  description: "Record screen frames (text, cursor, row diff) for animations, spinners, streaming output. Returns monitorId for stop_monitor.",
+  description:
+    "Record screen frames (text, cursor, row diff) for animations, spinners, streaming output. Returns monitorId for stop_monitor.",
   input: v.strictObject({ sessionId, ...monitorEntries }),
   annotations: annotations("Start monitor", "write", false),
   allowExited: true,
@@ -46,7 +67,8 @@ export const startMonitor = defineSessionTool({
 export const stopMonitor = defineTool({
   name: "stop_monitor",
   output: shape(monitorReportFields),
-  description: "Stop a monitor; returns frames (the first with the whole text, later ones row diffs), droppedFrames, truncated, finalText.",
+  description:
+    "Stop a monitor; returns frames (the first with the whole text, later ones row diffs), droppedFrames, truncated, finalText.",
   input: v.strictObject({ monitorId: v.pipe(v.string(), v.minLength(1)) }),
   annotations: annotations("Stop monitor", "write", false),
   async run(args, ctx) {

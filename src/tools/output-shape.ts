@@ -35,11 +35,28 @@ export const diffShape = nested({
   addedRows: list(rowText),
   removedRows: list(rowText),
 });
-export const viewShape = nested({ text: S, lines: strings, cursor: cursorShape, highlights: list(highlightShape), cols: N, rows: N });
+export const viewShape = nested({
+  text: S,
+  lines: strings,
+  cursor: cursorShape,
+  highlights: list(highlightShape),
+  cols: N,
+  rows: N,
+});
 /** An input's screen block (session/observe.ts ScreenBlock). */
 export const screenBlockShape = nested(
   { diff: diffShape, settle: S },
-  { before: viewShape, after: viewShape, fullScreenInstead: B, cursor: cursorShape, highlights: list(highlightShape), waitAfterMs: N, waitedMs: N, quiet: B, totalMs: N },
+  {
+    before: viewShape,
+    after: viewShape,
+    fullScreenInstead: B,
+    cursor: cursorShape,
+    highlights: list(highlightShape),
+    waitAfterMs: N,
+    waitedMs: N,
+    quiet: B,
+    totalMs: N,
+  },
 );
 /** A match: the matched text, or the regex's groups. */
 export const matchShape = v.nullable(v.union([S, strings]));
@@ -69,7 +86,19 @@ const modesShape = nested({
 const viewerShape = nested({ requested: B, open: B }, { terminal: S, fifo: S, reason: S, url: S });
 /** One session as start_session and list_sessions report it. */
 export const sessionShape = nested(
-  { id: S, sessionId: S, name: NS, command: S, args: strings, pid: N, state: S, cols: N, rows: N, exitCode: NN, signal: NS },
+  {
+    id: S,
+    sessionId: S,
+    name: NS,
+    command: S,
+    args: strings,
+    pid: N,
+    state: S,
+    cols: N,
+    rows: N,
+    exitCode: NN,
+    signal: NS,
+  },
   {
     cwd: S,
     term: S,
@@ -83,17 +112,41 @@ export const sessionShape = nested(
     recording: v.union([nested({ path: S }, { events: N, bytes: N }), nested({ error: S })]),
   },
 );
-export const frameShape = nested({ takenAt: S, offsetMs: N, changed: B, cursor: cursorShape, diff: diffShape }, { text: S });
+export const frameShape = nested(
+  { takenAt: S, offsetMs: N, changed: B, cursor: cursorShape, diff: diffShape },
+  { text: S },
+);
 
-export const monitorReportFields = { monitorId: S, frameCount: N, changedFrameCount: N, durationMs: N, droppedFrames: N, truncated: B, frames: list(frameShape), finalText: S };
+export const monitorReportFields = {
+  monitorId: S,
+  frameCount: N,
+  changedFrameCount: N,
+  durationMs: N,
+  droppedFrames: N,
+  truncated: B,
+  frames: list(frameShape),
+  finalText: S,
+};
 /** One run_script step; `result` is that step tool's own structuredContent (its outputSchema). */
 export const stepShape = nested(
   { index: N, type: S, ok: B, elapsedMs: N },
-  { label: S, summary: S, error: errorShape, result: v.pipe(v.looseObject({}), v.description("The step tool's own result, as its outputSchema.")) },
+  {
+    label: S,
+    summary: S,
+    error: errorShape,
+    result: v.pipe(v.looseObject({}), v.description("The step tool's own result, as its outputSchema.")),
+  },
 );
 
 export const observedOutput = { bytesSent: N, screen: screenBlockShape, waitFor: waitShape };
-export const viewOutput = { text: S, cols: N, rows: N, cursor: cursorShape, scrollback: scrollbackShape, highlights: list(highlightShape) };
+export const viewOutput = {
+  text: S,
+  cols: N,
+  rows: N,
+  cursor: cursorShape,
+  scrollback: scrollbackShape,
+  highlights: list(highlightShape),
+};
 
 /** A tool without its own output schema still declares an object. */
 export const anyObject = v.looseObject({});

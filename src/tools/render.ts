@@ -19,11 +19,12 @@ export interface ReplyOptions extends ReplyLimit {
 export function renderOutcome(outcome: ToolOutcome, tool: string, reply: ReplyOptions): CallToolResult {
   const data = outcome.error ? { ...outcome.data, error: outcome.error } : outcome.data;
   const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
-  const text = reply.content === "json"
-    ? `${outcome.summary}\n${JSON.stringify(data)}`
-    : outcome.error
-      ? renderErrorText(outcome.error, parts)
-      : renderText(outcome.summary, parts);
+  const text =
+    reply.content === "json"
+      ? `${outcome.summary}\n${JSON.stringify(data)}`
+      : outcome.error
+        ? renderErrorText(outcome.error, parts)
+        : renderText(outcome.summary, parts);
   const isError = outcome.isError || outcome.error !== undefined;
   const content = [{ type: "text" as const, text }, ...(outcome.extraContent ?? [])];
   return capReply({ ...(isError ? { isError: true } : {}), content, structuredContent: data }, tool, reply);
@@ -34,9 +35,10 @@ export function renderError(error: TuiError, tool: string, reply: ReplyOptions):
   const summary = errorSummary(error);
   const data: Record<string, unknown> = { error: summary };
   if (error.details) data.details = error.details;
-  const text = reply.content === "json"
-    ? `Error ${summary.code}: ${summary.message}${summary.hint ? `\nFix: ${summary.hint}` : ""}\n${JSON.stringify(data)}`
-    : renderErrorText(summary, errorParts(error));
+  const text =
+    reply.content === "json"
+      ? `Error ${summary.code}: ${summary.message}${summary.hint ? `\nFix: ${summary.hint}` : ""}\n${JSON.stringify(data)}`
+      : renderErrorText(summary, errorParts(error));
   return capReply({ isError: true, content: [{ type: "text", text }], structuredContent: data }, tool, reply);
 }
 

@@ -79,7 +79,9 @@ export function capReply(result: CallToolResult, tool: string, { maxBytes, spill
   // Drop the largest fields until the rest fits in half the budget (cells go before lines and text).
   const kept: Record<string, unknown> = { ...full };
   const dropped: string[] = [];
-  const sizes = Object.entries(full).map(([key, value]) => [key, bytesOf(JSON.stringify(value) ?? "")] as const).sort((a, b) => b[1] - a[1]);
+  const sizes = Object.entries(full)
+    .map(([key, value]) => [key, bytesOf(JSON.stringify(value) ?? "")] as const)
+    .sort((a, b) => b[1] - a[1]);
   let keptBytes = sizes.reduce((sum, [, n]) => sum + n, 0);
   for (const [key, n] of sizes) {
     if (keptBytes <= maxBytes / 2 || n <= SMALL_FIELD_BYTES) break;
@@ -87,15 +89,34 @@ export function capReply(result: CallToolResult, tool: string, { maxBytes, spill
     dropped.push(key);
     keptBytes -= n;
   }
-  const where = base ? `Full text: ${base}.txt; full JSON: ${base}.json` : `The full result could not be saved (${failure}; set TUI_TESTER_OUTPUT_DIR to a writable directory)`;
-  const spilled = { ...(base ? { jsonPath: `${base}.json`, textPath: `${base}.txt` } : { error: failure }), replyBytes: size, maxReplyBytes: maxBytes, fields: dropped };
+  const where = base
+    ? `Full text: ${base}.txt; full JSON: ${base}.json`
+    : `The full result could not be saved (${failure}; set TUI_TESTER_OUTPUT_DIR to a writable directory)`;
+  const spilled = {
+    ...(base ? { jsonPath: `${base}.json`, textPath: `${base}.txt` } : { error: failure }),
+    replyBytes: size,
+    maxReplyBytes: maxBytes,
+    fields: dropped,
+  };
   const note = `\n[Reply of ${size} bytes exceeds ${maxBytes} (TUI_TESTER_MAX_REPLY_BYTES). ${where}${dropped.length ? `; fields left out here: ${dropped.join(", ")}` : ""}. Ask for less (a region, fewer lines or bytes) or read the file.]`;
   const headBudget = Math.max(1024, Math.floor(maxBytes / 4) - bytesOf(note) - keptBytes);
   const head = cutBytes(text, headBudget);
   const links: CallToolResult["content"] = base
     ? [
-        { type: "resource_link", uri: pathToFileURL(`${base}.txt`).href, name: `${tool} full text`, mimeType: "text/plain", size: bytesOf(text) },
-        { type: "resource_link", uri: pathToFileURL(`${base}.json`).href, name: `${tool} full result`, mimeType: "application/json", size: bytesOf(json) },
+        {
+          type: "resource_link",
+          uri: pathToFileURL(`${base}.txt`).href,
+          name: `${tool} full text`,
+          mimeType: "text/plain",
+          size: bytesOf(text),
+        },
+        {
+          type: "resource_link",
+          uri: pathToFileURL(`${base}.json`).href,
+          name: `${tool} full result`,
+          mimeType: "application/json",
+          size: bytesOf(json),
+        },
       ]
     : [];
   const reply: CallToolResult = {

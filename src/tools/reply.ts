@@ -71,20 +71,29 @@ export function viewParts(view: Pick<ScreenView, "text" | "cursor"> & Partial<Sc
 /** What a busy program was doing, as the end of a sentence ("is running"). */
 function busyText(busy: Busy): string {
   const who = `${busy.command} (pid ${busy.pid})`;
-  if (busy.state === "timer") return `${who} is in a ${busy.timerDueMs !== undefined ? `${busy.timerDueMs} ms ` : ""}timed wait`;
+  if (busy.state === "timer")
+    return `${who} is in a ${busy.timerDueMs !== undefined ? `${busy.timerDueMs} ms ` : ""}timed wait`;
   return `${who} is ${busy.state === "running" ? "running" : "waiting on something other than input"}`;
 }
 
 /** The settle statement of an input's screen block: the ready oracle's verdict (docs/ready-oracle.md). */
 export function settleStatement(
-  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus">,
+  block: Pick<
+    ScreenBlock,
+    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus"
+  >,
 ): string {
   // OSC 133 prompt marks (shell integration): the finished command's exit status.
-  const status = block.commandStatus === undefined ? "" : ` The command finished${block.commandStatus === null ? "" : ` with exit status ${block.commandStatus}`}.`;
+  const status =
+    block.commandStatus === undefined
+      ? ""
+      : ` The command finished${block.commandStatus === null ? "" : ` with exit status ${block.commandStatus}`}.`;
   return settleVerdict(block) + status;
 }
 
-function settleVerdict(block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback">): string {
+function settleVerdict(
+  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback">,
+): string {
   const ms = block.waitedMs;
   const program = block.program ?? "the program";
   const busy = block.busy;
@@ -118,7 +127,8 @@ export function blockParts(block: ScreenBlock, inScript = false): ReplyParts {
   if (block.after) {
     const listAll = !block.fullScreenInstead && (changed <= MANY_ROWS || changed <= block.after.rows / 2);
     const { cursor, highlights } = block.after;
-    if (block.diff.identical) return { settle, diff: { diff: block.diff, rows: "all" }, screen: { cursor }, highlights };
+    if (block.diff.identical)
+      return { settle, diff: { diff: block.diff, rows: "all" }, screen: { cursor }, highlights };
     return { settle, diff: { diff: block.diff, rows: listAll ? "all" : "ranges" }, ...viewParts(block.after) };
   }
   const rows = changed > MANY_ROWS ? "after" : "all";

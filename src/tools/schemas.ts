@@ -26,7 +26,9 @@ export function optionalBoolean(fallback: boolean, description?: string) {
 export const sessionId = v.string();
 
 export const positiveInt = (max: number, description?: string) =>
-  description ? v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max), v.description(description)) : v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
+  description
+    ? v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max), v.description(description))
+    : v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
 
 export const keySpecObject = v.strictObject({
   key: v.pipe(v.string(), v.minLength(1)),
@@ -46,14 +48,24 @@ export function listedAs<S extends v.GenericSchema>(schema: S, listed: Record<st
 }
 
 /** One key: a chord string, listed as such; the original's { key, ctrl, shift, alt, meta } object is still accepted. */
-export const keySpec = listedAs(v.union([v.pipe(v.string(), v.minLength(1)), keySpecObject]), { type: "string", minLength: 1 });
+export const keySpec = listedAs(v.union([v.pipe(v.string(), v.minLength(1)), keySpecObject]), {
+  type: "string",
+  minLength: 1,
+});
 
 export const KEY_DESCRIPTION = 'A chord such as "ctrl+c", "shift+tab", "alt+x", "F5", "space", "A" (shift+a).';
 
 export const patternEntries = {
-  pattern: v.pipe(v.string(), v.minLength(1), v.description("Literal substring, or a RegExp source when regex is true.")),
+  pattern: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.description("Literal substring, or a RegExp source when regex is true."),
+  ),
   regex: optionalBoolean(false),
-  regexFlags: v.optional(v.pipe(v.string(), v.regex(/^[dimsuv]*$/, "regexFlags may only contain d, i, m, s, u, v")), ""),
+  regexFlags: v.optional(
+    v.pipe(v.string(), v.regex(/^[dimsuv]*$/, "regexFlags may only contain d, i, m, s, u, v")),
+    "",
+  ),
 };
 
 export const waitEntries = {
@@ -71,7 +83,10 @@ export const waitForSchema = v.strictObject({
 });
 
 export const screenDetail = v.optional(
-  v.pipe(v.picklist(["full", "diff"]), v.description("diff: changed rows and cursor, no screen. Default: TUI_TESTER_SCREEN_DETAIL or full.")),
+  v.pipe(
+    v.picklist(["full", "diff"]),
+    v.description("diff: changed rows and cursor, no screen. Default: TUI_TESTER_SCREEN_DETAIL or full."),
+  ),
 );
 
 /** Options every input tool accepts: before/after capture, settle, inline wait. */
@@ -80,11 +95,18 @@ export const observeEntries = {
   waitAfterMs: v.optional(
     v.pipe(
       v.number(),
-      v.description("Fixed settle before the after-screen, 0-5000 ms. Omitted: until the program waits for input again, at most 2 s. Ignored with waitFor."),
+      v.description(
+        "Fixed settle before the after-screen, 0-5000 ms. Omitted: until the program waits for input again, at most 2 s. Ignored with waitFor.",
+      ),
       v.transform((n) => clamp(n, 0, 5000)),
     ),
   ),
-  waitFor: v.optional(v.pipe(waitForSchema, v.description("Wait for this text after the input; the after-screen is the frame where it matched."))),
+  waitFor: v.optional(
+    v.pipe(
+      waitForSchema,
+      v.description("Wait for this text after the input; the after-screen is the frame where it matched."),
+    ),
+  ),
   screenDetail,
 };
 
@@ -92,5 +114,8 @@ export const snapshotFormat = v.optional(v.picklist(["text", "ansi", "cells", "a
 
 export const scrollbackEntries = {
   includeScrollback: optionalBoolean(false),
-  maxScrollbackLines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000), v.description("The newest are kept.")), DEFAULT_MAX_SCROLLBACK_LINES),
+  maxScrollbackLines: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000), v.description("The newest are kept.")),
+    DEFAULT_MAX_SCROLLBACK_LINES,
+  ),
 };

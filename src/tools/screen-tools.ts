@@ -27,7 +27,9 @@ const region = v.optional(
       rows: cellIndex(),
       cols: cellIndex(),
     }),
-    v.description("Part of the screen cells covers: first row and col (0-based, default 0), rows and cols (default: to the edge); clamped."),
+    v.description(
+      "Part of the screen cells covers: first row and col (0-based, default 0), rows and cols (default: to the edge); clamped.",
+    ),
   ),
 );
 
@@ -46,9 +48,21 @@ export const snapshot = defineSessionTool({
   allowExited: true,
   async act(session, args) {
     await session.emulator.flushed();
-    const snap = await session.emulator.settledSnapshot({ format: args.format, region: args.region, highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
-    const cut = snap.cells?.truncated ? `; cells cut after row ${snap.cells.region.row + snap.cells.region.rows - 1}, ask again with region.row ${snap.cells.region.row + snap.cells.region.rows}` : "";
-    return { summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`, data: { sessionId: session.id, ...snap, ...dropped(session) }, parts: snapParts(snap, session) };
+    const snap = await session.emulator.settledSnapshot({
+      format: args.format,
+      region: args.region,
+      highlights: true,
+      includeScrollback: args.includeScrollback,
+      maxScrollbackLines: args.maxScrollbackLines,
+    });
+    const cut = snap.cells?.truncated
+      ? `; cells cut after row ${snap.cells.region.row + snap.cells.region.rows - 1}, ask again with region.row ${snap.cells.region.row + snap.cells.region.rows}`
+      : "";
+    return {
+      summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`,
+      data: { sessionId: session.id, ...snap, ...dropped(session) },
+      parts: snapParts(snap, session),
+    };
   },
 });
 
@@ -62,10 +76,27 @@ export const getText = defineSessionTool({
   allowExited: true,
   async act(session, args) {
     await session.emulator.flushed();
-    const snap = await session.emulator.settledSnapshot({ format: "text", highlights: true, includeScrollback: args.includeScrollback, maxScrollbackLines: args.maxScrollbackLines });
-    const data: Record<string, unknown> = { sessionId: session.id, text: snap.text, cols: snap.cols, rows: snap.rows, cursor: snap.cursor, highlights: snap.highlights, ...dropped(session) };
+    const snap = await session.emulator.settledSnapshot({
+      format: "text",
+      highlights: true,
+      includeScrollback: args.includeScrollback,
+      maxScrollbackLines: args.maxScrollbackLines,
+    });
+    const data: Record<string, unknown> = {
+      sessionId: session.id,
+      text: snap.text,
+      cols: snap.cols,
+      rows: snap.rows,
+      cursor: snap.cursor,
+      highlights: snap.highlights,
+      ...dropped(session),
+    };
     if (snap.scrollback) data.scrollback = snap.scrollback;
-    return { summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`, data, parts: snapParts(snap, session) };
+    return {
+      summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`,
+      data,
+      parts: snapParts(snap, session),
+    };
   },
 });
 
@@ -78,7 +109,10 @@ export const getCursor = defineSessionTool({
   allowExited: true,
   async act(session) {
     const { cursor } = await settledView(session);
-    return { summary: `Cursor at row ${cursor.row}, col ${cursor.col}${cursor.visible ? "" : " (hidden)"}`, data: { sessionId: session.id, ...cursor } };
+    return {
+      summary: `Cursor at row ${cursor.row}, col ${cursor.col}${cursor.visible ? "" : " (hidden)"}`,
+      data: { sessionId: session.id, ...cursor },
+    };
   },
 });
 
@@ -89,18 +123,30 @@ export const getRawOutput = defineSessionTool({
   input: v.strictObject({
     sessionId,
     maxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024)), 65_536),
-    tailBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024), v.description("Alias of maxBytes."))),
+    tailBytes: v.optional(
+      v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(16 * 1024 * 1024), v.description("Alias of maxBytes.")),
+    ),
     encoding: v.optional(v.picklist(["utf8", "base64", "hex"]), "utf8"),
   }),
   annotations: annotations("Get raw output", "read"),
   allowExited: true,
   async act(session, args) {
     const bytes = session.raw.tail(args.tailBytes ?? args.maxBytes);
-    const output = args.encoding === "utf8" ? new TextDecoder().decode(bytes) : Buffer.from(bytes).toString(args.encoding);
+    const output =
+      args.encoding === "utf8" ? new TextDecoder().decode(bytes) : Buffer.from(bytes).toString(args.encoding);
     const truncated = bytes.length < session.raw.total;
     return {
       summary: `${bytes.length} of ${session.raw.total} bytes${truncated ? " (older output not returned)" : ""}`,
-      data: { sessionId: session.id, bytes: session.raw.total, returnedBytes: bytes.length, retainedBytes: session.raw.size, evictedBytes: session.raw.dropped, truncated, encoding: args.encoding, output },
+      data: {
+        sessionId: session.id,
+        bytes: session.raw.total,
+        returnedBytes: bytes.length,
+        retainedBytes: session.raw.size,
+        evictedBytes: session.raw.dropped,
+        truncated,
+        encoding: args.encoding,
+        output,
+      },
     };
   },
 });
@@ -110,18 +156,25 @@ const snapshotLike = v.looseObject({ text: v.optional(v.string()), lines: v.opti
 export const diffSnapshotsTool = defineTool({
   name: "diff_snapshots",
   output: shape(diffShape.entries),
-  description: "Row-level diff of two snapshots you already have (from snapshot, get_text or a screen block: text or lines, optional cursor/cols/rows). Stateless.",
+  description:
+    "Row-level diff of two snapshots you already have (from snapshot, get_text or a screen block: text or lines, optional cursor/cols/rows). Stateless.",
   input: v.strictObject({ before: snapshotLike, after: snapshotLike }),
   annotations: annotations("Diff snapshots", "read"),
   async run(args) {
     for (const side of ["before", "after"] as const) {
       if (args[side].text === undefined && args[side].lines === undefined) {
-        throw new TuiError("INVALID_ARGUMENT", `${side} has neither text nor lines.`, "Pass snapshot objects as returned by snapshot or get_text.");
+        throw new TuiError(
+          "INVALID_ARGUMENT",
+          `${side} has neither text nor lines.`,
+          "Pass snapshot objects as returned by snapshot or get_text.",
+        );
       }
     }
     // Flat, as the original returned it (identical, cursorMoved, resized, changedLines, addedRows, removedRows).
     const diff = diffSnapshots(args.before as never, args.after as never);
-    const summary = diff.identical ? "Identical" : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`;
+    const summary = diff.identical
+      ? "Identical"
+      : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`;
     return { summary, data: { ...diff }, parts: { diff: { diff, rows: "all" } } };
   },
 });
@@ -135,9 +188,15 @@ export const resize = defineSessionTool({
   annotations: annotations("Resize", "write", true),
   act(session, args, ctx) {
     const from = { cols: session.cols, rows: session.rows };
-    return runObserved(session, args, ctx, () => {
-      session.resize(args.cols, args.rows);
-      return { from, cols: args.cols, rows: args.rows };
-    }, () => `Resized ${from.cols}x${from.rows} -> ${args.cols}x${args.rows}`);
+    return runObserved(
+      session,
+      args,
+      ctx,
+      () => {
+        session.resize(args.cols, args.rows);
+        return { from, cols: args.cols, rows: args.rows };
+      },
+      () => `Resized ${from.cols}x${from.rows} -> ${args.cols}x${args.rows}`,
+    );
   },
 });

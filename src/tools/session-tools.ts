@@ -43,9 +43,10 @@ const signalName = v.picklist(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUI
 export const startSession = defineTool({
   name: "start_session",
   output: shape({ sessionId: S, info: sessionShape }),
-  description: "Run a program in a new PTY and headless xterm; returns the sessionId. Pass visible: true so the human can watch (not in headless/CI runs).",
+  description:
+    "Run a program in a new PTY and headless xterm; returns the sessionId. Pass visible: true so the human can watch (not in headless/CI runs).",
   input: v.strictObject({
-    command: v.pipe(v.string(), v.minLength(1), v.description("On PATH or a path (\"bash\", \"./app\").")),
+    command: v.pipe(v.string(), v.minLength(1), v.description('On PATH or a path ("bash", "./app").')),
     args: v.optional(v.array(v.string()), []),
     cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Default: the server's."))),
     env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Merged over the server's environment."))),
@@ -54,11 +55,35 @@ export const startSession = defineTool({
     term: v.optional(v.pipe(v.string(), v.minLength(1)), "xterm-256color"),
     name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Shown in list_sessions and viewer titles."))),
     // One type per listed field (single-type dialects); visible: "web" and record: "<path>" are still accepted.
-    visible: v.optional(listedAs(v.union([v.boolean(), v.literal("web")]), { type: "boolean", description: "A terminal window mirroring the session." }), false),
+    visible: v.optional(
+      listedAs(v.union([v.boolean(), v.literal("web")]), {
+        type: "boolean",
+        description: "A terminal window mirroring the session.",
+      }),
+      false,
+    ),
     web: optionalBoolean(false, "Open the web viewer instead (watch, take control); its URL is in info.viewer."),
-    record: v.optional(listedAs(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), { type: "boolean", description: "Record asciicast v2 from the first byte." })),
-    recordPath: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("Record to this .cast path (as start_recording.path)."))),
-    clock: v.optional(v.pipe(v.string(), v.maxLength(64), v.description("Frozen clock via libfaketime, e.g. \"2026-01-01T00:00:00Z\"; \"@...\" ticks from there."))),
+    record: v.optional(
+      listedAs(v.union([v.boolean(), v.pipe(v.string(), v.minLength(1), v.maxLength(4096))]), {
+        type: "boolean",
+        description: "Record asciicast v2 from the first byte.",
+      }),
+    ),
+    recordPath: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1),
+        v.maxLength(4096),
+        v.description("Record to this .cast path (as start_recording.path)."),
+      ),
+    ),
+    clock: v.optional(
+      v.pipe(
+        v.string(),
+        v.maxLength(64),
+        v.description('Frozen clock via libfaketime, e.g. "2026-01-01T00:00:00Z"; "@..." ticks from there.'),
+      ),
+    ),
     viewerCommand: v.optional(
       v.pipe(
         v.strictObject({ command: v.pipe(v.string(), v.minLength(1)), args: v.optional(v.array(v.string()), []) }),
@@ -68,7 +93,10 @@ export const startSession = defineTool({
   }),
   annotations: annotations("Start session", "write", false),
   async run(args, ctx) {
-    const artifacts = planRecording({ record: args.recordPath ?? args.record }, { recordDir: ctx.config.recordDir, outputDir: ctx.output.path, cwd: ctx.cwd });
+    const artifacts = planRecording(
+      { record: args.recordPath ?? args.record },
+      { recordDir: ctx.config.recordDir, outputDir: ctx.output.path, cwd: ctx.cwd },
+    );
     const session = await ctx.sessions.start({ ...args, cwd: resolve(ctx.cwd, args.cwd ?? "") });
     let recordingStart: Record<string, unknown>;
     try {
@@ -79,20 +107,31 @@ export const startSession = defineTool({
       throw error;
     }
     if (args.web || args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
-    else if (args.visible || args.viewerCommand) viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
+    else if (args.visible || args.viewerCommand)
+      viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
     const info = { ...sessionInfo(session, ctx), ...recordingStart };
     const viewer = viewerStatus.get(session);
-    const viewerNote = viewer ? (viewer.open ? `; viewer open in ${viewer.terminal}` : `; no viewer: ${viewer.reason}`) : "";
-    const summary = `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote;
+    const viewerNote = viewer
+      ? viewer.open
+        ? `; viewer open in ${viewer.terminal}`
+        : `; no viewer: ${viewer.reason}`
+      : "";
+    const summary =
+      `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote;
     // The text leaves out what the summary or the request already says, and the modes (list_sessions has them).
-    return { summary, data: { sessionId: session.id, info }, parts: { fields: fieldsWithout(info, "id", "args", "modes", "viewer", "createdAt") } };
+    return {
+      summary,
+      data: { sessionId: session.id, info },
+      parts: { fields: fieldsWithout(info, "id", "args", "modes", "viewer", "createdAt") },
+    };
   },
 });
 
 export const stopSession = defineTool({
   name: "stop_session",
   output: shape({ alreadyExited: B, escalated: B, signalsSent: strings, exit: exitShape }),
-  description: "Send signal and SIGHUP (like closing the terminal) to the process group and escaped descendants; SIGKILL after graceMs. Returns the exit info.",
+  description:
+    "Send signal and SIGHUP (like closing the terminal) to the process group and escaped descendants; SIGKILL after graceMs. Returns the exit info.",
   input: v.strictObject({
     sessionId,
     signal: v.optional(signalName, "SIGTERM"),
@@ -101,7 +140,9 @@ export const stopSession = defineTool({
   annotations: annotations("Stop session", "destroy", true),
   async run(args, ctx) {
     const result = await ctx.sessions.stop(args.sessionId, args.signal, args.graceMs);
-    const how = result.alreadyExited ? "had already exited" : `stopped with ${result.signalsSent.join(" then ") || "no signal (already gone)"}`;
+    const how = result.alreadyExited
+      ? "had already exited"
+      : `stopped with ${result.signalsSent.join(" then ") || "no signal (already gone)"}`;
     return { summary: `${args.sessionId} ${how}: ${describeExit(result.exit)}`, data: { ...result } };
   },
 });
@@ -138,7 +179,8 @@ const EXIT_SCREEN_ROWS = 5;
 export const getExitInfo = defineSessionTool({
   name: "get_exit_info",
   output: shape({ exited: B, exitCode: NN, signal: NS, screenTail: S, tail: S }),
-  description: "Exit status (exit code or killing signal), the last non-blank screen rows and outputTailBytes of raw output. Works while running too (exited: false).",
+  description:
+    "Exit status (exit code or killing signal), the last non-blank screen rows and outputTailBytes of raw output. Works while running too (exited: false).",
   input: v.strictObject({
     sessionId,
     outputTailBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1024 * 1024)), 200),
@@ -150,10 +192,25 @@ export const getExitInfo = defineSessionTool({
     await session.emulator.flushed();
     const tail = new TextDecoder().decode(session.raw.tail(args.outputTailBytes));
     const screenTail = session.emulator.text().replace(/\s+$/, "").split("\n").slice(-EXIT_SCREEN_ROWS).join("\n");
-    const data = { sessionId: session.id, state: session.state, exited: session.exit !== null, ...(session.exit ?? { exitCode: null, signal: null }), bytesOut: session.bytesOut, screenTail, tail };
+    const data = {
+      sessionId: session.id,
+      state: session.state,
+      exited: session.exit !== null,
+      ...(session.exit ?? { exitCode: null, signal: null }),
+      bytesOut: session.bytesOut,
+      screenTail,
+      tail,
+    };
     // The raw tail is for programs (escape codes and all): the text names its size and shows the screen's last rows.
     const rows = screenTail === "" ? "(blank screen: the app cleared it, or wrote nothing)" : screenTail;
-    const fields = { ...fieldsWithout(data, "screenTail", "tail", "exited", "state", "exitCode", "signal"), tail: `${Buffer.byteLength(tail)} raw bytes in structuredContent.tail` };
-    return { summary: `${session.id}: ${describeExit(session.exit)}`, data, parts: { fields, blocks: ["Last screen rows:", rows] } };
+    const fields = {
+      ...fieldsWithout(data, "screenTail", "tail", "exited", "state", "exitCode", "signal"),
+      tail: `${Buffer.byteLength(tail)} raw bytes in structuredContent.tail`,
+    };
+    return {
+      summary: `${session.id}: ${describeExit(session.exit)}`,
+      data,
+      parts: { fields, blocks: ["Last screen rows:", rows] },
+    };
   },
 });

@@ -28,7 +28,10 @@ function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
     default: {
       const busy = result.busy;
       if (busy === undefined) return `Still writing after ${timeoutMs} ms`;
-      const state = busy.state === "timer" ? `in a ${busy.timerDueMs !== undefined ? `${busy.timerDueMs} ms ` : ""}timed wait` : busy.state;
+      const state =
+        busy.state === "timer"
+          ? `in a ${busy.timerDueMs !== undefined ? `${busy.timerDueMs} ms ` : ""}timed wait`
+          : busy.state;
       return `Still busy after ${timeoutMs} ms: ${busy.command} (pid ${busy.pid}) is ${state}`;
     }
   }
@@ -38,8 +41,13 @@ export const waitForText = defineSessionTool({
   name: "wait_for_text",
   scriptable: true,
   output: shape({ ...waitShape.entries, screen: waitScreen, error: errorShape }),
-  description: "Block until pattern appears on the screen (or in raw output). Returns the match and the screen at that instant; a timeout is an error result with that screen.",
-  input: v.strictObject({ sessionId, ...waitEntries, errorOnTimeout: optionalBoolean(true, "false: a timeout is a success with matched: false.") }),
+  description:
+    "Block until pattern appears on the screen (or in raw output). Returns the match and the screen at that instant; a timeout is an error result with that screen.",
+  input: v.strictObject({
+    sessionId,
+    ...waitEntries,
+    errorOnTimeout: optionalBoolean(true, "false: a timeout is a success with matched: false."),
+  }),
   annotations: annotations("Wait for text", "read"),
   check: (args) => void compileMatcher(args),
   allowExited: true,
@@ -47,7 +55,10 @@ export const waitForText = defineSessionTool({
     const { snapshot, ...result } = await waitText(session, args, ctx.signal);
     const screen = { text: snapshot.text, cursor: snapshot.cursor, highlights: snapshot.highlights };
     const data: Record<string, unknown> = { sessionId: session.id, ...result, screen };
-    const fields = { ...(result.matchedAgainst === "screen" ? {} : { matchedAgainst: result.matchedAgainst }), exited: result.exited };
+    const fields = {
+      ...(result.matchedAgainst === "screen" ? {} : { matchedAgainst: result.matchedAgainst }),
+      exited: result.exited,
+    };
     const parts = mergeParts({ fields, lines: matchLines(result) }, viewParts(screen));
     if (result.matched) return { summary: `Matched "${args.pattern}" after ${result.elapsedMs} ms`, data, parts };
     const seen = result.exited ? "the process exited" : `timed out after ${args.timeoutMs} ms`;
@@ -55,15 +66,30 @@ export const waitForText = defineSessionTool({
     // An error result that still carries the whole result (matched: false, the screen), as run_script's ok: false does.
     const message = `"${args.pattern}" did not appear on the ${result.matchedAgainst} within ${args.timeoutMs} ms${result.exited ? " (the process exited)" : ""}.`;
     const hint = "Check the pattern against the screen below, raise timeoutMs, or try matchScreen: false.";
-    return { summary: `"${args.pattern}" not seen: ${seen}`, data, parts, error: { code: "WAIT_TIMEOUT", message, hint } };
+    return {
+      summary: `"${args.pattern}" not seen: ${seen}`,
+      data,
+      parts,
+      error: { code: "WAIT_TIMEOUT", message, hint },
+    };
   },
 });
 
 export const waitForIdle = defineSessionTool({
   name: "wait_for_idle",
   scriptable: true,
-  output: shape({ idle: B, idleFor: N, elapsedMs: N, settledBy: S, program: S, busy: busyShape, fallback: S, screen: waitScreen }),
-  description: "Block until the program waits for input again (mode idle) or has written nothing for idleMs (mode quiet). Returns the screen.",
+  output: shape({
+    idle: B,
+    idleFor: N,
+    elapsedMs: N,
+    settledBy: S,
+    program: S,
+    busy: busyShape,
+    fallback: S,
+    screen: waitScreen,
+  }),
+  description:
+    "Block until the program waits for input again (mode idle) or has written nothing for idleMs (mode quiet). Returns the screen.",
   input: v.strictObject({
     sessionId,
     mode: v.optional(v.picklist(["idle", "quiet"]), "idle"),
@@ -77,7 +103,11 @@ export const waitForIdle = defineSessionTool({
     const result = await waitIdle(session, args, ctx.signal);
     const summary = idleSummary(result, args.timeoutMs);
     const screen = session.emulator.snapshot({ highlights: true });
-    const data = { sessionId: session.id, ...result, screen: { text: screen.text, cursor: screen.cursor, highlights: screen.highlights } };
+    const data = {
+      sessionId: session.id,
+      ...result,
+      screen: { text: screen.text, cursor: screen.cursor, highlights: screen.highlights },
+    };
     return { summary, data, parts: mergeParts({ fields: { ...result } }, viewParts(screen)) };
   },
 });

@@ -32,7 +32,11 @@ export function assertDirectory(dir: string, what: string): void {
     // reported below
   }
   if (!isDir) {
-    throw new TuiError("INVALID_ARGUMENT", `${what}: directory "${shown(dir)}" does not exist.`, "Create the directory first, or pass a path in an existing one (relative paths are resolved against the server's cwd).");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `${what}: directory "${shown(dir)}" does not exist.`,
+      "Create the directory first, or pass a path in an existing one (relative paths are resolved against the server's cwd).",
+    );
   }
 }
 
@@ -40,11 +44,21 @@ export function assertDirectory(dir: string, what: string): void {
  * The absolute path for an artifact: `path` resolved against `cwd`, the server's (its directory must
  * exist), or `defaultName` inside `defaultDir`.
  */
-export function artifactPath(path: string | undefined, defaultDir: string, defaultName: string, cwd: string, overwrite = false): string {
+export function artifactPath(
+  path: string | undefined,
+  defaultDir: string,
+  defaultName: string,
+  cwd: string,
+  overwrite = false,
+): string {
   const full = path === undefined ? join(defaultDir, defaultName) : resolve(cwd, path);
   assertDirectory(dirname(full), path === undefined ? "Default output" : `Path "${shown(path)}"`);
   if (!overwrite && existsSync(full)) {
-    throw new TuiError("INVALID_ARGUMENT", `"${shown(full)}" already exists; it was left as it is.`, "Pass overwrite: true to replace it, or choose another path.");
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `"${shown(full)}" already exists; it was left as it is.`,
+      "Pass overwrite: true to replace it, or choose another path.",
+    );
   }
   return full;
 }

@@ -26,5 +26,9 @@ export interface ErrorSummary {
 }
 
 export function errorSummary(error: { code: string; message: string; hint?: string }): ErrorSummary {
-  return { code: error.code, message: clipMessage(error.message), ...(error.hint ? { hint: clipMessage(error.hint) } : {}) };
+  return {
+    code: error.code,
+    message: clipMessage(error.message),
+    ...(error.hint ? { hint: clipMessage(error.hint) } : {}),
+  };
 }

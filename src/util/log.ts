@@ -33,7 +33,8 @@ export function log(...parts: unknown[]): void {
   }
   sentInWindow++;
   let line = parts.map((p) => escapeControls(typeof p === "string" ? p : String(JSON.stringify(p)))).join(" ");
-  if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS)}… (${line.length - MAX_LINE_CHARS} more chars)`;
+  if (line.length > MAX_LINE_CHARS)
+    line = `${line.slice(0, MAX_LINE_CHARS)}… (${line.length - MAX_LINE_CHARS} more chars)`;
   if (suppressed > 0) {
     line = `(${suppressed} log lines suppressed) ${line}`;
     suppressed = 0;

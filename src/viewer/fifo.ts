@@ -39,7 +39,8 @@ export function createViewerDir(): ViewerDir {
     chmodSync(dir, 0o700); // mkdtemp already uses 0700; be explicit, other users must not read the stream
     const fifo = join(dir, "screen.fifo");
     const made = Bun.spawnSync(["mkfifo", "-m", "600", fifo], { stdio: ["ignore", "ignore", "pipe"] });
-    if (made.exitCode !== 0) throw new Error(`mkfifo failed: ${made.stderr.toString().trim() || `exit ${made.exitCode}`}`);
+    if (made.exitCode !== 0)
+      throw new Error(`mkfifo failed: ${made.stderr.toString().trim() || `exit ${made.exitCode}`}`);
     const reader = join(dir, "reader.sh");
     writeFileSync(reader, readerScript(dir, fifo, reader), { mode: 0o700 });
     return { dir, fifo, reader };
@@ -74,7 +75,12 @@ function tryOpenWriter(fifo: string): number | "waiting" | Error {
  * a reader arrives; O_NONBLOCK fails with ENXIO instead, so we retry from a timer. Resolves with the
  * fd, or with why not: "timeout", whatever stop() returned (it is asked before each try), or an open error.
  */
-export async function waitForReader(fifo: string, deadline: number, stop: () => string | undefined, intervalMs = 25): Promise<{ fd: number } | { failed: string }> {
+export async function waitForReader(
+  fifo: string,
+  deadline: number,
+  stop: () => string | undefined,
+  intervalMs = 25,
+): Promise<{ fd: number } | { failed: string }> {
   for (;;) {
     const stopped = stop();
     if (stopped !== undefined) return { failed: stopped };

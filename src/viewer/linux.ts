@@ -19,7 +19,17 @@ export function displayReason(env: Record<string, string | undefined>): string |
 const XTERM_WINDOW_OPS = "*disallowedWindowOps: 20,21,SetXprop,GetSelection,SetSelection";
 
 function xtermArgs(ctx: LaunchContext): string[] {
-  return ["-T", ctx.title, "-geometry", `${ctx.cols}x${ctx.rows}`, "-xrm", XTERM_WINDOW_OPS, "-e", "/bin/sh", ctx.reader];
+  return [
+    "-T",
+    ctx.title,
+    "-geometry",
+    `${ctx.cols}x${ctx.rows}`,
+    "-xrm",
+    XTERM_WINDOW_OPS,
+    "-e",
+    "/bin/sh",
+    ctx.reader,
+  ];
 }
 
 /** x-terminal-emulator is a Debian alternative; when it is an xterm (xterm, uxterm, lxterm) use xterm's options. */
@@ -36,9 +46,15 @@ export function linuxPlan(terminal: LinuxTerminal, path: string, ctx: LaunchCont
   switch (terminal) {
     case "x-terminal-emulator":
       // Debian policy guarantees -T title and -e command for every x-terminal-emulator
-      return { terminal, argv: [path, ...(isXtermFamily(path) ? xtermArgs(ctx) : ["-T", ctx.title, "-e", "/bin/sh", ctx.reader])] };
+      return {
+        terminal,
+        argv: [path, ...(isXtermFamily(path) ? xtermArgs(ctx) : ["-T", ctx.title, "-e", "/bin/sh", ctx.reader])],
+      };
     case "gnome-terminal":
-      return { terminal, argv: [path, "--title", ctx.title, `--geometry=${ctx.cols}x${ctx.rows}`, "--", "/bin/sh", ctx.reader] };
+      return {
+        terminal,
+        argv: [path, "--title", ctx.title, `--geometry=${ctx.cols}x${ctx.rows}`, "--", "/bin/sh", ctx.reader],
+      };
     case "konsole":
       // -p parses "key=value;key=value": a ';' in the title would set another profile property
       return { terminal, argv: [path, "-p", `tabtitle=${ctx.title.replace(/;/g, ",")}`, "-e", "/bin/sh", ctx.reader] };
@@ -48,7 +64,10 @@ export function linuxPlan(terminal: LinuxTerminal, path: string, ctx: LaunchCont
 }
 
 /** The terminals on PATH, in preference order, or why there is nothing to try. */
-export function linuxPlans(env: Record<string, string | undefined>, which: (name: string) => string | null): { build: (ctx: LaunchContext) => LaunchPlan[] } | { reason: string } {
+export function linuxPlans(
+  env: Record<string, string | undefined>,
+  which: (name: string) => string | null,
+): { build: (ctx: LaunchContext) => LaunchPlan[] } | { reason: string } {
   const noDisplay = displayReason(env);
   if (noDisplay !== undefined) return { reason: noDisplay };
   const found = LINUX_TERMINALS.flatMap((terminal) => {

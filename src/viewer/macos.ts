@@ -28,7 +28,9 @@ export function macosPlan(osascript: string, ctx: LaunchContext): LaunchPlan {
     closeArgv: (stdout) => {
       const id = stdout.trim();
       // only a number goes back into a script
-      return /^\d+$/.test(id) ? [osascript, "-e", `tell application "Terminal" to close (every window whose id is ${id})`] : undefined;
+      return /^\d+$/.test(id)
+        ? [osascript, "-e", `tell application "Terminal" to close (every window whose id is ${id})`]
+        : undefined;
     },
   };
 }

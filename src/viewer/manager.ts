@@ -50,10 +50,20 @@ export class ViewerManager {
     if (existing !== undefined) return existing.status;
     const entry: Entry = { viewer: undefined, status: Promise.resolve({ requested: true, open: false }) };
     entry.status = this.launch(session, viewerCommand, entry)
-      .catch((error: unknown): ViewerStatus => ({ requested: true, open: false, reason: `viewer failed: ${error instanceof Error ? error.message : String(error)}` }))
+      .catch(
+        (error: unknown): ViewerStatus => ({
+          requested: true,
+          open: false,
+          reason: `viewer failed: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+      )
       .then((status) => {
         if (!status.open) this.forget(session.id, entry);
-        log(status.open ? `viewer for ${session.id} open in ${status.terminal}` : `no viewer for ${session.id}: ${status.reason}`);
+        log(
+          status.open
+            ? `viewer for ${session.id} open in ${status.terminal}`
+            : `no viewer for ${session.id}: ${status.reason}`,
+        );
         return status;
       });
     this.entries.set(session.id, entry);
@@ -68,15 +78,26 @@ export class ViewerManager {
     await Promise.all([...this.entries.values()].map((entry) => entry.viewer?.close()));
   }
 
-  private async launch(session: Session, viewerCommand: ViewerCommand | undefined, entry: Entry): Promise<ViewerStatus> {
-    if (session.state === "exited") return { requested: true, open: false, reason: `session ${session.id} has already exited` };
+  private async launch(
+    session: Session,
+    viewerCommand: ViewerCommand | undefined,
+    entry: Entry,
+  ): Promise<ViewerStatus> {
+    if (session.state === "exited")
+      return { requested: true, open: false, reason: `session ${session.id} has already exited` };
     const strategy = chooseStrategy({ platform: this.platform, env: this.env, viewerCommand });
     if ("reason" in strategy) return { requested: true, open: false, reason: strategy.reason };
     const dir = createViewerDir();
     const viewer = new Viewer(session, dir, definedEnv(this.env), () => this.forget(session.id, entry));
     entry.viewer = viewer;
     this.installExitHook();
-    const plans = strategy.build({ fifo: dir.fifo, reader: dir.reader, title: viewerTitle(session), cols: session.cols, rows: session.rows });
+    const plans = strategy.build({
+      fifo: dir.fifo,
+      reader: dir.reader,
+      title: viewerTitle(session),
+      cols: session.cols,
+      rows: session.rows,
+    });
     return viewer.launch(plans, this.attachTimeoutMs);
   }
 

@@ -37,7 +37,8 @@ export function chooseStrategy({ platform, env, viewerCommand, which }: Strategy
   if (viewerCommand !== undefined) {
     const { command, args } = viewerCommand;
     const path = command.includes("/") ? command : lookup(command);
-    if (command.trim() === "" || path === null) return { reason: `viewerCommand.command "${command}" not found on PATH` };
+    if (command.trim() === "" || path === null)
+      return { reason: `viewerCommand.command "${command}" not found on PATH` };
     return { build: (ctx) => [{ terminal: command, argv: [path, ...substitutePlaceholders(args, ctx)] }] };
   }
   if (platform === "darwin") {

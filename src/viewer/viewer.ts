@@ -81,7 +81,11 @@ export class Viewer {
       }
       const result = await waitForReader(this.dir.fifo, performance.now() + timeoutMs, () => this.whyStop());
       if ("fd" in result) {
-        this.writer = new FifoWriter(result.fd, (e) => this.detach(e), () => this.scheduleRedraw(200));
+        this.writer = new FifoWriter(
+          result.fd,
+          (e) => this.detach(e),
+          () => this.scheduleRedraw(200),
+        );
         await this.resync();
         return { requested: true, open: true, terminal: plan.terminal, fifo: this.dir.fifo };
       }
@@ -90,7 +94,11 @@ export class Viewer {
         failures.push(`${plan.terminal} exited with ${describeExit(this.proc)}${stderr ? `: ${stderr}` : ""}`);
         continue;
       }
-      failures.push(result.failed === "timeout" ? `${plan.terminal} started but did not open the viewer pipe within ${timeoutMs} ms` : result.failed);
+      failures.push(
+        result.failed === "timeout"
+          ? `${plan.terminal} started but did not open the viewer pipe within ${timeoutMs} ms`
+          : result.failed,
+      );
       break;
     }
     await this.close();
@@ -106,7 +114,8 @@ export class Viewer {
   killSync(): void {
     this.phase = "closed";
     this.writer?.close();
-    if (this.proc !== undefined && this.proc.exitCode === null && this.proc.signalCode === null) killGroup(this.proc.pid, "SIGTERM");
+    if (this.proc !== undefined && this.proc.exitCode === null && this.proc.signalCode === null)
+      killGroup(this.proc.pid, "SIGTERM");
     try {
       removeViewerDir(this.dir);
     } catch {
@@ -133,7 +142,8 @@ export class Viewer {
     if (this.closed) return `session ${this.session.id} ended before the viewer window opened`;
     const proc = this.proc;
     // exit 0 is how launchers (gnome-terminal, osascript) hand the window to a server: keep waiting
-    if (proc !== undefined && (proc.signalCode !== null || (proc.exitCode !== null && proc.exitCode !== 0))) return "exited";
+    if (proc !== undefined && (proc.signalCode !== null || (proc.exitCode !== null && proc.exitCode !== 0)))
+      return "exited";
     return undefined;
   }
 
@@ -231,12 +241,19 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 
 async function exitedWithin(proc: Subprocess, ms: number): Promise<boolean> {
   if (proc.exitCode !== null || proc.signalCode !== null) return true;
-  return withTimeout(proc.exited.then(() => true), ms, false);
+  return withTimeout(
+    proc.exited.then(() => true),
+    ms,
+    false,
+  );
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([promise, new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 function describeExit(proc: Subprocess | undefined): string {
@@ -249,7 +266,9 @@ async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
   const decoder = new TextDecoder();
   let text = "";
   try {
-    for await (const chunk of stream) if (text.length < STDIO_LIMIT) text += decoder.decode(chunk, { stream: true }).slice(0, STDIO_LIMIT - text.length);
+    for await (const chunk of stream)
+      if (text.length < STDIO_LIMIT)
+        text += decoder.decode(chunk, { stream: true }).slice(0, STDIO_LIMIT - text.length);
   } catch {
     // the pipe broke: keep what we have
   }

@@ -13,7 +13,6 @@ const MAX_SYNC_TRIES = 10;
 const RESIZE_SETTLE_MS = 50;
 export const MAX_BACKLOG = 1024 * 1024;
 
-
 export type ServerMessage =
   | { type: "repaint"; id: string; cols: number; rows: number; data: string }
   | { type: "output"; id: string; data: string }
@@ -45,7 +44,9 @@ export class SessionMirror {
         clearTimeout(this.resizeTimer);
         this.resizeTimer = setTimeout(() => void this.resync(), RESIZE_SETTLE_MS);
       }),
-      session.onExit((exit) => this.sink.send({ type: "exit", id: session.id, exitCode: exit.exitCode, signal: exit.signal })),
+      session.onExit((exit) =>
+        this.sink.send({ type: "exit", id: session.id, exitCode: exit.exitCode, signal: exit.signal }),
+      ),
     ];
     void this.resync();
   }
@@ -83,7 +84,13 @@ export class SessionMirror {
     }
     if (this.phase !== "syncing" || generation !== this.generation) return;
     const { session } = this;
-    this.sink.send({ type: "repaint", id: session.id, cols: session.cols, rows: session.rows, data: session.emulator.serializeScreen(REPAINT_SCROLLBACK) });
+    this.sink.send({
+      type: "repaint",
+      id: session.id,
+      cols: session.cols,
+      rows: session.rows,
+      data: session.emulator.serializeScreen(REPAINT_SCROLLBACK),
+    });
     // Only when the loop gave up: these may repeat what the repaint shows, which beats losing them.
     for (const data of this.pending.splice(0)) this.sink.send({ type: "output", id: session.id, data });
     this.phase = "live";

@@ -7,7 +7,11 @@ export interface BrowserLaunch {
   reason?: string;
 }
 
-export function browserCommand(url: string, platform: NodeJS.Platform, env: Record<string, string | undefined>): string[] | string {
+export function browserCommand(
+  url: string,
+  platform: NodeJS.Platform,
+  env: Record<string, string | undefined>,
+): string[] | string {
   if (platform === "darwin") return ["open", url];
   // rundll32 takes the URL as one argument; `cmd /c start` would parse & in the query string.
   if (platform === "win32") return ["rundll32", "url.dll,FileProtocolHandler", url];
@@ -16,7 +20,11 @@ export function browserCommand(url: string, platform: NodeJS.Platform, env: Reco
   return opener ? [opener, url] : "xdg-open is not installed";
 }
 
-export function openBrowser(url: string, platform: NodeJS.Platform = process.platform, env: Record<string, string | undefined> = process.env): BrowserLaunch {
+export function openBrowser(
+  url: string,
+  platform: NodeJS.Platform = process.platform,
+  env: Record<string, string | undefined> = process.env,
+): BrowserLaunch {
   const command = browserCommand(url, platform, env);
   if (typeof command === "string") return { opened: false, reason: command };
   try {

@@ -90,7 +90,11 @@ export class WebViewer {
         },
       });
     } catch (error) {
-      throw new TuiError("INVALID_ARGUMENT", `The web viewer could not listen on 127.0.0.1:${this.port}: ${error instanceof Error ? error.message : String(error)}`, "Set TUI_TESTER_WEB_PORT to a free port, or leave it unset for a random one.");
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `The web viewer could not listen on 127.0.0.1:${this.port}: ${error instanceof Error ? error.message : String(error)}`,
+        "Set TUI_TESTER_WEB_PORT to a free port, or leave it unset for a random one.",
+      );
     }
     log(`web viewer on http://127.0.0.1:${this.server.port}/`);
     return this.server;
@@ -113,16 +117,29 @@ export class WebViewer {
     if (!this.tokenOk(url)) return forbidden("missing or wrong token; open the URL the web_viewer tool returned");
     if (url.pathname === "/ws") {
       const origin = request.headers.get("origin") ?? "";
-      if (!this.allowedHosts().some((host) => origin === `http://${host}`)) return forbidden("cross-origin WebSocket refused");
-      if (this.tabs.size >= MAX_TABS) return new Response(`Too many viewer tabs (${MAX_TABS}); close one.`, { status: 503 });
-      return server.upgrade(request, { data: { mirror: undefined, lastList: "" } }) ? undefined : new Response("WebSocket upgrade failed", { status: 400 });
+      if (!this.allowedHosts().some((host) => origin === `http://${host}`))
+        return forbidden("cross-origin WebSocket refused");
+      if (this.tabs.size >= MAX_TABS)
+        return new Response(`Too many viewer tabs (${MAX_TABS}); close one.`, { status: 503 });
+      return server.upgrade(request, { data: { mirror: undefined, lastList: "" } })
+        ? undefined
+        : new Response("WebSocket upgrade failed", { status: 400 });
     }
     if (request.method !== "GET") return new Response("Method not allowed", { status: 405 });
     // asciinema-player compiles its terminal from WebAssembly it carries as a data: URL (wasm-unsafe-eval, connect-src data:).
     const connect = [...this.allowedHosts().map((h) => `ws://${h}`), "'self'", "data:"].join(" ");
     const csp = `default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; img-src 'self' data:; connect-src ${connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
-    const headers = { "Content-Security-Policy": csp, "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
-    if (url.pathname === "/") return new Response(pageHtml(this.token), { headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } });
+    const headers = {
+      "Content-Security-Policy": csp,
+      "X-Frame-Options": "DENY",
+      "Referrer-Policy": "no-referrer",
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    };
+    if (url.pathname === "/")
+      return new Response(pageHtml(this.token), {
+        headers: { ...headers, "Content-Type": "text/html; charset=utf-8" },
+      });
     if (url.pathname === "/recording") return this.recording(url, headers);
     const asset = PAGE_ASSETS[url.pathname];
     if (asset) return new Response(Bun.file(asset.file), { headers: { ...headers, "Content-Type": asset.type } });
@@ -135,7 +152,11 @@ export class WebViewer {
     const stats = session ? recordingHistory(session)[Number(url.searchParams.get("n"))] : undefined;
     if (!stats) return new Response("No such recording", { status: 404, headers });
     const file = Bun.file(stats.path);
-    if (file.size > MAX_PLAYBACK_BYTES) return new Response(`The recording is over ${MAX_PLAYBACK_BYTES >> 20} MiB; play ${stats.path} with asciinema`, { status: 413, headers });
+    if (file.size > MAX_PLAYBACK_BYTES)
+      return new Response(`The recording is over ${MAX_PLAYBACK_BYTES >> 20} MiB; play ${stats.path} with asciinema`, {
+        status: 413,
+        headers,
+      });
     return new Response(file, { headers: { ...headers, "Content-Type": "application/x-asciicast" } });
   }
 
@@ -176,7 +197,11 @@ export class WebViewer {
         return this.sendList(ws);
       }
       case "take":
-        if (session && !this.takeovers.take(session, ws)) send(ws, { type: "error", message: session.running ? "another viewer has control" : "the session has exited" });
+        if (session && !this.takeovers.take(session, ws))
+          send(ws, {
+            type: "error",
+            message: session.running ? "another viewer has control" : "the session has exited",
+          });
         return this.sendList(ws);
       case "release":
         if (session) this.takeovers.release(session, ws);
@@ -190,8 +215,10 @@ export class WebViewer {
       }
       case "resize": {
         const { cols, rows } = message;
-        if (!session || this.takeovers.holder(session) !== ws || !session.running) return send(ws, { type: "error", message: "take control first" });
-        if (Number.isInteger(cols) && Number.isInteger(rows) && cols >= 2 && cols <= 1000 && rows >= 2 && rows <= 500) session.resize(cols, rows, "human");
+        if (!session || this.takeovers.holder(session) !== ws || !session.running)
+          return send(ws, { type: "error", message: "take control first" });
+        if (Number.isInteger(cols) && Number.isInteger(rows) && cols >= 2 && cols <= 1000 && rows >= 2 && rows <= 500)
+          session.resize(cols, rows, "human");
         return;
       }
       default:

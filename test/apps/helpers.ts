@@ -25,7 +25,9 @@ export function describeApp(apps: string | string[], fn: () => void, label?: str
   const missing = names.filter((name) => !hasApp(name));
   const title = label ?? names.join(" + ");
   if (missing.length > 0) {
-    console.warn(`skipping ${title} tests: ${missing.join(", ")} not installed; .ci/run installs ${missing.length > 1 ? "them" : "it"} with apt-get`);
+    console.warn(
+      `skipping ${title} tests: ${missing.join(", ")} not installed; .ci/run installs ${missing.length > 1 ? "them" : "it"} with apt-get`,
+    );
   }
   // test/setup.ts sets this too, but a preload's default only reaches the first test file of a run
   setDefaultTimeout(30_000);
@@ -66,7 +68,8 @@ export function useServer(): AppHarness {
     client = await connect();
   });
   afterEach(async () => {
-    for (const sessionId of live.splice(0)) await client?.call("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
+    for (const sessionId of live.splice(0))
+      await client?.call("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
   });
   afterAll(async () => {
     await client?.[Symbol.asyncDispose]();
@@ -91,9 +94,24 @@ export function useServer(): AppHarness {
 }
 
 /** wait_for_text that fails the test (with the screen in the message) when the pattern never shows. */
-export async function waitText(c: TestClient, sessionId: string, pattern: string, opts: { regex?: boolean; regexFlags?: string; timeoutMs?: number } = {}): Promise<Record<string, any>> {
-  const result = await c.call("wait_for_text", { sessionId, pattern, regex: opts.regex ?? false, regexFlags: opts.regexFlags ?? "", timeoutMs: opts.timeoutMs ?? 10_000, errorOnTimeout: true });
-  if (result.isError) throw new Error(`waiting for ${JSON.stringify(pattern)}: ${result.text}\n--- screen ---\n${result.data.details?.screen?.text ?? "(none)"}`);
+export async function waitText(
+  c: TestClient,
+  sessionId: string,
+  pattern: string,
+  opts: { regex?: boolean; regexFlags?: string; timeoutMs?: number } = {},
+): Promise<Record<string, any>> {
+  const result = await c.call("wait_for_text", {
+    sessionId,
+    pattern,
+    regex: opts.regex ?? false,
+    regexFlags: opts.regexFlags ?? "",
+    timeoutMs: opts.timeoutMs ?? 10_000,
+    errorOnTimeout: true,
+  });
+  if (result.isError)
+    throw new Error(
+      `waiting for ${JSON.stringify(pattern)}: ${result.text}\n--- screen ---\n${result.data.details?.screen?.text ?? "(none)"}`,
+    );
   return result.data;
 }
 
@@ -101,12 +119,28 @@ export async function waitText(c: TestClient, sessionId: string, pattern: string
  * An input tool call with an inline waitFor that must match; returns the structured result
  * (screen.before/after/diff is the frame where the pattern first matched).
  */
-export async function inputUntil(c: TestClient, tool: string, args: Record<string, unknown>, pattern: string, opts: { regex?: boolean; regexFlags?: string; timeoutMs?: number; matchScreen?: boolean } = {}): Promise<Record<string, any>> {
+export async function inputUntil(
+  c: TestClient,
+  tool: string,
+  args: Record<string, unknown>,
+  pattern: string,
+  opts: { regex?: boolean; regexFlags?: string; timeoutMs?: number; matchScreen?: boolean } = {},
+): Promise<Record<string, any>> {
   const result = await c.call(tool, {
     ...args,
-    waitFor: { pattern, regex: opts.regex ?? false, regexFlags: opts.regexFlags ?? "", timeoutMs: opts.timeoutMs ?? 10_000, matchScreen: opts.matchScreen ?? true, errorOnTimeout: true },
+    waitFor: {
+      pattern,
+      regex: opts.regex ?? false,
+      regexFlags: opts.regexFlags ?? "",
+      timeoutMs: opts.timeoutMs ?? 10_000,
+      matchScreen: opts.matchScreen ?? true,
+      errorOnTimeout: true,
+    },
   });
-  if (result.isError) throw new Error(`${tool} ${JSON.stringify(args)} waiting for ${JSON.stringify(pattern)}: ${result.text}\n--- screen ---\n${result.data.details?.screen?.after?.text ?? "(none)"}`);
+  if (result.isError)
+    throw new Error(
+      `${tool} ${JSON.stringify(args)} waiting for ${JSON.stringify(pattern)}: ${result.text}\n--- screen ---\n${result.data.details?.screen?.after?.text ?? "(none)"}`,
+    );
   expect(result.data.waitFor.matched).toBe(true);
   return result.data;
 }
@@ -117,7 +151,8 @@ export async function exitInfo(c: TestClient, sessionId: string, timeoutMs = 10_
   for (;;) {
     const info = await c.ok("get_exit_info", { sessionId, tailBytes: 4000 });
     if (info.exited) return info;
-    if (performance.now() > deadline) throw new Error(`${sessionId} did not exit within ${timeoutMs} ms; screen:\n${info.screenTail}`);
+    if (performance.now() > deadline)
+      throw new Error(`${sessionId} did not exit within ${timeoutMs} ms; screen:\n${info.screenTail}`);
     // wait_for_text returns early (exited: true) the moment the process ends; the pattern never matches
     await c.ok("wait_for_text", { sessionId, pattern: "\u0000never\u0000", timeoutMs: 500, errorOnTimeout: false });
   }

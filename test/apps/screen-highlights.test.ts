@@ -19,7 +19,11 @@ const marked = (highlights: Highlight[], word: string) => highlights.filter((h) 
 const selected = (highlights: Highlight[], word: string) => marked(highlights, word).filter((h) => h.kind !== "bold");
 
 /** get_text's highlights once `ready` holds for them; ncurses apps draw a screen in several writes. */
-async function highlightsWhen(c: { ok(name: string, args: Record<string, unknown>): Promise<Record<string, any>> }, sessionId: string, ready: (h: Highlight[]) => boolean): Promise<Highlight[]> {
+async function highlightsWhen(
+  c: { ok(name: string, args: Record<string, unknown>): Promise<Record<string, any>> },
+  sessionId: string,
+  ready: (h: Highlight[]) => boolean,
+): Promise<Highlight[]> {
   let highlights: Highlight[] = [];
   for (let i = 0; i < 50; i++) {
     highlights = (await c.ok("get_text", { sessionId })).highlights;
@@ -33,7 +37,13 @@ describeApp("dialog", () => {
   const h = useServer();
 
   test("the selected menu item and button are highlights, and they follow the arrow keys", async () => {
-    const { sessionId } = await h.start({ command: "dialog", args: ["--menu", "Pick", "15", "40", "4", "a", "Apple", "b", "Banana", "c", "Cherry"], cols: 80, rows: 24, env: { TERM: "xterm-256color", DIALOGRC: "/dev/null" } });
+    const { sessionId } = await h.start({
+      command: "dialog",
+      args: ["--menu", "Pick", "15", "40", "4", "a", "Apple", "b", "Banana", "c", "Cherry"],
+      cols: 80,
+      rows: 24,
+      env: { TERM: "xterm-256color", DIALOGRC: "/dev/null" },
+    });
     await waitText(h.c, sessionId, "Cherry");
     await waitText(h.c, sessionId, "Cancel");
     const first = (await h.c.ok("get_text", { sessionId })).highlights;
@@ -61,7 +71,8 @@ describeApp("htop", () => {
     const { sessionId } = await h.start({ command: "htop", cols: 120, rows: 40, env: { TERM: "xterm-256color" } });
     await waitText(h.c, sessionId, "Load average");
     await waitText(h.c, sessionId, "Quit");
-    const rowsOf = (highlights: Highlight[]) => highlights.filter((x) => x.startCol === 0 && x.endCol === 120 && /^\s*\d+ /.test(x.text)).map((x) => x.row);
+    const rowsOf = (highlights: Highlight[]) =>
+      highlights.filter((x) => x.startCol === 0 && x.endCol === 120 && /^\s*\d+ /.test(x.text)).map((x) => x.row);
     const before = rowsOf(await highlightsWhen(h.c, sessionId, (x) => rowsOf(x).length === 1));
     expect(before.length).toBe(1);
     await h.c.ok("send_keys", { sessionId, keys: "down", captureScreen: false });
@@ -73,24 +84,35 @@ describeApp("htop", () => {
   });
 });
 
-describeApp("mc", () => {
-  const h = useServer();
+describeApp(
+  "mc",
+  () => {
+    const h = useServer();
 
-  test("the panel's cursor line is a highlight and moves to the next file", async () => {
-    const home = h.tempDir();
-    for (const name of ["alpha.txt", "beta.txt"]) await Bun.write(`${home}/${name}`, "x\n");
-    const { sessionId } = await h.start({ command: "mc", args: ["--nosubshell"], cwd: home, env: { HOME: home, XDG_CONFIG_HOME: `${home}/.config`, TERM: "xterm-256color" }, cols: 100, rows: 30 });
-    await waitText(h.c, sessionId, "10Quit");
-    await waitText(h.c, sessionId, "beta.txt");
-    const start = await highlightsWhen(h.c, sessionId, (x) => marked(x, "/..").length > 0);
-    // the cursor line on "/.." of the active panel, not the inactive one's
-    expect(selected(start, "/..").length).toBe(1);
-    await h.c.ok("send_keys", { sessionId, keys: "down", captureScreen: false });
-    await h.c.ok("send_keys", { sessionId, keys: "down", captureScreen: false });
-    await h.c.ok("send_keys", { sessionId, keys: "down", captureScreen: false });
-    await h.c.ok("send_keys", { sessionId, keys: "down", captureScreen: false });
-    const moved = await highlightsWhen(h.c, sessionId, (x) => marked(x, "alpha.txt").length > 0);
-    expect(selected(moved, "alpha.txt").length).toBe(1);
-    expect(selected(moved, "/..")).toEqual([]);
-  });
-}, "mc (Midnight Commander)");
+    test("the panel's cursor line is a highlight and moves to the next file", async () => {
+      const home = h.tempDir();
+      for (const name of ["alpha.txt", "beta.txt"]) await Bun.write(`${home}/${name}`, "x\n");
+      const { sessionId } = await h.start({
+        command: "mc",
+        args: ["--nosubshell"],
+        cwd: home,
+        env: { HOME: home, XDG_CONFIG_HOME: `${home}/.config`, TERM: "xterm-256color" },
+        cols: 100,
+        rows: 30,
+      });
+      await waitText(h.c, sessionId, "10Quit");
+      await waitText(h.c, sessionId, "beta.txt");
+      const start = await highlightsWhen(h.c, sessionId, (x) => marked(x, "/..").length > 0);
+      // the cursor line on "/.." of the active panel, not the inactive one's
+      expect(selected(start, "/..").length).toBe(1);
+      await h.c.ok("send_keys", { sessionId, keys: "down", captureScreen: false });
+      await h.c.ok("send_keys", { sessionId, keys: "down", captureScreen: false });
+      await h.c.ok("send_keys", { sessionId, keys: "down", captureScreen: false });
+      await h.c.ok("send_keys", { sessionId, keys: "down", captureScreen: false });
+      const moved = await highlightsWhen(h.c, sessionId, (x) => marked(x, "alpha.txt").length > 0);
+      expect(selected(moved, "alpha.txt").length).toBe(1);
+      expect(selected(moved, "/..")).toEqual([]);
+    });
+  },
+  "mc (Midnight Commander)",
+);

@@ -35,18 +35,26 @@ print("DA=%s" % da)
 print("MS=%d" % ms)
 `;
 
-describeApp("python3", () => {
-  const h = useServer();
+describeApp(
+  "python3",
+  () => {
+    const h = useServer();
 
-  test("a start-up OSC 11 + DA1 probe gets both answers at once instead of timing out", async () => {
-    const { sessionId } = await h.start({ command: "python3", args: ["-c", PROBE], cols: 80, rows: 24 });
-    const seen = await waitText(h.c, sessionId, "^(MS=\\d+|TIMEOUT.*)$", { regex: true, regexFlags: "m", timeoutMs: 8000 });
-    const text: string = seen.screen.text;
-    expect(text).not.toContain("TIMEOUT");
-    expect(text).toMatch(/^BG=rgb:[0-9a-f]{4}\/[0-9a-f]{4}\/[0-9a-f]{4}$/m);
-    expect(text).toMatch(/^DA=\d+(;\d+)*$/m);
-    // answered right away, far inside the 5 s the probe would otherwise wait
-    expect(Number(/^MS=(\d+)$/m.exec(text)?.[1])).toBeLessThan(2000);
-    expect((await exitInfo(h.c, sessionId)).exitCode).toBe(0);
-  });
-}, "terminal queries at start-up (python3 probe)");
+    test("a start-up OSC 11 + DA1 probe gets both answers at once instead of timing out", async () => {
+      const { sessionId } = await h.start({ command: "python3", args: ["-c", PROBE], cols: 80, rows: 24 });
+      const seen = await waitText(h.c, sessionId, "^(MS=\\d+|TIMEOUT.*)$", {
+        regex: true,
+        regexFlags: "m",
+        timeoutMs: 8000,
+      });
+      const text: string = seen.screen.text;
+      expect(text).not.toContain("TIMEOUT");
+      expect(text).toMatch(/^BG=rgb:[0-9a-f]{4}\/[0-9a-f]{4}\/[0-9a-f]{4}$/m);
+      expect(text).toMatch(/^DA=\d+(;\d+)*$/m);
+      // answered right away, far inside the 5 s the probe would otherwise wait
+      expect(Number(/^MS=(\d+)$/m.exec(text)?.[1])).toBeLessThan(2000);
+      expect((await exitInfo(h.c, sessionId)).exitCode).toBe(0);
+    });
+  },
+  "terminal queries at start-up (python3 probe)",
+);

@@ -15,7 +15,10 @@ import { until } from "../helpers.ts";
 
 const needed = ["Xvfb", "xterm", "import", "xwininfo"];
 const missing = process.platform === "linux" ? needed.filter((name) => Bun.which(name) === null) : ["Linux"];
-if (missing.length > 0) console.warn(`skipping the Xvfb viewer test: ${missing.join(", ")} not available; .ci/run installs xvfb xterm imagemagick x11-utils with apt-get`);
+if (missing.length > 0)
+  console.warn(
+    `skipping the Xvfb viewer test: ${missing.join(", ")} not available; .ci/run installs xvfb xterm imagemagick x11-utils with apt-get`,
+  );
 
 const TITLE = "tui-tester: viewer-test";
 let xvfb: ReturnType<typeof Bun.spawn> | undefined;
@@ -35,7 +38,9 @@ function run(argv: string[]): { ok: boolean; out: string } {
 
 /** Lines of `xwininfo -root -tree` naming our window, e.g. `0x20000c "tui-tester: viewer-test": ("xterm" "UXTerm") 484x316+0+0`. */
 function viewerWindows(): string[] {
-  return run(["xwininfo", "-root", "-tree"]).out.split("\n").filter((line) => line.includes(`"${TITLE}"`));
+  return run(["xwininfo", "-root", "-tree"])
+    .out.split("\n")
+    .filter((line) => line.includes(`"${TITLE}"`));
 }
 
 /** pids whose command line mentions `needle` (the viewer directory: the terminal's argv and the reader's). */
@@ -58,7 +63,9 @@ async function startXvfb(): Promise<void> {
     const n = 99 + Math.floor(Math.random() * 400);
     if (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) continue;
     display = `:${n}`;
-    const proc = Bun.spawn(["Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"], { stdio: ["ignore", "ignore", "ignore"] });
+    const proc = Bun.spawn(["Xvfb", display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"], {
+      stdio: ["ignore", "ignore", "ignore"],
+    });
     const deadline = performance.now() + 10_000;
     while (proc.exitCode === null && performance.now() < deadline) {
       if (run(["xwininfo", "-root"]).ok) {
@@ -82,46 +89,62 @@ afterAll(async () => {
   if (keepDir === undefined) rmSync(shots, { recursive: true, force: true });
 });
 
-test.skipIf(missing.length > 0)("visible session under Xvfb: window appears, mirrors typing, and is cleaned up on stop", async () => {
-  const registry = new SessionRegistry();
-  const viewers = new ViewerManager({ env: xenv() });
-  try {
-    const session = await registry.start({ command: "bash", args: ["--norc", "--noprofile"], cols: 80, rows: 24, term: "xterm-256color", name: "viewer-test", env: { PS1: "$ " } });
-    await until(() => session.emulator.text().includes("$"), "the prompt");
-    const status = await viewers.open(session);
-    const fifo = status.fifo ?? "";
-    expect({ ...status, fifo: typeof status.fifo }).toEqual({ requested: true, open: true, terminal: status.terminal, fifo: "string" });
-    expect(["x-terminal-emulator", "xterm"]).toContain(status.terminal!);
-    const dir = dirname(fifo);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
+test.skipIf(missing.length > 0)(
+  "visible session under Xvfb: window appears, mirrors typing, and is cleaned up on stop",
+  async () => {
+    const registry = new SessionRegistry();
+    const viewers = new ViewerManager({ env: xenv() });
+    try {
+      const session = await registry.start({
+        command: "bash",
+        args: ["--norc", "--noprofile"],
+        cols: 80,
+        rows: 24,
+        term: "xterm-256color",
+        name: "viewer-test",
+        env: { PS1: "$ " },
+      });
+      await until(() => session.emulator.text().includes("$"), "the prompt");
+      const status = await viewers.open(session);
+      const fifo = status.fifo ?? "";
+      expect({ ...status, fifo: typeof status.fifo }).toEqual({
+        requested: true,
+        open: true,
+        terminal: status.terminal,
+        fifo: "string",
+      });
+      expect(["x-terminal-emulator", "xterm"]).toContain(status.terminal!);
+      const dir = dirname(fifo);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
 
-    await until(() => viewerWindows().length === 1, `a window titled "${TITLE}"`, 15_000);
-    expect(viewerWindows()[0]).toMatch(/\d+x\d+\+\d+\+\d+/);
-    expect(processesMentioning(dir).length).toBeGreaterThan(0);
+      await until(() => viewerWindows().length === 1, `a window titled "${TITLE}"`, 15_000);
+      expect(viewerWindows()[0]).toMatch(/\d+x\d+\+\d+\+\d+/);
+      expect(processesMentioning(dir).length).toBeGreaterThan(0);
 
-    session.write(new TextEncoder().encode("echo hello-viewer\r"));
-    await until(() => /^hello-viewer$/m.test(session.emulator.text()), "the echo in the session");
-    // The pixels are the only sign xterm has drawn the bytes; give it a moment to render them.
-    await Bun.sleep(500);
+      session.write(new TextEncoder().encode("echo hello-viewer\r"));
+      await until(() => /^hello-viewer$/m.test(session.emulator.text()), "the echo in the session");
+      // The pixels are the only sign xterm has drawn the bytes; give it a moment to render them.
+      await Bun.sleep(500);
 
-    const rootShot = join(shots, "viewer-root.png");
-    const windowId = viewerWindows()[0]!.trim().split(/\s+/)[0]!;
-    const windowShot = join(shots, "viewer-window.png");
-    expect(run(["import", "-window", "root", rootShot]).ok).toBe(true);
-    expect(run(["import", "-window", windowId, windowShot]).ok).toBe(true);
-    expect(statSync(rootShot).size).toBeGreaterThan(0);
-    expect(readFileSync(rootShot).subarray(1, 4).toString()).toBe("PNG");
-    // something is drawn in the window: it is not one flat colour
-    const spread = Number(run(["convert", windowShot, "-format", "%[fx:standard_deviation]", "info:"]).out);
-    // ImageMagick's import ran above, so its convert is here too: the spread is a number
-    expect(spread).toBeGreaterThan(0);
+      const rootShot = join(shots, "viewer-root.png");
+      const windowId = viewerWindows()[0]!.trim().split(/\s+/)[0]!;
+      const windowShot = join(shots, "viewer-window.png");
+      expect(run(["import", "-window", "root", rootShot]).ok).toBe(true);
+      expect(run(["import", "-window", windowId, windowShot]).ok).toBe(true);
+      expect(statSync(rootShot).size).toBeGreaterThan(0);
+      expect(readFileSync(rootShot).subarray(1, 4).toString()).toBe("PNG");
+      // something is drawn in the window: it is not one flat colour
+      const spread = Number(run(["convert", windowShot, "-format", "%[fx:standard_deviation]", "info:"]).out);
+      // ImageMagick's import ran above, so its convert is here too: the spread is a number
+      expect(spread).toBeGreaterThan(0);
 
-    await registry.stop(session.id, "SIGKILL");
-    await until(() => !existsSync(fifo) && !existsSync(dir), "the FIFO and its directory to be removed");
-    await until(() => processesMentioning(dir).length === 0, "the xterm and its reader to exit");
-    await until(() => viewerWindows().length === 0, "the window to close");
-  } finally {
-    await viewers.closeAll();
-    await registry.shutdown(200);
-  }
-});
+      await registry.stop(session.id, "SIGKILL");
+      await until(() => !existsSync(fifo) && !existsSync(dir), "the FIFO and its directory to be removed");
+      await until(() => processesMentioning(dir).length === 0, "the xterm and its reader to exit");
+      await until(() => viewerWindows().length === 0, "the window to close");
+    } finally {
+      await viewers.closeAll();
+      await registry.shutdown(200);
+    }
+  },
+);

@@ -26,7 +26,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "tui-tester-bin-"));
   binary = (await buildTarget(target, dir)).outfile;
   await Bun.write(join(dir, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
-  await Bun.write(join(dir, "preload.ts"), 'await Bun.write(import.meta.dir + "/PRELOADED", "bunfig was autoloaded");\n');
+  await Bun.write(
+    join(dir, "preload.ts"),
+    'await Bun.write(import.meta.dir + "/PRELOADED", "bunfig was autoloaded");\n',
+  );
   await Bun.write(join(dir, ".env"), "DOTENV_MARKER=leaked\n");
   await Bun.write(join(dir, "package.json"), JSON.stringify({ name: "decoy", version: "9.9.9" }));
 }, 120_000);
@@ -96,12 +99,28 @@ describe.skipIf(!target || !posix).each(backends)("compiled binary over MCP stdi
   });
 
   test("bash session: send_text, send_keys with waitFor, snapshot, send_raw, run_script, stop_session", async () => {
-    const { sessionId } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, cols: 80, rows: 24 });
-    expect((await c.ok("wait_for_text", { sessionId, pattern: "^\\$", regex: true, regexFlags: "m" })).matched).toBe(true);
+    const { sessionId } = await c.ok("start_session", {
+      command: "bash",
+      args: ["--norc", "--noprofile"],
+      env: { PS1: "$ " },
+      cols: 80,
+      rows: 24,
+    });
+    expect((await c.ok("wait_for_text", { sessionId, pattern: "^\\$", regex: true, regexFlags: "m" })).matched).toBe(
+      true,
+    );
 
-    const typed = await c.ok("send_text", { sessionId, text: 'echo "dotenv=[$DOTENV_MARKER] sum=$((6*7))"', waitFor: { pattern: "sum=$((6*7))" } });
+    const typed = await c.ok("send_text", {
+      sessionId,
+      text: 'echo "dotenv=[$DOTENV_MARKER] sum=$((6*7))"',
+      waitFor: { pattern: "sum=$((6*7))" },
+    });
     expect(typed.waitFor.matched).toBe(true);
-    const entered = await c.ok("send_keys", { sessionId, keys: "Enter", waitFor: { pattern: "^dotenv=\\[\\] sum=42$", regex: true, regexFlags: "m" } });
+    const entered = await c.ok("send_keys", {
+      sessionId,
+      keys: "Enter",
+      waitFor: { pattern: "^dotenv=\\[\\] sum=42$", regex: true, regexFlags: "m" },
+    });
     expect(entered.waitFor.matched).toBe(true);
     expect(entered.screen.diff.identical).toBe(false);
 
@@ -119,7 +138,11 @@ describe.skipIf(!target || !posix).each(backends)("compiled binary over MCP stdi
       sessionId,
       defaults: { timeoutMs: 5000 },
       steps: [
-        { type: "send_text", text: "printf 'scr%s\\n' ipt\r", waitFor: { pattern: "^script$", regex: true, regexFlags: "m" } },
+        {
+          type: "send_text",
+          text: "printf 'scr%s\\n' ipt\r",
+          waitFor: { pattern: "^script$", regex: true, regexFlags: "m" },
+        },
         { type: "send_keys", keys: ["ctrl+l"] },
         { type: "wait_for_idle", idleMs: 50 },
         { type: "assert_text", pattern: "sum=42", negate: true },

@@ -50,19 +50,31 @@ test("headerOf reads every target's format and CPU", () => {
 test("an executable with the right header and library passes; linux may carry the musl variant", async () => {
   for (const t of TARGETS) {
     const extras = await Promise.all(t.alsoAllowed.map(lib));
-    const { problems, embedded } = await checkBinary(await fake(header(t.format, t.cpu), await lib(t.nativeLib), ...extras), t);
+    const { problems, embedded } = await checkBinary(
+      await fake(header(t.format, t.cpu), await lib(t.nativeLib), ...extras),
+      t,
+    );
     expect(problems).toEqual([]);
     expect(embedded.sort()).toEqual([t.nativeLib, ...t.alsoAllowed].sort());
   }
 });
 
 test("darwin-x64 with the linux .so instead of the dylib fails, naming both", async () => {
-  const { problems } = await checkBinary(await fake(header("macho", "x64"), await lib("librust_pty.so")), target("darwin-x64"));
-  expect(problems).toEqual(["librust_pty.dylib is not embedded", "other targets' libraries are embedded: librust_pty.so"]);
+  const { problems } = await checkBinary(
+    await fake(header("macho", "x64"), await lib("librust_pty.so")),
+    target("darwin-x64"),
+  );
+  expect(problems).toEqual([
+    "librust_pty.dylib is not embedded",
+    "other targets' libraries are embedded: librust_pty.so",
+  ]);
 });
 
 test("the right library plus another target's library fails", async () => {
-  const { problems } = await checkBinary(await fake(header("macho", "x64"), await lib("librust_pty.dylib"), await lib("librust_pty.so")), target("darwin-x64"));
+  const { problems } = await checkBinary(
+    await fake(header("macho", "x64"), await lib("librust_pty.dylib"), await lib("librust_pty.so")),
+    target("darwin-x64"),
+  );
   expect(problems).toEqual(["other targets' libraries are embedded: librust_pty.so"]);
 });
 
@@ -75,6 +87,11 @@ test("a fragment of the library is not enough: the full bytes must be there", as
 
 test("the wrong runtime (arm64 ELF for linux-x64, ELF for windows) fails on the header", async () => {
   const so = await lib("librust_pty.so");
-  expect((await checkBinary(await fake(header("elf", "arm64"), so, await lib("librust_pty_musl.so")), target("linux-x64"))).problems).toEqual(["header is elf/arm64, expected elf/x64"]);
-  expect((await checkBinary(await fake(header("elf", "x64"), await lib("rust_pty.dll")), target("windows-x64"))).problems).toEqual(["header is elf/x64, expected pe/x64"]);
+  expect(
+    (await checkBinary(await fake(header("elf", "arm64"), so, await lib("librust_pty_musl.so")), target("linux-x64")))
+      .problems,
+  ).toEqual(["header is elf/arm64, expected elf/x64"]);
+  expect(
+    (await checkBinary(await fake(header("elf", "x64"), await lib("rust_pty.dll")), target("windows-x64"))).problems,
+  ).toEqual(["header is elf/x64, expected pe/x64"]);
 });

@@ -18,24 +18,40 @@ const README = await Bun.file(join(ROOT, "README.md")).text();
 function twoCommands(readme: string): string[] {
   const section = readme.split(/^## The two commands$/m)[1]?.split(/^## /m)[0] ?? "";
   const block = /```bash\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
-  return block.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter((line) => line !== "");
+  return block
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== "");
 }
 
 const [first, second] = twoCommands(README);
 const ONE_TEST_FILE = "test/unit/ring-buffer.test.ts";
-const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "fresh", version: "0" } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "fresh", version: "0" } },
+});
 
 /** The files a clone has: tracked ones, plus new ones not ignored (so uncommitted work is tested too). */
 async function freshClone(into: string): Promise<void> {
-  const listed = Bun.spawnSync(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, stdout: "pipe" });
+  const listed = Bun.spawnSync(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    stdout: "pipe",
+  });
   for (const file of listed.stdout.toString().split("\0")) {
-    if (file !== "" && existsSync(join(ROOT, file))) await cp(join(ROOT, file), join(into, file), { recursive: true, verbatimSymlinks: true });
+    if (file !== "" && existsSync(join(ROOT, file)))
+      await cp(join(ROOT, file), join(into, file), { recursive: true, verbatimSymlinks: true });
   }
 }
 
 async function run(line: string, cwd: string, env: Record<string, string>) {
   const child = Bun.spawn(["sh", "-c", line], { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, stdout, stderr, all: `$ ${line}\n${stdout}\n${stderr}` };
 }
 
@@ -52,8 +68,18 @@ test(".ci/run calls exactly the README's commands", async () => {
 });
 
 const flows = [
-  { machine: "Node.js and npm only (no Bun on PATH)", leftOut: BUN_PROGRAMS, commands: [first!, second!], needs: "npx" },
-  { machine: "Bun only (no Node.js or npm on PATH)", leftOut: NODE_PROGRAMS, commands: [first!, second!].map((c) => c.replace(/^npx --yes /, "")), needs: "bun" },
+  {
+    machine: "Node.js and npm only (no Bun on PATH)",
+    leftOut: BUN_PROGRAMS,
+    commands: [first!, second!],
+    needs: "npx",
+  },
+  {
+    machine: "Bun only (no Node.js or npm on PATH)",
+    leftOut: NODE_PROGRAMS,
+    commands: [first!, second!].map((c) => c.replace(/^npx --yes /, "")),
+    needs: "bun",
+  },
 ];
 
 describe.each(flows)("a fresh clone on a machine with $machine", ({ leftOut, commands, needs }) => {
@@ -70,7 +96,13 @@ describe.each(flows)("a fresh clone on a machine with $machine", ({ leftOut, com
     await freshClone(clone);
     const path = await pathWithout(join(dir, "bin"), leftOut);
     // No viewer window (no display on Linux, and no Terminal.app on macOS); a private npm prefix hides global installs.
-    env = envWithPath(path, { DISPLAY: "", WAYLAND_DISPLAY: "", TUI_TESTER_DEMO_VISIBLE: "0", npm_config_prefix: join(dir, "npm-prefix"), TUI_TESTER_LOG: "" });
+    env = envWithPath(path, {
+      DISPLAY: "",
+      WAYLAND_DISPLAY: "",
+      TUI_TESTER_DEMO_VISIBLE: "0",
+      npm_config_prefix: join(dir, "npm-prefix"),
+      TUI_TESTER_LOG: "",
+    });
   }, 120_000);
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -81,25 +113,37 @@ describe.each(flows)("a fresh clone on a machine with $machine", ({ leftOut, com
     for (const name of leftOut) expect(Bun.which(name, { PATH: env.PATH })).toBeNull();
   });
 
-  test.skipIf(missing)("the first command installs everything and drives the demo TUI to its end", async () => {
-    const result = await run(commands[0]!, clone, env);
-    expect(result.code, result.all).toBe(0);
-    expect(existsSync(join(clone, "node_modules", "@xterm", "headless"))).toBe(true);
-    expect(result.stdout, result.all).toContain("-> start_session:");
-    expect(result.stdout, result.all).toContain("script ok=true");
-    expect(result.stdout, result.all).toContain("demo exited: code 0");
-  }, 300_000);
+  test.skipIf(missing)(
+    "the first command installs everything and drives the demo TUI to its end",
+    async () => {
+      const result = await run(commands[0]!, clone, env);
+      expect(result.code, result.all).toBe(0);
+      expect(existsSync(join(clone, "node_modules", "@xterm", "headless"))).toBe(true);
+      expect(result.stdout, result.all).toContain("-> start_session:");
+      expect(result.stdout, result.all).toContain("script ok=true");
+      expect(result.stdout, result.all).toContain("demo exited: code 0");
+    },
+    300_000,
+  );
 
-  test.skipIf(missing)("the clone's bin/tui-tester, what the README points MCP clients at, serves from another folder", async () => {
-    const result = await run(`printf '%s\\n' '${INITIALIZE}' | ${join(clone, "bin", "tui-tester")}`, dir, env);
-    expect(result.code, result.all).toBe(0);
-    expect(JSON.parse(result.stdout.split("\n")[0]!).result.serverInfo.name, result.all).toBe("tui-tester");
-  }, 120_000);
+  test.skipIf(missing)(
+    "the clone's bin/tui-tester, what the README points MCP clients at, serves from another folder",
+    async () => {
+      const result = await run(`printf '%s\\n' '${INITIALIZE}' | ${join(clone, "bin", "tui-tester")}`, dir, env);
+      expect(result.code, result.all).toBe(0);
+      expect(JSON.parse(result.stdout.split("\n")[0]!).result.serverInfo.name, result.all).toBe("tui-tester");
+    },
+    120_000,
+  );
 
-  test.skipIf(missing)("the second command runs the test suite (one file of it here)", async () => {
-    const result = await run(`${commands[1]} ${ONE_TEST_FILE}`, clone, env);
-    expect(result.code, result.all).toBe(0);
-    expect(result.stderr, result.all).toMatch(/\b[1-9]\d* pass\b/);
-    expect(result.stderr, result.all).toMatch(/\b0 fail\b/);
-  }, 300_000);
+  test.skipIf(missing)(
+    "the second command runs the test suite (one file of it here)",
+    async () => {
+      const result = await run(`${commands[1]} ${ONE_TEST_FILE}`, clone, env);
+      expect(result.code, result.all).toBe(0);
+      expect(result.stderr, result.all).toMatch(/\b[1-9]\d* pass\b/);
+      expect(result.stderr, result.all).toMatch(/\b0 fail\b/);
+    },
+    300_000,
+  );
 });

@@ -28,7 +28,12 @@ let app = "";
 let bin = "";
 
 function sh(cmd: string[], cwd: string, env: Record<string, string> = {}) {
-  const result = Bun.spawnSync(cmd, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, TUI_TESTER_LOG: "silent", ...env } });
+  const result = Bun.spawnSync(cmd, {
+    cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, TUI_TESTER_LOG: "silent", ...env },
+  });
   const out = { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
   if (out.code !== 0) throw new Error(`${cmd.join(" ")} exited ${out.code}:\n${out.stdout}\n${out.stderr}`);
   return out;
@@ -40,16 +45,26 @@ beforeAll(async () => {
   sh([BUN, "run", "types"], ROOT);
   sh([BUN, "pm", "pack", "--destination", dir, "--ignore-scripts", "--quiet"], ROOT);
   tarball = join(dir, `${pkg.name}-${pkg.version}.tgz`);
-  entries = sh(["tar", "-tzf", tarball], dir).stdout.split("\n").filter((line) => line !== "" && !line.endsWith("/")).map((line) => line.replace(/^package\//, "")).sort();
+  entries = sh(["tar", "-tzf", tarball], dir)
+    .stdout.split("\n")
+    .filter((line) => line !== "" && !line.endsWith("/"))
+    .map((line) => line.replace(/^package\//, ""))
+    .sort();
   app = join(dir, "app");
   await Bun.write(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true }));
   sh([BUN, "add", "--prefer-offline", "--no-summary", tarball], app);
   bin = join(app, "node_modules", ".bin", process.platform === "win32" ? "tui-tester.exe" : "tui-tester");
   // The hostile project, written after the install so only the server meets it.
   await Bun.write(join(app, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
-  await Bun.write(join(app, "preload.ts"), 'console.log("PRELOAD WROTE TO STDOUT");\nawait Bun.write(import.meta.dir + "/PRELOADED", "yes");\n');
+  await Bun.write(
+    join(app, "preload.ts"),
+    'console.log("PRELOAD WROTE TO STDOUT");\nawait Bun.write(import.meta.dir + "/PRELOADED", "yes");\n',
+  );
   await Bun.write(join(app, ".env"), "TUI_TESTER_PTY=nonsense\nDOTENV_MARKER=leaked\n");
-  await Bun.write(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "*": ["./hijack.ts"] } } }));
+  await Bun.write(
+    join(app, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "*": ["./hijack.ts"] } } }),
+  );
   await Bun.write(join(app, "hijack.ts"), 'console.log("TSCONFIG PATHS HIJACKED AN IMPORT");\nexport {};\n');
 }, 120_000);
 
@@ -58,7 +73,8 @@ afterAll(async () => {
 });
 
 test("the tarball holds bin/, src/, types/, schema/, the demos, README, LICENSE and package.json, nothing else", async () => {
-  const tree = (root: string, pattern: string) => [...new Bun.Glob(pattern).scanSync({ cwd: root, onlyFiles: true })].map((p) => p.replaceAll("\\", "/")).sort();
+  const tree = (root: string, pattern: string) =>
+    [...new Bun.Glob(pattern).scanSync({ cwd: root, onlyFiles: true })].map((p) => p.replaceAll("\\", "/")).sort();
   expect(entries.filter((e) => e.startsWith("src/"))).toEqual(tree(ROOT, "src/**/*"));
   expect(entries.filter((e) => e.startsWith("types/"))).toEqual(tree(ROOT, "types/**/*.d.ts"));
   expect(entries).toContain("types/lib/index.d.ts");
@@ -78,7 +94,9 @@ test("every entry of package.json files exists (a missing one would silently dro
 });
 
 test.skipIf(lacks("npm", "the npm pack test"))("npm pack (what the release publishes) packs the same files", () => {
-  const [report] = JSON.parse(sh(["npm", "pack", "--dry-run", "--json", "--ignore-scripts"], ROOT).stdout) as { files: { path: string; mode: number }[] }[];
+  const [report] = JSON.parse(sh(["npm", "pack", "--dry-run", "--json", "--ignore-scripts"], ROOT).stdout) as {
+    files: { path: string; mode: number }[];
+  }[];
   expect(report!.files.map((f) => f.path).sort()).toEqual(entries);
   // The launcher keeps its execute bit, or the shebang never runs.
   expect(report!.files.find((f) => f.path === "bin/tui-tester")!.mode & 0o111).toBe(0o111);
@@ -95,11 +113,26 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
     expect(sh([BUN, "x", "tui-tester", "--version"], app)).toMatchObject({ stdout: `${pkg.version}\n` });
   });
 
-  test.skipIf(lacks("npx", "the bin-through-npx test"))("with no bun on PATH but npx (Node.js only), the bin runs Bun through npx", async () => {
-    const env = envWithPath(await pathWithout(join(dir, "path-node-only"), BUN_PROGRAMS), { npm_config_prefix: join(dir, "npm-prefix") });
-    const result = Bun.spawnSync([bin, "--version"], { cwd: app, stdin: "ignore", stdout: "pipe", stderr: "pipe", env });
-    expect({ code: result.exitCode, stdout: result.stdout.toString() }).toEqual({ code: 0, stdout: `${pkg.version}\n` });
-  }, 120_000);
+  test.skipIf(lacks("npx", "the bin-through-npx test"))(
+    "with no bun on PATH but npx (Node.js only), the bin runs Bun through npx",
+    async () => {
+      const env = envWithPath(await pathWithout(join(dir, "path-node-only"), BUN_PROGRAMS), {
+        npm_config_prefix: join(dir, "npm-prefix"),
+      });
+      const result = Bun.spawnSync([bin, "--version"], {
+        cwd: app,
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+        env,
+      });
+      expect({ code: result.exitCode, stdout: result.stdout.toString() }).toEqual({
+        code: 0,
+        stdout: `${pkg.version}\n`,
+      });
+    },
+    120_000,
+  );
 
   test("with neither bun nor npx on PATH the bin says what it needs and exits 127", async () => {
     const env = envWithPath(await pathWithout(join(dir, "path-neither"), [...BUN_PROGRAMS, ...NODE_PROGRAMS]));
@@ -131,8 +164,20 @@ describe.skipIf(!posix)("the installed bin, started in a hostile project", () =>
     });
 
     test("start_session works and the project's .env reaches neither the server nor the program", async () => {
-      const started = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-c", 'echo "marker=${DOTENV_MARKER:-unset} pty=${TUI_TESTER_PTY:-unset}"; sleep 30'] });
-      const waited = await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "marker=", timeoutMs: 10_000 });
+      const started = await c.ok("start_session", {
+        command: "bash",
+        args: [
+          "--norc",
+          "--noprofile",
+          "-c",
+          'echo "marker=${DOTENV_MARKER:-unset} pty=${TUI_TESTER_PTY:-unset}"; sleep 30',
+        ],
+      });
+      const waited = await c.ok("wait_for_text", {
+        sessionId: started.sessionId,
+        pattern: "marker=",
+        timeoutMs: 10_000,
+      });
       expect(waited.matched).toBe(true);
       const text = (await c.ok("get_text", { sessionId: started.sessionId })).text as string;
       expect(text).toContain("marker=unset pty=unset");
@@ -156,9 +201,22 @@ describe("the library from the installed package", () => {
   let project = "";
   beforeAll(async () => {
     project = join(dir, "library-user");
-    await Bun.write(join(project, "package.json"), JSON.stringify({ name: "library-user", private: true, type: "module" }));
+    await Bun.write(
+      join(project, "package.json"),
+      JSON.stringify({ name: "library-user", private: true, type: "module" }),
+    );
     sh([BUN, "add", "--prefer-offline", "--no-summary", tarball], project);
-    const compilerOptions = { strict: true, noEmit: true, module: "Preserve", moduleResolution: "bundler", target: "ESNext", lib: ["ESNext"], types: ["bun"], skipLibCheck: true, typeRoots: [join(ROOT, "node_modules", "@types")] };
+    const compilerOptions = {
+      strict: true,
+      noEmit: true,
+      module: "Preserve",
+      moduleResolution: "bundler",
+      target: "ESNext",
+      lib: ["ESNext"],
+      types: ["bun"],
+      skipLibCheck: true,
+      typeRoots: [join(ROOT, "node_modules", "@types")],
+    };
     await Bun.write(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["*.ts"] }));
     await Bun.write(
       join(project, "shell.test.ts"),
@@ -185,7 +243,10 @@ test("drives a shell", async () => {
   test("tsc checks the user's file against the shipped declarations, matchers included", async () => {
     const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
     expect(sh([BUN, tsc, "-p", project], project).code).toBe(0);
-    await Bun.write(join(project, "wrong.ts"), 'import { expect } from "bun:test";\nimport { launch } from "tui-tester";\nimport "tui-tester/expect";\nconst t = await launch("x", { cols: "wide" });\nawait expect(t).toShowTextt("x");\n');
+    await Bun.write(
+      join(project, "wrong.ts"),
+      'import { expect } from "bun:test";\nimport { launch } from "tui-tester";\nimport "tui-tester/expect";\nconst t = await launch("x", { cols: "wide" });\nawait expect(t).toShowTextt("x");\n',
+    );
     const failed = Bun.spawnSync([BUN, tsc, "-p", project], { cwd: project, stdout: "pipe" });
     await Bun.file(join(project, "wrong.ts")).delete();
     expect(failed.exitCode).not.toBe(0);
@@ -193,11 +254,18 @@ test("drives a shell", async () => {
     expect(failed.stdout.toString()).toContain("'toShowTextt' does not exist");
   }, 60_000);
 
-  test.skipIf(lacks("node", "the under-Node.js test"))("under Node.js both entry points fail at once, saying the library needs Bun", () => {
-    for (const entry of ["tui-tester", "tui-tester/expect"]) {
-      const result = Bun.spawnSync(["node", "--input-type=module", "-e", `await import(${JSON.stringify(entry)})`], { cwd: project, stdout: "pipe", stderr: "pipe" });
-      expect(result.exitCode).not.toBe(0);
-      expect(result.stderr.toString()).toContain("tui-tester's library needs Bun");
-    }
-  });
+  test.skipIf(lacks("node", "the under-Node.js test"))(
+    "under Node.js both entry points fail at once, saying the library needs Bun",
+    () => {
+      for (const entry of ["tui-tester", "tui-tester/expect"]) {
+        const result = Bun.spawnSync(["node", "--input-type=module", "-e", `await import(${JSON.stringify(entry)})`], {
+          cwd: project,
+          stdout: "pipe",
+          stderr: "pipe",
+        });
+        expect(result.exitCode).not.toBe(0);
+        expect(result.stderr.toString()).toContain("tui-tester's library needs Bun");
+      }
+    },
+  );
 });

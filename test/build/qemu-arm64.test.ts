@@ -18,7 +18,13 @@ const qemu = Bun.which("qemu-aarch64-static") ?? Bun.which("qemu-aarch64");
 /** Where the aarch64 glibc lives: libc6-arm64-cross's prefix, or / on a multiarch host. */
 const sysroot = ["/usr/aarch64-linux-gnu", "/"].find((root) => existsSync(join(root, LOADER)));
 const onX64Linux = process.platform === "linux" && process.arch === "x64";
-const missing = !onX64Linux ? "not an x86-64 Linux host" : !qemu ? "qemu-aarch64(-static) not on PATH (apt-get install qemu-user-static)" : !sysroot ? `no aarch64 glibc (${LOADER}; apt-get install libc6-arm64-cross)` : "";
+const missing = !onX64Linux
+  ? "not an x86-64 Linux host"
+  : !qemu
+    ? "qemu-aarch64(-static) not on PATH (apt-get install qemu-user-static)"
+    : !sysroot
+      ? `no aarch64 glibc (${LOADER}; apt-get install libc6-arm64-cross)`
+      : "";
 if (missing) console.warn(`skipping linux-arm64 under qemu: ${missing}`);
 
 let dir = "";
@@ -50,12 +56,25 @@ describe.skipIf(missing !== "")("linux-arm64 binary under qemu-user", () => {
     test(`initialize, tools/list and a bash session on ${label}`, async () => {
       let c: TestClient | undefined;
       try {
-        c = await connectStdio({ command: qemu!, args: qemuArgs(), cwd: dir, env: { TUI_TESTER_PTY: pty, BUN_PTY_LIB: "" } });
+        c = await connectStdio({
+          command: qemu!,
+          args: qemuArgs(),
+          cwd: dir,
+          env: { TUI_TESTER_PTY: pty, BUN_PTY_LIB: "" },
+        });
         expect(c.client.getServerVersion()?.version).toBe(pkg.version);
         const { tools } = await c.client.listTools();
         expect(tools.map((t) => t.name)).toContain("run_script");
-        const { sessionId } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " } });
-        const sent = await c.ok("send_text", { sessionId, text: "echo $((6*7))\r", waitFor: { pattern: "^42$", regex: true, regexFlags: "m", timeoutMs: 20_000 } });
+        const { sessionId } = await c.ok("start_session", {
+          command: "bash",
+          args: ["--norc", "--noprofile"],
+          env: { PS1: "$ " },
+        });
+        const sent = await c.ok("send_text", {
+          sessionId,
+          text: "echo $((6*7))\r",
+          waitFor: { pattern: "^42$", regex: true, regexFlags: "m", timeoutMs: 20_000 },
+        });
         expect(sent.waitFor.matched).toBe(true);
         expect((await c.call("send_raw", { sessionId, hex: "ff", captureScreen: false })).isError).toBe(!rawBytes);
         await c.ok("stop_session", { sessionId, graceMs: 200 });

@@ -13,7 +13,9 @@ const ROOT = join(import.meta.dir, "..", "..");
 test("server.json points at this package and version over stdio", () => {
   expect(server.$schema).toBe("https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json");
   expect(server.version).toBe(pkg.version);
-  expect(server.packages).toEqual([{ registryType: "npm", identifier: pkg.name, version: pkg.version, transport: { type: "stdio" } }]);
+  expect(server.packages).toEqual([
+    { registryType: "npm", identifier: pkg.name, version: pkg.version, transport: { type: "stdio" } },
+  ]);
   // The registry's limit on description.
   expect(server.description.length).toBeLessThanOrEqual(100);
 });

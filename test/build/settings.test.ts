@@ -41,12 +41,20 @@ const CASES: Record<string, { bad: () => string[]; good: () => string }> = {
   TUI_TESTER_OUTPUT_DIR: { bad: () => [file], good: () => join(dir, "out") },
   TUI_TESTER_CONTENT: { bad: () => ["xml"], good: () => "json" },
   TUI_TESTER_RECORD_DIR: { bad: () => [join(dir, "missing"), file], good: () => dir },
-  TUI_TESTER_FONTS: { bad: () => [join(dir, "missing.ttf"), file], good: () => Bun.resolveSync("dejavu-fonts-ttf/ttf/DejaVuSans.ttf", import.meta.dir) },
+  TUI_TESTER_FONTS: {
+    bad: () => [join(dir, "missing.ttf"), file],
+    good: () => Bun.resolveSync("dejavu-fonts-ttf/ttf/DejaVuSans.ttf", import.meta.dir),
+  },
   TUI_TESTER_WEB_PORT: { bad: () => ["65536", "-1", "http"], good: () => "0" },
 };
 
 function start(env: Record<string, string>) {
-  const result = Bun.spawnSync([process.execPath, SERVER_ENTRY], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+  const result = Bun.spawnSync([process.execPath, SERVER_ENTRY], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, ...env },
+  });
   return { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
 }
 
@@ -77,7 +85,10 @@ describe.each(ENVIRONMENT.map((e) => e.name))("%s", (name) => {
 
   test("the server refuses to start on the first bad value: exit 2, the problem on stderr, nothing on stdout", () => {
     const value = CASES[name]!.bad()[0]!;
-    const { code, stdout, stderr } = start({ [name]: value, TUI_TESTER_LOG: name === "TUI_TESTER_LOG" ? value : "silent" });
+    const { code, stdout, stderr } = start({
+      [name]: value,
+      TUI_TESTER_LOG: name === "TUI_TESTER_LOG" ? value : "silent",
+    });
     expect({ code, stdout }).toEqual({ code: 2, stdout: "" });
     expect(stderr).toContain(`${name}=${JSON.stringify(value)}: `);
     expect(stderr).toContain(`Accepted: ${setting.accepted}.`);
@@ -85,7 +96,11 @@ describe.each(ENVIRONMENT.map((e) => e.name))("%s", (name) => {
 });
 
 test("several bad values are all reported at once", () => {
-  const { code, stderr } = start({ TUI_TESTER_SCREEN_DETAIL: "bogus", TUI_TESTER_MAX_SESSIONS: "0", TUI_TESTER_LOG: "silent" });
+  const { code, stderr } = start({
+    TUI_TESTER_SCREEN_DETAIL: "bogus",
+    TUI_TESTER_MAX_SESSIONS: "0",
+    TUI_TESTER_LOG: "silent",
+  });
   expect(code).toBe(2);
   expect(stderr).toContain('TUI_TESTER_SCREEN_DETAIL="bogus"');
   expect(stderr).toContain('TUI_TESTER_MAX_SESSIONS="0"');
@@ -99,8 +114,15 @@ test("a long bad value is cut in the message", () => {
 test("with every variable set to a good non-default value the server starts and runs a session", async () => {
   const env = Object.fromEntries(Object.entries(CASES).map(([name, c]) => [name, c.good()]));
   await using c = await connectStdio({ env });
-  const started = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-c", "echo settings-ok; sleep 30"] });
-  const waited = await c.call("wait_for_text", { sessionId: started.sessionId, pattern: "settings-ok", timeoutMs: 10_000 });
+  const started = await c.ok("start_session", {
+    command: "bash",
+    args: ["--norc", "--noprofile", "-c", "echo settings-ok; sleep 30"],
+  });
+  const waited = await c.call("wait_for_text", {
+    sessionId: started.sessionId,
+    pattern: "settings-ok",
+    timeoutMs: 10_000,
+  });
   expect(waited.isError).toBe(false);
   await c.ok("stop_session", { sessionId: started.sessionId, signal: "SIGKILL" });
 });

@@ -32,7 +32,6 @@ export async function pathWithout(dir: string, leftOut: string[], path = process
   return dir;
 }
 
-
 /**
  * process.env with PATH replaced and without what would lead a child to Bun or a global install
  * anyway: bunx's and npm's npm_* variables, BUN_INSTALL.

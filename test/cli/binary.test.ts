@@ -24,7 +24,11 @@ afterAll(async () => {
 
 describe.skipIf(!target || process.platform === "win32")(`compiled ${target?.name ?? "host"} binary: test mode`, () => {
   test("runs the examples against their goldens from a directory without node_modules", async () => {
-    const run = await runCli([join(ROOT, "examples"), "--ci", "--json"], { cwd: dir, command: [binary], env: { TUI_TESTER_LOG: undefined } });
+    const run = await runCli([join(ROOT, "examples"), "--ci", "--json"], {
+      cwd: dir,
+      command: [binary],
+      env: { TUI_TESTER_LOG: undefined },
+    });
     expect(run.stderr).toContain("✓");
     expect(run.stderr).not.toContain("[tui-tester]");
     expect(run.code).toBe(0);
@@ -32,7 +36,17 @@ describe.skipIf(!target || process.platform === "win32")(`compiled ${target?.nam
   });
 
   test("a failing test exits 1, prints the failure and writes valid JUnit", async () => {
-    await Bun.write(join(dir, "fail.tui.json"), JSON.stringify({ name: "wrong answer", session: bash(), steps: [...shellSteps("echo $((6*7))", "42"), { type: "assert_text", pattern: "^41$", regex: true, regexFlags: "m" }] }));
+    await Bun.write(
+      join(dir, "fail.tui.json"),
+      JSON.stringify({
+        name: "wrong answer",
+        session: bash(),
+        steps: [
+          ...shellSteps("echo $((6*7))", "42"),
+          { type: "assert_text", pattern: "^41$", regex: true, regexFlags: "m" },
+        ],
+      }),
+    );
     const run = await runCli(["fail.tui.json", "--junit", "junit.xml"], { cwd: dir, command: [binary] });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('step 2 (assert_text) failed: "^41$" is not on the screen.');

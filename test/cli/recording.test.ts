@@ -45,16 +45,32 @@ test("a failed attempt keeps its recording, a passed one deletes it", async () =
 
 test("a session already recorded, or a recorder that fails: the failed test says why", () => {
   const busy: RecorderBackend = { start: () => false, stop: () => "" };
-  expect(createRecorder("/tmp", busy).start(session, testCase, 1).finish(false)?.unavailable).toContain("already being recorded");
-  const broken: RecorderBackend = { start: () => { throw new Error("disk full"); }, stop: () => "" };
-  expect(createRecorder("/tmp", broken).start(session, testCase, 1).finish(false)?.unavailable).toBe("recording failed to start: disk full");
+  expect(createRecorder("/tmp", busy).start(session, testCase, 1).finish(false)?.unavailable).toContain(
+    "already being recorded",
+  );
+  const broken: RecorderBackend = {
+    start: () => {
+      throw new Error("disk full");
+    },
+    stop: () => "",
+  };
+  expect(createRecorder("/tmp", broken).start(session, testCase, 1).finish(false)?.unavailable).toBe(
+    "recording failed to start: disk full",
+  );
 });
 
 test("with the recorder, a failed test's asciicast is kept in --output-dir and named in the report", async () => {
   await using s = await scratch();
   await s.write("two.tui.json", [
     { name: "passes", session: bash(), steps: shellSteps("echo fine", "fine") },
-    { name: "fails", session: bash(), steps: [...shellSteps("echo recorded-output", "recorded-output"), { type: "assert_text", pattern: "never there" }] },
+    {
+      name: "fails",
+      session: bash(),
+      steps: [
+        ...shellSteps("echo recorded-output", "recorded-output"),
+        { type: "assert_text", pattern: "never there" },
+      ],
+    },
   ]);
   const run = await runCli(["--record-failures", "--output-dir", "casts", "--json"], { cwd: s.dir });
   expect(run.code).toBe(1);

@@ -7,7 +7,11 @@ import { bash, MAIN, runCli, scratch, shellSteps } from "./cli-helpers.ts";
 
 test("a passing test exits 0 with a ✓ line on stderr, no server log lines, nothing on stdout", async () => {
   await using s = await scratch();
-  await s.write("echo.tui.json", { name: "echo works", session: bash(), steps: [...shellSteps("echo $((6*7))", "42"), { type: "assert_text", pattern: "42" }] });
+  await s.write("echo.tui.json", {
+    name: "echo works",
+    session: bash(),
+    steps: [...shellSteps("echo $((6*7))", "42"), { type: "assert_text", pattern: "42" }],
+  });
   // TUI_TESTER_LOG unset, as in a user's shell: test mode keeps the session log out of the report
   const run = await runCli([], { cwd: s.dir, env: { TUI_TESTER_LOG: undefined } });
   expect(run.stdout).toBe("");
@@ -19,7 +23,15 @@ test("a passing test exits 0 with a ✓ line on stderr, no server log lines, not
 
 test("a failing step exits 1 and reports the step, the fix, the step list and the screen", async () => {
   await using s = await scratch();
-  await s.write("fail.tui.json", { name: "wants goodbye", session: bash(), steps: [...shellSteps("echo hello", "hello"), { type: "assert_text", pattern: "goodbye" }, { type: "send_keys", keys: "Enter" }] });
+  await s.write("fail.tui.json", {
+    name: "wants goodbye",
+    session: bash(),
+    steps: [
+      ...shellSteps("echo hello", "hello"),
+      { type: "assert_text", pattern: "goodbye" },
+      { type: "send_keys", keys: "Enter" },
+    ],
+  });
   const run = await runCli([], { cwd: s.dir });
   expect(run.code).toBe(1);
   expect(run.stderr).toContain("✗ fail.tui.json › wants goodbye");
@@ -35,7 +47,11 @@ test("--json prints the report on stdout; a list file holds several tests", asyn
   await using s = await scratch();
   await s.write("two.tui.json", [
     { name: "ok", session: bash(), steps: shellSteps("echo one", "one") },
-    { name: "bad", session: bash(), steps: [...shellSteps("echo two", "two"), { type: "assert_text", pattern: "three", label: "needs three" }] },
+    {
+      name: "bad",
+      session: bash(),
+      steps: [...shellSteps("echo two", "two"), { type: "assert_text", pattern: "three", label: "needs three" }],
+    },
     { name: "later", skip: true, session: bash(), steps: shellSteps("echo x", "x") },
   ]);
   const run = await runCli(["--json"], { cwd: s.dir });
@@ -43,7 +59,11 @@ test("--json prints the report on stdout; a list file holds several tests", asyn
   const report = JSON.parse(run.stdout);
   expect(report).toMatchObject({ ok: false, passed: 1, failed: 1, skipped: 1 });
   const bad = report.tests.find((t: { name: string }) => t.name === "bad");
-  expect(bad).toMatchObject({ status: "failed", file: "two.tui.json", failure: { code: "ASSERTION_FAILED", step: 2, stepType: "assert_text" } });
+  expect(bad).toMatchObject({
+    status: "failed",
+    file: "two.tui.json",
+    failure: { code: "ASSERTION_FAILED", step: 2, stepType: "assert_text" },
+  });
   expect(bad.steps[2]).toMatchObject({ ok: false, label: "needs three" });
   expect(bad.screen.lines).toContain("two");
   expect(report.tests.map((t: { status: string }) => t.status).sort()).toEqual(["failed", "passed", "skipped"]);
@@ -53,7 +73,14 @@ test("--retries runs a failing test again and reports a pass on retry as flaky",
   await using s = await scratch();
   // Fails the first time (no marker file yet), passes the second.
   const script = "if [ -e marker ]; then echo SECOND; else touch marker; echo FIRST; fi";
-  await s.write("flaky.tui.json", { name: "flaky", session: bash(), steps: [...shellSteps(script, "(FIRST|SECOND)"), { type: "assert_text", pattern: "^SECOND$", regex: true, regexFlags: "m" }] });
+  await s.write("flaky.tui.json", {
+    name: "flaky",
+    session: bash(),
+    steps: [
+      ...shellSteps(script, "(FIRST|SECOND)"),
+      { type: "assert_text", pattern: "^SECOND$", regex: true, regexFlags: "m" },
+    ],
+  });
   const once = await runCli([], { cwd: s.dir });
   expect(once.code).toBe(1);
   await Bun.$`rm ${join(s.dir, "marker")}`;
@@ -66,7 +93,12 @@ test("--retries runs a failing test again and reports a pass on retry as flaky",
 
 test("a test over its time limit fails with TIMEOUT and the screen, and its session is stopped", async () => {
   await using s = await scratch();
-  await s.write("slow.tui.json", { name: "sleeps", timeoutMs: 500, session: bash(), steps: [...shellSteps("echo $$ > pid; echo started", "started"), { type: "sleep", durationMs: 600_000 }] });
+  await s.write("slow.tui.json", {
+    name: "sleeps",
+    timeoutMs: 500,
+    session: bash(),
+    steps: [...shellSteps("echo $$ > pid; echo started", "started"), { type: "sleep", durationMs: 600_000 }],
+  });
   const run = await runCli(["--json"], { cwd: s.dir });
   expect(run.code).toBe(1);
   const result = JSON.parse(run.stdout).tests[0];
@@ -94,8 +126,16 @@ test("--filter runs only the tests whose title matches", async () => {
 test("--workers N runs N tests at once, each in its own session", async () => {
   await using s = await scratch();
   // Each test announces itself, then waits until all four have: only possible if they run together.
-  const barrier = (n: number) => `touch started-${n}; until [ $(ls started-* | wc -l) -ge 4 ]; do sleep 0.02; done; echo "ALL IN ${n} $$"`;
-  await s.write("barrier.tui.json", [1, 2, 3, 4].map((n) => ({ name: `test ${n}`, session: bash({ cols: 60 }), steps: shellSteps(barrier(n), `ALL IN ${n} \\d+`) })));
+  const barrier = (n: number) =>
+    `touch started-${n}; until [ $(ls started-* | wc -l) -ge 4 ]; do sleep 0.02; done; echo "ALL IN ${n} $$"`;
+  await s.write(
+    "barrier.tui.json",
+    [1, 2, 3, 4].map((n) => ({
+      name: `test ${n}`,
+      session: bash({ cols: 60 }),
+      steps: shellSteps(barrier(n), `ALL IN ${n} \\d+`),
+    })),
+  );
   const run = await runCli(["--workers", "4", "--timeout", "20000", "--json"], { cwd: s.dir });
   expect(run.stderr).toContain("4 worker(s)");
   expect(run.code).toBe(0);
@@ -110,10 +150,23 @@ test("--workers N runs N tests at once, each in its own session", async () => {
 
 test("Ctrl-C (SIGINT) stops every session and exits 130", async () => {
   await using s = await scratch();
-  await s.write("slow.tui.json", { name: "slow", session: bash(), steps: [...shellSteps("echo $$ > pid; echo written", "written"), { type: "sleep", durationMs: 600_000 }] });
-  const proc = Bun.spawn([process.execPath, MAIN, "test"], { cwd: s.dir, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  await s.write("slow.tui.json", {
+    name: "slow",
+    session: bash(),
+    steps: [...shellSteps("echo $$ > pid; echo written", "written"), { type: "sleep", durationMs: 600_000 }],
+  });
+  const proc = Bun.spawn([process.execPath, MAIN, "test"], {
+    cwd: s.dir,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const pidFile = join(s.dir, "pid");
-  await until(() => (statSync(pidFile, { throwIfNoEntry: false })?.size ?? 0) > 0, "the test's shell to write its pid", 20_000);
+  await until(
+    () => (statSync(pidFile, { throwIfNoEntry: false })?.size ?? 0) > 0,
+    "the test's shell to write its pid",
+    20_000,
+  );
   const pid = Number((await Bun.file(pidFile).text()).trim());
   proc.kill("SIGINT");
   expect(await proc.exited).toBe(130);

@@ -7,7 +7,10 @@ import { bash, runCli, scratch, shellSteps } from "./cli-helpers.ts";
 const echoTest = (value: string, extra: Record<string, unknown> = {}) => ({
   name: "echo",
   session: bash(),
-  steps: [...shellSteps(`echo ${value}`, value), { type: "expect_snapshot", name: "after-echo", timeoutMs: 300, ...extra }],
+  steps: [
+    ...shellSteps(`echo ${value}`, value),
+    { type: "expect_snapshot", name: "after-echo", timeoutMs: 300, ...extra },
+  ],
 });
 
 test("missing golden: written and reported; the next run matches it", async () => {
@@ -23,7 +26,9 @@ test("missing golden: written and reported; the next run matches it", async () =
   const second = await runCli(["--json"], { cwd: s.dir });
   expect(second.code).toBe(0);
   expect(second.stderr).not.toContain("snapshot(s) written");
-  expect(JSON.parse(second.stdout).tests[0].snapshots).toEqual([{ name: "after-echo", status: "matched", file: golden }]);
+  expect(JSON.parse(second.stdout).tests[0].snapshots).toEqual([
+    { name: "after-echo", status: "matched", file: golden },
+  ]);
 });
 
 test("a mismatch fails with a row diff naming the rows, the golden and the fix; --update-snapshots rewrites it", async () => {
@@ -35,9 +40,13 @@ test("a mismatch fails with a row diff naming the rows, the golden and the fix; 
 
   const mismatch = await runCli([], { cwd: s.dir });
   expect(mismatch.code).toBe(1);
-  expect(mismatch.stderr).toContain('step 2 (expect_snapshot) failed: Screen differs from snapshot "after-echo" in 2 rows (rows 0, 1)');
+  expect(mismatch.stderr).toContain(
+    'step 2 (expect_snapshot) failed: Screen differs from snapshot "after-echo" in 2 rows (rows 0, 1)',
+  );
   expect(mismatch.stderr).toContain(`golden: ${golden}`);
-  expect(mismatch.stderr).toMatch(/- row 0 \|t\$ echo 42\|\n\s+\+ row 0 \|t\$ echo 43\|\n\s+- row 1 \|42\|\n\s+\+ row 1 \|43\|/);
+  expect(mismatch.stderr).toMatch(
+    /- row 0 \|t\$ echo 42\|\n\s+\+ row 0 \|t\$ echo 43\|\n\s+- row 1 \|42\|\n\s+\+ row 1 \|43\|/,
+  );
   expect(mismatch.stderr).toContain("Fix: If the new screen is right, rerun with --update-snapshots.");
   expect(await Bun.file(golden).text()).toStartWith("t$ echo 42\n");
 
@@ -61,7 +70,13 @@ test("region and ansi: only the rectangle is kept, with SGR attributes per row",
   await using s = await scratch();
   const steps = [
     ...shellSteps("printf 'plain \\033[1;31mRED\\033[0m tail\\n'", "plain RED tail"),
-    { type: "expect_snapshot", name: "red", format: "ansi", region: { row: 1, rows: 1, col: 6, cols: 3 }, timeoutMs: 300 },
+    {
+      type: "expect_snapshot",
+      name: "red",
+      format: "ansi",
+      region: { row: 1, rows: 1, col: 6, cols: 3 },
+      timeoutMs: 300,
+    },
     { type: "expect_snapshot", name: "red-text", region: { row: 1, rows: 1 }, timeoutMs: 300 },
   ];
   await s.write("colour.tui.json", { name: "colour", session: bash({ cols: 60 }), steps });

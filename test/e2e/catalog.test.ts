@@ -12,14 +12,39 @@ afterAll(async () => {
 });
 
 const REFERENCE_TOOLS = [
-  "start_session", "stop_session", "list_sessions", "run_script", "send_keys", "send_text", "send_raw", "hold_key", "type_text",
-  "snapshot", "get_text", "get_cursor", "wait_for_text", "wait_for_idle", "resize", "start_monitor", "stop_monitor",
-  "diff_snapshots", "get_exit_info", "get_raw_output",
+  "start_session",
+  "stop_session",
+  "list_sessions",
+  "run_script",
+  "send_keys",
+  "send_text",
+  "send_raw",
+  "hold_key",
+  "type_text",
+  "snapshot",
+  "get_text",
+  "get_cursor",
+  "wait_for_text",
+  "wait_for_idle",
+  "resize",
+  "start_monitor",
+  "stop_monitor",
+  "diff_snapshots",
+  "get_exit_info",
+  "get_raw_output",
 ];
 
 test("tools/list matches the committed snapshot (update with `bun test --update-snapshots` on purpose)", async () => {
   const { tools } = await c.client.listTools();
-  expect(tools.map((t) => ({ name: t.name, title: t.title, annotations: t.annotations, inputSchema: t.inputSchema, outputSchema: t.outputSchema }))).toMatchSnapshot();
+  expect(
+    tools.map((t) => ({
+      name: t.name,
+      title: t.title,
+      annotations: t.annotations,
+      inputSchema: t.inputSchema,
+      outputSchema: t.outputSchema,
+    })),
+  ).toMatchSnapshot();
 });
 
 test("every reference tool exists, with annotations and a short description", async () => {
@@ -53,7 +78,8 @@ test("documented defaults are in the JSON Schema; shared fields are described on
   expect(JSON.stringify(sendKeys)).not.toContain("anyOf");
   // run_script names the fields of its script-only steps
   const runScript = tools.find((t) => t.name === "run_script")!.description!;
-  for (const step of ["sleep {durationMs}", "assert_text {pattern,", "expect_snapshot {name, format, region,"]) expect(runScript).toContain(step);
+  for (const step of ["sleep {durationMs}", "assert_text {pattern,", "expect_snapshot {name, format, region,"])
+    expect(runScript).toContain(step);
 });
 
 // 6,000 before output schemas named their nested shapes (issue 22); each shape is described once and

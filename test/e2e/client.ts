@@ -25,7 +25,11 @@ export interface CallResult {
 
 export interface TestClient extends AsyncDisposable {
   client: Client;
-  call(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal; onprogress?: (p: unknown) => void; timeout?: number }): Promise<CallResult>;
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: { signal?: AbortSignal; onprogress?: (p: unknown) => void; timeout?: number },
+  ): Promise<CallResult>;
   /** Call and assert success; returns structuredContent. */
   ok(name: string, args?: Record<string, unknown>): Promise<Record<string, any>>;
 }
@@ -34,11 +38,23 @@ export interface StdioTestClient extends TestClient {
   transport: StdioClientTransport;
 }
 
-function testClient<T extends Transport>(client: Client, transport: T, close: () => Promise<void>): TestClient & { transport: T } {
+function testClient<T extends Transport>(
+  client: Client,
+  transport: T,
+  close: () => Promise<void>,
+): TestClient & { transport: T } {
   const call: TestClient["call"] = async (name, args = {}, opts = {}) => {
-    const result = await client.callTool({ name, arguments: args }, undefined, { signal: opts.signal, onprogress: opts.onprogress as never, timeout: opts.timeout ?? 60_000 });
+    const result = await client.callTool({ name, arguments: args }, undefined, {
+      signal: opts.signal,
+      onprogress: opts.onprogress as never,
+      timeout: opts.timeout ?? 60_000,
+    });
     const content = result.content as { type: string; text: string }[];
-    return { isError: result.isError === true, text: content[0]?.text ?? "", data: (result.structuredContent ?? {}) as Record<string, any> };
+    return {
+      isError: result.isError === true,
+      text: content[0]?.text ?? "",
+      data: (result.structuredContent ?? {}) as Record<string, any>,
+    };
   };
   return {
     client,
@@ -60,7 +76,8 @@ function testClient<T extends Transport>(client: Client, transport: T, close: ()
  */
 function likeAPipe(transport: InMemoryTransport): void {
   const send = transport.send.bind(transport);
-  transport.send = (message, options) => new Promise((done, fail) => setImmediate(() => send(message, options).then(done, fail)));
+  transport.send = (message, options) =>
+    new Promise((done, fail) => setImmediate(() => send(message, options).then(done, fail)));
 }
 
 /**
@@ -87,7 +104,9 @@ export async function connect(options: { env?: Record<string, string>; cwd?: str
 }
 
 /** The real server process (or `command`, e.g. a compiled binary) over stdio. */
-export async function connectStdio(options: { command?: string; args?: string[]; env?: Record<string, string>; cwd?: string } = {}): Promise<StdioTestClient> {
+export async function connectStdio(
+  options: { command?: string; args?: string[]; env?: Record<string, string>; cwd?: string } = {},
+): Promise<StdioTestClient> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const transport = new StdioClientTransport({

@@ -22,7 +22,10 @@ async function startFixture(file: string, args: string[] = [], size = { cols: 12
 }
 
 /** Run a Bun script given inline (bun -e), for one-off fixtures. */
-async function startInline(code: string, size = { cols: 120, rows: 30 }): Promise<{ sessionId: string; info: Record<string, any> }> {
+async function startInline(
+  code: string,
+  size = { cols: 120, rows: 30 },
+): Promise<{ sessionId: string; info: Record<string, any> }> {
   return h.start({ command: BUN, args: ["-e", code], ...size });
 }
 
@@ -43,7 +46,16 @@ describe("terminal modes are reported (item 1)", () => {
 
   test("start_session info carries modes; list_sessions shows what the app switched on", async () => {
     const { sessionId, info } = await startInline(MODES_APP);
-    for (const key of ["applicationCursorKeys", "applicationKeypad", "bracketedPaste", "mouseTracking", "mouseEncoding", "kittyKeyboardFlags", "altScreen", "synchronizedOutput"]) {
+    for (const key of [
+      "applicationCursorKeys",
+      "applicationKeypad",
+      "bracketedPaste",
+      "mouseTracking",
+      "mouseEncoding",
+      "kittyKeyboardFlags",
+      "altScreen",
+      "synchronizedOutput",
+    ]) {
       expect(info.modes).toHaveProperty(key);
     }
     await waitText(h.c, sessionId, "READY");
@@ -132,7 +144,10 @@ describe("kitty keyboard protocol (item 2)", () => {
     await inputUntil(h.c, "send_keys", { sessionId, keys: "p" }, "POPPED");
     expect((await sessionModes(h.c, sessionId)).kittyKeyboardFlags).toBe(0);
     for (const [key, , legacy] of cases) {
-      const sent = await inputUntil(h.c, "send_keys", { sessionId, keys: key }, `^KEY ${hex(legacy)}$`, { regex: true, regexFlags: "m" });
+      const sent = await inputUntil(h.c, "send_keys", { sessionId, keys: key }, `^KEY ${hex(legacy)}$`, {
+        regex: true,
+        regexFlags: "m",
+      });
       expect(sent.bytesSent).toBe(legacy.length);
     }
     const lines = (await h.c.ok("get_text", { sessionId })).text.split("\n");
@@ -158,19 +173,31 @@ describe("paste (item 3)", () => {
     const expected = `IN ${hex(`\x1b[200~${text}\x1b[201~`)}`;
     expect(expected).toStartWith("IN 1b5b3230307e");
     expect(expected).toEndWith("1b5b3230317e");
-    const pasted = await inputUntil(h.c, "paste", { sessionId, text }, `^${expected}$`, { regex: true, regexFlags: "m" });
+    const pasted = await inputUntil(h.c, "paste", { sessionId, text }, `^${expected}$`, {
+      regex: true,
+      regexFlags: "m",
+    });
     expect(pasted).toMatchObject({ bracketed: true, bytesSent: 12 + text.length, sanitized: false });
   });
 
   test("an embedded end marker is dropped so the paste cannot end early", async () => {
     const sessionId = await startFixture("paste-app.ts", ["--bracketed"]);
-    const pasted = await inputUntil(h.c, "paste", { sessionId, text: "a\x1b[201~b" }, `^IN ${hex("\x1b[200~ab\x1b[201~")}$`, { regex: true, regexFlags: "m" });
+    const pasted = await inputUntil(
+      h.c,
+      "paste",
+      { sessionId, text: "a\x1b[201~b" },
+      `^IN ${hex("\x1b[200~ab\x1b[201~")}$`,
+      { regex: true, regexFlags: "m" },
+    );
     expect(pasted).toMatchObject({ bracketed: true, sanitized: true });
   });
 
   test("plain when the app did not enable it, and the result says so", async () => {
     const sessionId = await startFixture("paste-app.ts");
-    const pasted = await inputUntil(h.c, "paste", { sessionId, text }, `^IN ${hex(text)}$`, { regex: true, regexFlags: "m" });
+    const pasted = await inputUntil(h.c, "paste", { sessionId, text }, `^IN ${hex(text)}$`, {
+      regex: true,
+      regexFlags: "m",
+    });
     expect(pasted).toMatchObject({ bracketed: false, bytesSent: text.length });
     expect(pasted.screen.after.text).not.toContain("1b5b323030");
   });
@@ -182,19 +209,30 @@ describe("mouse (item 4)", () => {
   // "DROP HERE" at row 12 col 40, middle col 44 -> x 45, y 13
   const DROP = { x: 45, y: 13 };
 
-  const events = async (sessionId: string): Promise<string[]> => ((await h.c.ok("get_text", { sessionId })).text as string).split("\n").filter((l) => /^(EV|KEY) /.test(l));
+  const events = async (sessionId: string): Promise<string[]> =>
+    ((await h.c.ok("get_text", { sessionId })).text as string).split("\n").filter((l) => /^(EV|KEY) /.test(l));
 
   test("click on text sends an SGR press and release at the 1-based cell", async () => {
     const sessionId = await startFixture("mouse-app.ts", ["1000,1006"]);
     expect(await sessionModes(h.c, sessionId)).toMatchObject({ mouseTracking: "vt200", mouseEncoding: "sgr" });
     const clicked = await inputUntil(h.c, "mouse", { sessionId, action: "click", text: "CLICK ME" }, "EV 2 ");
-    expect(clicked).toMatchObject({ at: { row: 5, col: 13 }, events: ["press", "release"], tracking: "vt200", encoding: "sgr" });
+    expect(clicked).toMatchObject({
+      at: { row: 5, col: 13 },
+      events: ["press", "release"],
+      tracking: "vt200",
+      encoding: "sgr",
+    });
     expect(await events(sessionId)).toEqual([`EV 1 0;${CLICK.x};${CLICK.y} M`, `EV 2 0;${CLICK.x};${CLICK.y} m`]);
   });
 
   test("right click with ctrl at a row/col, wheel up and down", async () => {
     const sessionId = await startFixture("mouse-app.ts", ["1000,1006"]);
-    await inputUntil(h.c, "mouse", { sessionId, action: "click", button: "right", ctrl: true, row: 2, col: 7 }, "EV 2 ");
+    await inputUntil(
+      h.c,
+      "mouse",
+      { sessionId, action: "click", button: "right", ctrl: true, row: 2, col: 7 },
+      "EV 2 ",
+    );
     await inputUntil(h.c, "mouse", { sessionId, action: "wheel_up", row: 3, col: 0 }, "EV 3 ");
     await inputUntil(h.c, "mouse", { sessionId, action: "wheel_down", row: 3, col: 0 }, "EV 4 ");
     expect(await events(sessionId)).toEqual(["EV 1 18;8;3 M", "EV 2 18;8;3 m", "EV 3 64;1;4 M", "EV 4 65;1;4 M"]);
@@ -202,9 +240,22 @@ describe("mouse (item 4)", () => {
 
   test("drag in button-event mode (1002): press, motion with the button held, release at the end", async () => {
     const sessionId = await startFixture("mouse-app.ts", ["1002,1006"]);
-    const dragged = await inputUntil(h.c, "mouse", { sessionId, action: "drag", text: "CLICK ME", toText: "DROP HERE" }, "EV 3 ");
-    expect(dragged).toMatchObject({ events: ["press", "motion", "release"], tracking: "drag", to: { row: 12, col: 44 } });
-    expect(await events(sessionId)).toEqual([`EV 1 0;${CLICK.x};${CLICK.y} M`, `EV 2 32;${DROP.x};${DROP.y} M`, `EV 3 0;${DROP.x};${DROP.y} m`]);
+    const dragged = await inputUntil(
+      h.c,
+      "mouse",
+      { sessionId, action: "drag", text: "CLICK ME", toText: "DROP HERE" },
+      "EV 3 ",
+    );
+    expect(dragged).toMatchObject({
+      events: ["press", "motion", "release"],
+      tracking: "drag",
+      to: { row: 12, col: 44 },
+    });
+    expect(await events(sessionId)).toEqual([
+      `EV 1 0;${CLICK.x};${CLICK.y} M`,
+      `EV 2 32;${DROP.x};${DROP.y} M`,
+      `EV 3 0;${DROP.x};${DROP.y} m`,
+    ]);
   });
 
   test("move is reported in any-event mode (1003) and refused in normal mode (1000)", async () => {
@@ -224,7 +275,10 @@ describe("mouse (item 4)", () => {
     // ESC [ M Cb Cx Cy with 32 added; the legacy release is button 3
     const press = `\x1b[M${String.fromCharCode(32, 32 + CLICK.x, 32 + CLICK.y)}`;
     const release = `\x1b[M${String.fromCharCode(35, 32 + CLICK.x, 32 + CLICK.y)}`;
-    await inputUntil(h.c, "mouse", { sessionId, action: "click", text: "CLICK ME" }, `${hex(release)}$`, { regex: true, regexFlags: "m" });
+    await inputUntil(h.c, "mouse", { sessionId, action: "click", text: "CLICK ME" }, `${hex(release)}$`, {
+      regex: true,
+      regexFlags: "m",
+    });
     expect((await events(sessionId)).map((l) => l.slice(4)).join("")).toBe(hex(press + release));
   });
 

@@ -24,7 +24,18 @@ afterAll(async () => {
 const SEED = 22;
 
 const value = fc.letrec((tie) => ({
-  any: fc.oneof({ depthSize: "small" }, fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(-1), fc.constant(1e12), fc.array(tie("any"), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 8 }), tie("any"), { maxKeys: 3 })),
+  any: fc.oneof(
+    { depthSize: "small" },
+    fc.string(),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(-1),
+    fc.constant(1e12),
+    fc.array(tie("any"), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 8 }), tie("any"), { maxKeys: 3 }),
+  ),
 })).any;
 
 test("random arguments to every tool get a result, never a crash", async () => {
@@ -37,9 +48,16 @@ test("random arguments to every tool get a result, never a crash", async () => {
     const args = fc.dictionary(fc.constantFrom(...keys, "bogus"), value, { maxKeys: 5 });
     // half the calls aim at the live session so they get past the id check
     const withSession = args.map((a) => ({ ...a, sessionId }));
-    const samples = fc.sample(fc.oneof(args, withSession, fc.constant({})), { numRuns: destructive.has(tool.name) ? 40 : 150, seed: SEED + index });
+    const samples = fc.sample(fc.oneof(args, withSession, fc.constant({})), {
+      numRuns: destructive.has(tool.name) ? 40 : 150,
+      seed: SEED + index,
+    });
     for (const sample of samples) {
-      if (tool.name === "start_session" || (tool.name === "stop_session" && (sample as { sessionId?: unknown }).sessionId === sessionId)) continue;
+      if (
+        tool.name === "start_session" ||
+        (tool.name === "stop_session" && (sample as { sessionId?: unknown }).sessionId === sessionId)
+      )
+        continue;
       if ("durationMs" in sample || "timeoutMs" in sample || "idleMs" in sample) continue; // keep the run short
       const result = await c.call(tool.name, sample as Record<string, unknown>);
       expect(typeof result.text).toBe("string");
@@ -53,5 +71,7 @@ test("random arguments to every tool get a result, never a crash", async () => {
   // both paths were exercised: bad arguments rejected with a message, good ones answered
   expect(errors).toBeGreaterThan(0);
   expect(errors).toBeLessThan(calls);
-  expect((await c.ok("list_sessions")).sessions.find((s: { sessionId: string }) => s.sessionId === sessionId).state).toBe("running");
+  expect(
+    (await c.ok("list_sessions")).sessions.find((s: { sessionId: string }) => s.sessionId === sessionId).state,
+  ).toBe("running");
 }, 240_000);

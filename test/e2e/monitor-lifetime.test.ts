@@ -4,10 +4,18 @@ import { connect } from "./client.ts";
 
 test("a keepIdenticalFrames monitor records nothing after stop_session, and its frames stay readable", async () => {
   await using c = await connect();
-  const { sessionId } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "P$ " } });
+  const { sessionId } = await c.ok("start_session", {
+    command: "bash",
+    args: ["--norc", "--noprofile"],
+    env: { PS1: "P$ " },
+  });
   await c.ok("wait_for_text", { sessionId, pattern: "P$" });
   const { monitorId } = await c.ok("start_monitor", { sessionId, intervalMs: 10, keepIdenticalFrames: true });
-  await c.ok("send_text", { sessionId, text: "echo before-exit\r", waitFor: { pattern: "^before-exit$", regex: true, regexFlags: "m" } });
+  await c.ok("send_text", {
+    sessionId,
+    text: "echo before-exit\r",
+    waitFor: { pattern: "^before-exit$", regex: true, regexFlags: "m" },
+  });
   await c.ok("stop_session", { sessionId });
   const first = (await c.call("stop_monitor", { monitorId })).data;
   expect(first.endedBySessionExit).toBe(true);
@@ -15,10 +23,16 @@ test("a keepIdenticalFrames monitor records nothing after stop_session, and its 
   // A 10 ms ticker that outlived the session would add frames while the client waits (a wait that
   // cannot match, bounded by its timeout, on another session).
   const { sessionId: other } = await c.ok("start_session", { command: "sleep", args: ["30"] });
-  const { monitorId: second } = await c.ok("start_monitor", { sessionId: other, intervalMs: 10, keepIdenticalFrames: true });
+  const { monitorId: second } = await c.ok("start_monitor", {
+    sessionId: other,
+    intervalMs: 10,
+    keepIdenticalFrames: true,
+  });
   const { exit } = await c.ok("stop_session", { sessionId: other });
   const { sessionId: clock } = await c.ok("start_session", { command: "sleep", args: ["30"] });
-  expect((await c.call("wait_for_text", { sessionId: clock, pattern: "never shown", timeoutMs: 300 })).data.matched).toBe(false);
+  expect(
+    (await c.call("wait_for_text", { sessionId: clock, pattern: "never shown", timeoutMs: 300 })).data.matched,
+  ).toBe(false);
   const report = await c.ok("stop_monitor", { monitorId: second });
   expect(report.endedBySessionExit).toBe(true);
   const late = report.frames.filter((f: { takenAt: string }) => Date.parse(f.takenAt) > Date.parse(exit.exitedAt) + 50);

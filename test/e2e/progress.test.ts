@@ -14,7 +14,11 @@ afterAll(async () => {
 
 test("a wait longer than a second sends progress notifications to a client with a progressToken", async () => {
   const progress: unknown[] = [];
-  const result = await c.call("wait_for_text", { sessionId, pattern: "never", timeoutMs: 2500 }, { onprogress: (p) => progress.push(p) });
+  const result = await c.call(
+    "wait_for_text",
+    { sessionId, pattern: "never", timeoutMs: 2500 },
+    { onprogress: (p) => progress.push(p) },
+  );
   expect(result.data.timedOut).toBe(true);
   expect(progress.length).toBeGreaterThanOrEqual(2);
   expect(progress[0]).toMatchObject({ progress: 1 });
@@ -22,7 +26,11 @@ test("a wait longer than a second sends progress notifications to a client with 
 
 test("cancelling a wait frees the session at once (the next call on it is not queued behind the wait)", async () => {
   const controller = new AbortController();
-  const waiting = c.call("wait_for_text", { sessionId, pattern: "never", timeoutMs: 600_000 }, { signal: controller.signal });
+  const waiting = c.call(
+    "wait_for_text",
+    { sessionId, pattern: "never", timeoutMs: 600_000 },
+    { signal: controller.signal },
+  );
   // let the request reach the server and start waiting
   await c.ok("list_sessions");
   controller.abort();

@@ -22,17 +22,40 @@ test("the server's tools/list gives no strict-check warning", async () => {
 });
 
 describe("the checker flags each rule", () => {
-  const rules = (schema: object, where: "inputSchema" | "outputSchema" = "inputSchema") => lintSchema(schema, "t", where).map((w) => `${w.path} ${w.rule}`);
+  const rules = (schema: object, where: "inputSchema" | "outputSchema" = "inputSchema") =>
+    lintSchema(schema, "t", where).map((w) => `${w.path} ${w.rule}`);
   test("a type list, a mixed union and an untyped field in an input", () => {
-    const schema = { type: "object", properties: { key: { type: ["string", "object"] }, visible: { anyOf: [{ type: "boolean" }, { const: "web" }] }, any: {} } };
-    expect(rules(schema)).toEqual(["properties.key type-union", "properties.visible mixed-union", "properties.any untyped-schema"]);
+    const schema = {
+      type: "object",
+      properties: {
+        key: { type: ["string", "object"] },
+        visible: { anyOf: [{ type: "boolean" }, { const: "web" }] },
+        any: {},
+      },
+    };
+    expect(rules(schema)).toEqual([
+      "properties.key type-union",
+      "properties.visible mixed-union",
+      "properties.any untyped-schema",
+    ]);
   });
   test("an input whose root is not an object", () => {
     expect(rules({ type: "string" })).toEqual(["(root) non-object-root"]);
   });
   test("an output's nested object without fields or required, and an array without items", () => {
-    const schema = { type: "object", properties: { screen: { type: "object" }, rows: { type: "array" }, cursor: { type: "object", properties: { row: { type: "number" } } } } };
-    expect(rules(schema, "outputSchema")).toEqual(["properties.screen opaque-shape", "properties.rows opaque-shape", "properties.cursor output-required"]);
+    const schema = {
+      type: "object",
+      properties: {
+        screen: { type: "object" },
+        rows: { type: "array" },
+        cursor: { type: "object", properties: { row: { type: "number" } } },
+      },
+    };
+    expect(rules(schema, "outputSchema")).toEqual([
+      "properties.screen opaque-shape",
+      "properties.rows opaque-shape",
+      "properties.cursor output-required",
+    ]);
   });
   test("an output may be nullable through anyOf, and its root need not list required fields", () => {
     const schema = { type: "object", properties: { exitCode: { anyOf: [{ type: "number" }, { type: "null" }] } } };
@@ -45,7 +68,9 @@ describe("the older argument forms are still accepted", () => {
     const { sessionId } = await c.ok("start_session", { command: "cat" });
     expect((await c.ok("send_keys", { sessionId, keys: "a", captureScreen: false })).keyCount).toBe(1);
     expect((await c.ok("send_keys", { sessionId, keys: [{ key: "b" }, "c"], captureScreen: false })).keyCount).toBe(2);
-    expect((await c.ok("hold_key", { sessionId, key: { key: "x" }, durationMs: 10, captureScreen: false })).events).toBeGreaterThan(0);
+    expect(
+      (await c.ok("hold_key", { sessionId, key: { key: "x" }, durationMs: 10, captureScreen: false })).events,
+    ).toBeGreaterThan(0);
     await c.ok("stop_session", { sessionId, signal: "SIGKILL" });
   });
 });

@@ -11,7 +11,13 @@ afterAll(async () => {
 });
 
 const shell = async () => {
-  const { sessionId } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, cols: 80, rows: 24 });
+  const { sessionId } = await c.ok("start_session", {
+    command: "bash",
+    args: ["--norc", "--noprofile"],
+    env: { PS1: "$ " },
+    cols: 80,
+    rows: 24,
+  });
   await c.ok("wait_for_text", { sessionId, pattern: "$ " });
   return sessionId as string;
 };
@@ -31,7 +37,13 @@ test("get_raw_output takes tailBytes, the newest bytes", async () => {
 test("wait_for_idle takes pollIntervalMs and reports idleFor", async () => {
   const sessionId = await shell();
   // mode quiet: idleMs of no output (the default mode, idle, ends when bash waits for input)
-  const idle = await c.ok("wait_for_idle", { sessionId, mode: "quiet", idleMs: 100, pollIntervalMs: 25, timeoutMs: 5000 });
+  const idle = await c.ok("wait_for_idle", {
+    sessionId,
+    mode: "quiet",
+    idleMs: 100,
+    pollIntervalMs: 25,
+    timeoutMs: 5000,
+  });
   expect(idle.idle).toBe(true);
   expect(idle.idleFor).toBeGreaterThanOrEqual(100);
   expect(idle.screen.text).toContain("$");
@@ -40,13 +52,22 @@ test("wait_for_idle takes pollIntervalMs and reports idleFor", async () => {
 
 test("diff_snapshots returns the diff itself, not nested", async () => {
   const diff = await c.ok("diff_snapshots", { before: { lines: ["a", "b", "gone"] }, after: { lines: ["a", "B"] } });
-  expect(diff).toMatchObject({ identical: false, changedLines: [{ row: 1, before: "b", after: "B" }], addedRows: [], removedRows: [{ row: 2, text: "gone" }] });
+  expect(diff).toMatchObject({
+    identical: false,
+    changedLines: [{ row: 1, before: "b", after: "B" }],
+    addedRows: [],
+    removedRows: [{ row: 2, text: "gone" }],
+  });
   expect(diff.diff).toBeUndefined();
 });
 
 test("cells come as runs per row, for a region, with the highlights in the same reply", async () => {
   const sessionId = await shell();
-  await c.ok("send_text", { sessionId, text: "printf '\\033[7mSEL\\033[0m plain \\033[1;32mok\\033[0m\\n'\r", waitFor: { pattern: "^SEL plain ok$", regex: true, regexFlags: "m" } });
+  await c.ok("send_text", {
+    sessionId,
+    text: "printf '\\033[7mSEL\\033[0m plain \\033[1;32mok\\033[0m\\n'\r",
+    waitFor: { pattern: "^SEL plain ok$", regex: true, regexFlags: "m" },
+  });
   const text = await c.ok("get_text", { sessionId });
   const row = text.text.split("\n").findIndex((l: string) => l === "SEL plain ok");
   expect(text.highlights).toEqual([
@@ -57,7 +78,13 @@ test("cells come as runs per row, for a region, with the highlights in the same 
   expect(snap.cells).toEqual({
     region: { row, col: 0, rows: 1, cols: 80 },
     truncated: false,
-    rows: [[{ col: 0, text: "SEL", attrs: ["inverse"] }, { col: 3, text: " plain " }, { col: 10, text: "ok", fg: "p2", attrs: ["bold"] }]],
+    rows: [
+      [
+        { col: 0, text: "SEL", attrs: ["inverse"] },
+        { col: 3, text: " plain " },
+        { col: 10, text: "ok", fg: "p2", attrs: ["bold"] },
+      ],
+    ],
   });
   await c.ok("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
 });

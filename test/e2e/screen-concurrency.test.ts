@@ -25,7 +25,13 @@ test("a wait sent before the input that satisfies it sees that input's screen", 
 });
 
 test("inputs sent at once arrive in call order; a pending wait and reads do not block them", async () => {
-  const { sessionId } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, cols: 80, rows: 24 });
+  const { sessionId } = await c.ok("start_session", {
+    command: "bash",
+    args: ["--norc", "--noprofile"],
+    env: { PS1: "$ " },
+    cols: 80,
+    rows: 24,
+  });
   await c.ok("wait_for_text", { sessionId, pattern: "$ " });
   const never = c.call("wait_for_text", { sessionId, pattern: "never-shown-marker", timeoutMs: 60_000 });
   const calls = ["a", "b", "c", "d", "e"].map((k) => c.call("send_text", { sessionId, text: k, captureScreen: false }));

@@ -12,7 +12,12 @@ afterAll(async () => {
 });
 
 async function twoPhase(gapMs: number): Promise<string> {
-  const { sessionId } = await c.ok("start_session", { command: BUN, args: [fixture("two-phase-app.ts"), String(gapMs)], cols: 40, rows: 10 });
+  const { sessionId } = await c.ok("start_session", {
+    command: BUN,
+    args: [fixture("two-phase-app.ts"), String(gapMs)],
+    cols: 40,
+    rows: 10,
+  });
   await c.ok("wait_for_text", { sessionId, pattern: "READY" });
   return sessionId;
 }
@@ -45,7 +50,12 @@ test("a later chunk is reported as not quiet with a short fixed settle, and wait
 });
 
 test("an app that keeps writing ends the settle at its bound with quiet: false", async () => {
-  const { sessionId } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-c", "read -n1; exec yes tick"], cols: 40, rows: 10 });
+  const { sessionId } = await c.ok("start_session", {
+    command: "bash",
+    args: ["--norc", "--noprofile", "-c", "read -n1; exec yes tick"],
+    cols: 40,
+    rows: 10,
+  });
   const r = await c.ok("send_keys", { sessionId, keys: "x" });
   expect(r.screen.settle).toBe("adaptive");
   expect(r.screen.quiet).toBe(false);

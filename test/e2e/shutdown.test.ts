@@ -6,7 +6,8 @@ import { connectStdio } from "./client.ts";
 async function serverWithSessions() {
   const c = await connectStdio();
   const pids: number[] = [];
-  for (let i = 0; i < 2; i++) pids.push((await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-i"] })).info.pid);
+  for (let i = 0; i < 2; i++)
+    pids.push((await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-i"] })).info.pid);
   const serverPid = c.transport.pid!;
   return { c, pids, serverPid };
 }

@@ -20,16 +20,32 @@ const echoKeys = async () => {
 describe("the original's argument names", () => {
   test("send_keys and send_text accept flushAfter (the screen is always read after a flush)", async () => {
     const id = await echoKeys();
-    const keys = await c.ok("send_keys", { sessionId: id, keys: "F5", flushAfter: true, waitFor: { pattern: "1b5b31357e" } });
+    const keys = await c.ok("send_keys", {
+      sessionId: id,
+      keys: "F5",
+      flushAfter: true,
+      waitFor: { pattern: "1b5b31357e" },
+    });
     expect(keys.waitFor.matched).toBe(true);
-    const text = await c.ok("send_text", { sessionId: id, text: "z", flushAfter: false, waitFor: { pattern: "KEY 7a" } });
+    const text = await c.ok("send_text", {
+      sessionId: id,
+      text: "z",
+      flushAfter: false,
+      waitFor: { pattern: "KEY 7a" },
+    });
     expect(text.bytesSent).toBe(1);
   });
 
   test("get_exit_info: outputTailBytes (and tailBytes) size the tail; the default is small", async () => {
-    const started = await c.ok("start_session", { command: "bash", args: ["-c", "for i in $(seq 1 400); do echo line-$i; done; exit 3"] });
+    const started = await c.ok("start_session", {
+      command: "bash",
+      args: ["-c", "for i in $(seq 1 400); do echo line-$i; done; exit 3"],
+    });
     let info = await c.ok("get_exit_info", { sessionId: started.sessionId });
-    for (let i = 0; i < 200 && !info.exited; i++) info = (await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 20 }), await c.ok("get_exit_info", { sessionId: started.sessionId }));
+    for (let i = 0; i < 200 && !info.exited; i++)
+      info =
+        (await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 20 }),
+        await c.ok("get_exit_info", { sessionId: started.sessionId }));
     expect(info.exitCode).toBe(3);
     expect(Buffer.byteLength(info.tail)).toBeLessThanOrEqual(200);
     expect(info.tail).toContain("line-400");
@@ -80,7 +96,13 @@ describe("differences resolved", () => {
 
   test("a failed run_script is an error result carrying the whole step report", async () => {
     const id = await echoKeys();
-    const result = await c.call("run_script", { sessionId: id, steps: [{ type: "send_text", text: "q", label: "type q" }, { type: "assert_text", pattern: "NEVER-THERE" }] });
+    const result = await c.call("run_script", {
+      sessionId: id,
+      steps: [
+        { type: "send_text", text: "q", label: "type q" },
+        { type: "assert_text", pattern: "NEVER-THERE" },
+      ],
+    });
     expect(result.isError).toBe(true);
     expect(result.data).toMatchObject({ ok: false, stepsRun: 2, stoppedAtStep: 1 });
     expect(result.data.results[0]).toMatchObject({ ok: true, label: "type q" });
@@ -116,7 +138,13 @@ describe("unknown arguments", () => {
 describe("run_script sleeps end promptly", () => {
   test("on stop_session", async () => {
     const id = await echoKeys();
-    const script = c.call("run_script", { sessionId: id, steps: [{ type: "sleep", durationMs: 600_000 }, { type: "send_text", text: "after" }] });
+    const script = c.call("run_script", {
+      sessionId: id,
+      steps: [
+        { type: "sleep", durationMs: 600_000 },
+        { type: "send_text", text: "after" },
+      ],
+    });
     // the sleep has begun once the script holds the session; stop it from outside
     await c.ok("stop_session", { sessionId: id, signal: "SIGKILL" });
     const result = await script;
@@ -127,7 +155,11 @@ describe("run_script sleeps end promptly", () => {
   test("on client cancel, and the session is free for the next call", async () => {
     const id = await echoKeys();
     const abort = new AbortController();
-    const script = c.call("run_script", { sessionId: id, steps: [{ type: "sleep", durationMs: 600_000 }] }, { signal: abort.signal });
+    const script = c.call(
+      "run_script",
+      { sessionId: id, steps: [{ type: "sleep", durationMs: 600_000 }] },
+      { signal: abort.signal },
+    );
     // a cheap call on another session proves the server is serving while the script sleeps
     await c.ok("list_sessions");
     abort.abort();

@@ -12,7 +12,11 @@ const outputDir = mkdtempSync(join(tmpdir(), "surface-limits-"));
 /** The call's whole result as the client received it, and its size in bytes. */
 async function sized(c: TestClient, name: string, args: Record<string, unknown>) {
   const result = await c.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
-  return { result, bytes: Buffer.byteLength(JSON.stringify(result)), data: result.structuredContent as Record<string, any> };
+  return {
+    result,
+    bytes: Buffer.byteLength(JSON.stringify(result)),
+    data: result.structuredContent as Record<string, any>,
+  };
 }
 
 /** A session whose 300x100 screen is full of distinct text. */
@@ -75,10 +79,17 @@ describe("a small cap shows the spill mechanism on any payload", () => {
   });
 
   test("a long busy monitor: the reply stays under the cap and the file holds every frame", async () => {
-    const { sessionId } = await c.ok("start_session", { command: "bash", args: ["-c", "i=0; while true; do i=$((i+1)); printf '%0150d\\n' $i; done"], cols: 160, rows: 40 });
+    const { sessionId } = await c.ok("start_session", {
+      command: "bash",
+      args: ["-c", "i=0; while true; do i=$((i+1)); printf '%0150d\\n' $i; done"],
+      cols: 160,
+      rows: 40,
+    });
     const { monitorId } = await c.ok("start_monitor", { sessionId, intervalMs: 10 });
     // let the monitor record for a while: a wait that cannot match, bounded by its timeout
-    expect((await c.call("wait_for_text", { sessionId, pattern: "NEVER-PRINTED", timeoutMs: 1500 })).data.matched).toBe(false);
+    expect((await c.call("wait_for_text", { sessionId, pattern: "NEVER-PRINTED", timeoutMs: 1500 })).data.matched).toBe(
+      false,
+    );
     const { bytes, data } = await sized(c, "stop_monitor", { monitorId });
     expect(bytes).toBeLessThanOrEqual(64 * 1024);
     expect(data.spilled.fields).toContain("frames");
@@ -90,7 +101,10 @@ describe("a small cap shows the spill mechanism on any payload", () => {
   });
 
   test("raw output and scrollback over the cap are spilled too", async () => {
-    const { sessionId } = await c.ok("start_session", { command: "bash", args: ["-c", "seq 1 30000; echo END; sleep 600"] });
+    const { sessionId } = await c.ok("start_session", {
+      command: "bash",
+      args: ["-c", "seq 1 30000; echo END; sleep 600"],
+    });
     await c.ok("wait_for_text", { sessionId, pattern: "END", timeoutMs: 30_000 });
     const raw = await sized(c, "get_raw_output", { sessionId, maxBytes: 200_000 });
     expect(raw.bytes).toBeLessThanOrEqual(64 * 1024);

@@ -29,13 +29,22 @@ afterAll(async () => {
 async function checked(name: string, args: Record<string, unknown> = {}) {
   const result = await c.call(name, args);
   const parsed = v.safeParse(outputOf(name), result.data);
-  if (!parsed.success) throw new Error(`${name} output does not match its schema: ${JSON.stringify(parsed.issues.map((i) => [v.getDotPath(i), i.message]))}`);
+  if (!parsed.success)
+    throw new Error(
+      `${name} output does not match its schema: ${JSON.stringify(parsed.issues.map((i) => [v.getDotPath(i), i.message]))}`,
+    );
   seen.set(name, (seen.get(name) ?? 0) + 1);
   return result;
 }
 
 const shell = async () => {
-  const started = await checked("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, cols: 60, rows: 12 });
+  const started = await checked("start_session", {
+    command: "bash",
+    args: ["--norc", "--noprofile"],
+    env: { PS1: "$ " },
+    cols: 60,
+    rows: 12,
+  });
   await checked("wait_for_text", { sessionId: started.data.sessionId, pattern: "$" });
   return started.data.sessionId as string;
 };
@@ -43,13 +52,21 @@ const shell = async () => {
 describe("every tool's real output matches its outputSchema", () => {
   test("success and error results of all tools", async () => {
     const id = await shell();
-    await checked("send_keys", { sessionId: id, keys: ["e", "c", "h", "o", "space", "h", "i", "Enter"], waitFor: { pattern: "hi\n$" } });
+    await checked("send_keys", {
+      sessionId: id,
+      keys: ["e", "c", "h", "o", "space", "h", "i", "Enter"],
+      waitFor: { pattern: "hi\n$" },
+    });
     await checked("send_text", { sessionId: id, text: "echo two\r", waitFor: { pattern: "two\n$" } });
     await checked("send_raw", { sessionId: id, utf8: "echo raw\r", waitFor: { pattern: "raw\n$" } });
     await checked("type_text", { sessionId: id, text: "ab", cps: 500 });
     await checked("hold_key", { sessionId: id, key: "Backspace", durationMs: 40, intervalMs: 10 });
     await checked("paste", { sessionId: id, text: "echo pasted" });
-    await checked("send_keys", { sessionId: id, keys: "Enter", waitFor: { pattern: "^pasted", regex: true, regexFlags: "m" } });
+    await checked("send_keys", {
+      sessionId: id,
+      keys: "Enter",
+      waitFor: { pattern: "^pasted", regex: true, regexFlags: "m" },
+    });
     await checked("snapshot", { sessionId: id, format: "all", includeScrollback: true });
     await checked("get_text", { sessionId: id });
     await checked("get_cursor", { sessionId: id });
@@ -65,10 +82,19 @@ describe("every tool's real output matches its outputSchema", () => {
     expect(recording.data.path).toBe(join(outputDir, "render.cast"));
     expect((await checked("mark_recording", { sessionId: id, text: "mid" })).data.atMs).toEqual(expect.any(Number));
     expect((await checked("stop_recording", { sessionId: id })).data.events).toBeGreaterThan(0);
-    expect((await checked("export_recording", { path: join(outputDir, "render.cast"), out: join(outputDir, "render.gif") })).data.frames).toBeGreaterThan(0);
+    expect(
+      (await checked("export_recording", { path: join(outputDir, "render.cast"), out: join(outputDir, "render.gif") }))
+        .data.frames,
+    ).toBeGreaterThan(0);
     expect((await checked("screenshot", { sessionId: id, format: "svg" })).data.width).toBeGreaterThan(0);
     expect((await checked("web_viewer", { sessionId: id })).data.url).toStartWith("http://127.0.0.1:");
-    await checked("run_script", { sessionId: id, steps: [{ type: "send_text", text: "echo s\r", waitFor: { pattern: "s\n$" } }, { type: "assert_text", pattern: "s" }] });
+    await checked("run_script", {
+      sessionId: id,
+      steps: [
+        { type: "send_text", text: "echo s\r", waitFor: { pattern: "s\n$" } },
+        { type: "assert_text", pattern: "s" },
+      ],
+    });
     await checked("run_script", { sessionId: id, steps: [{ type: "assert_text", pattern: "NOT-THERE" }] });
     await checked("list_sessions");
     const live = join(outputDir, "render-live.tui.json"); // render.tui.json is saved below, after the exit
@@ -80,8 +106,13 @@ describe("every tool's real output matches its outputSchema", () => {
     await checked("get_text", { sessionId: "tui-unknown" });
     await checked("stop_session", { sessionId: id });
     await checked("get_exit_info", { sessionId: id });
-    expect((await checked("save_test", { sessionId: id, path: join(outputDir, "render.tui.json"), snapshots: "none" })).data.steps).toBeGreaterThan(0);
-    expect((await checked("save_test", { sessionId: id, path: join(outputDir, "render.tui.json") })).isError).toBe(true);
+    expect(
+      (await checked("save_test", { sessionId: id, path: join(outputDir, "render.tui.json"), snapshots: "none" })).data
+        .steps,
+    ).toBeGreaterThan(0);
+    expect((await checked("save_test", { sessionId: id, path: join(outputDir, "render.tui.json") })).isError).toBe(
+      true,
+    );
     const app = await checked("start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
     await checked("stop_session", { sessionId: app.data.sessionId, signal: "SIGKILL" });
     const { tools } = await c.client.listTools();
@@ -108,7 +139,12 @@ describe("the text rendering", () => {
 
   test("screenDetail diff renders the changed rows and the cursor only", async () => {
     const id = await shell();
-    const result = await c.call("send_text", { sessionId: id, text: "echo x\r", waitFor: { pattern: "x\n$" }, screenDetail: "diff" });
+    const result = await c.call("send_text", {
+      sessionId: id,
+      text: "echo x\r",
+      waitFor: { pattern: "x\n$" },
+      screenDetail: "diff",
+    });
     expect(result.text).toContain("1+ x");
     expect(result.text).toContain("Cursor 2,2.");
     expect(result.text).not.toContain("Screen (");
@@ -116,7 +152,12 @@ describe("the text rendering", () => {
 
   test("errors carry the code, the message and the fix; a failed wait shows the screen", async () => {
     const id = await shell();
-    const result = await c.call("wait_for_text", { sessionId: id, pattern: "NEVER", timeoutMs: 30, errorOnTimeout: true });
+    const result = await c.call("wait_for_text", {
+      sessionId: id,
+      pattern: "NEVER",
+      timeoutMs: 30,
+      errorOnTimeout: true,
+    });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^Error WAIT_TIMEOUT: "NEVER" did not appear/);
     expect(result.text).toContain("\nFix: ");
@@ -126,7 +167,10 @@ describe("the text rendering", () => {
   test("exit status, session lists and stop results are readable text", async () => {
     const started = await c.ok("start_session", { command: "bash", args: ["-c", "echo bye; exit 4"] });
     let info = await c.call("get_exit_info", { sessionId: started.sessionId });
-    for (let i = 0; i < 200 && !info.data.exited; i++) info = (await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 20 }), await c.call("get_exit_info", { sessionId: started.sessionId }));
+    for (let i = 0; i < 200 && !info.data.exited; i++)
+      info =
+        (await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 20 }),
+        await c.call("get_exit_info", { sessionId: started.sessionId }));
     expect(info.text).toContain("exit code 4");
     expect(info.text).toContain("Last screen rows:\nbye");
     // The raw tail (escape codes and all) stays in structuredContent; the text names its size only.
@@ -137,7 +181,11 @@ describe("the text rendering", () => {
 
   test("TUI_TESTER_CONTENT=json puts the summary and the JSON in content", async () => {
     await using json = await connect({ env: { TUI_TESTER_CONTENT: "json" } });
-    const started = await json.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " } });
+    const started = await json.ok("start_session", {
+      command: "bash",
+      args: ["--norc", "--noprofile"],
+      env: { PS1: "$ " },
+    });
     const result = await json.call("get_text", { sessionId: started.sessionId });
     const [summary, body] = result.text.split("\n", 2) as [string, string];
     expect(summary).toContain("non-empty rows");

@@ -14,7 +14,12 @@ test("the configured background is what OSC 11 reports", async () => {
 });
 
 test("an invalid theme stops the server at start-up, naming the variable (issue 14; every setting: test/build/settings.test.ts)", () => {
-  const result = Bun.spawnSync([BUN, SERVER_ENTRY], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, TUI_TESTER_THEME: "{not json" } });
+  const result = Bun.spawnSync([BUN, SERVER_ENTRY], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, TUI_TESTER_THEME: "{not json" },
+  });
   expect(result.exitCode).toBe(2);
   expect(result.stdout.toString()).toBe("");
   expect(result.stderr.toString()).toContain('TUI_TESTER_THEME="{not json": not valid JSON');

@@ -12,7 +12,8 @@ afterAll(async () => {
   await c[Symbol.asyncDispose]();
 });
 
-const shell = () => c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, cols: 80, rows: 24 });
+const shell = () =>
+  c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, cols: 80, rows: 24 });
 const echoKeys = async () => {
   const started = await c.ok("start_session", { command: BUN, args: [fixture("echo-keys.ts")] });
   await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "READY" });
@@ -57,7 +58,10 @@ describe("session lifecycle", () => {
     const started = await c.ok("start_session", { command: "bash", args: ["-c", "exit 7"] });
     // idle is not exited: wait on the exit itself
     let info = await c.ok("get_exit_info", { sessionId: started.sessionId });
-    for (let i = 0; i < 200 && !info.exited; i++) info = (await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 20 }), await c.ok("get_exit_info", { sessionId: started.sessionId }));
+    for (let i = 0; i < 200 && !info.exited; i++)
+      info =
+        (await c.ok("wait_for_idle", { sessionId: started.sessionId, idleMs: 20 }),
+        await c.ok("get_exit_info", { sessionId: started.sessionId }));
     expect(info.exitCode).toBe(7);
     const result = await c.call("send_keys", { sessionId: started.sessionId, keys: "Enter" });
     expect(result.isError).toBe(true);
@@ -69,7 +73,11 @@ describe("session lifecycle", () => {
 describe("input tools", () => {
   test("send_keys sends the xterm bytes and returns before/after/diff", async () => {
     const id = await echoKeys();
-    const result = await c.ok("send_keys", { sessionId: id, keys: ["ctrl+shift+up", "F5"], waitFor: { pattern: "1b5b31357e" } });
+    const result = await c.ok("send_keys", {
+      sessionId: id,
+      keys: ["ctrl+shift+up", "F5"],
+      waitFor: { pattern: "1b5b31357e" },
+    });
     expect(result.bytesSent).toBe(6 + 5);
     expect(result.screen.before.text).not.toContain("1b5b313b3641");
     expect(result.screen.diff.identical).toBe(false);
@@ -93,7 +101,11 @@ describe("input tools", () => {
     expect(text.waitFor.matched).toBe(true);
     const raw = await c.ok("send_raw", { sessionId: id, hex: "1b5b41", waitFor: { pattern: "KEY 1b5b41" } });
     expect(raw.bytesSent).toBe(3);
-    const b64 = await c.ok("send_raw", { sessionId: id, base64: "Gw==", waitFor: { pattern: "KEY 1b\r", matchScreen: false } });
+    const b64 = await c.ok("send_raw", {
+      sessionId: id,
+      base64: "Gw==",
+      waitFor: { pattern: "KEY 1b\r", matchScreen: false },
+    });
     expect(b64.waitFor.matched).toBe(true);
     const typed = await c.ok("type_text", { sessionId: id, text: "xyz", cps: 200, waitFor: { pattern: "KEY 7a" } });
     expect(typed.chars).toBe(3);
@@ -102,7 +114,9 @@ describe("input tools", () => {
 
   test("send_raw rejects two encodings and bad hex", async () => {
     const id = await echoKeys();
-    expect((await c.call("send_raw", { sessionId: id, hex: "1b", utf8: "x" })).data.error.code).toBe("INVALID_ARGUMENT");
+    expect((await c.call("send_raw", { sessionId: id, hex: "1b", utf8: "x" })).data.error.code).toBe(
+      "INVALID_ARGUMENT",
+    );
     const bad = await c.call("send_raw", { sessionId: id, hex: "zz" });
     expect(bad.isError).toBe(true);
     expect(bad.text).toContain("hex");
@@ -118,7 +132,11 @@ describe("input tools", () => {
 
   test("waitFor with errorOnTimeout fails with the screen attached", async () => {
     const id = await echoKeys();
-    const result = await c.call("send_text", { sessionId: id, text: "a", waitFor: { pattern: "NEVER", timeoutMs: 100, errorOnTimeout: true } });
+    const result = await c.call("send_text", {
+      sessionId: id,
+      text: "a",
+      waitFor: { pattern: "NEVER", timeoutMs: 100, errorOnTimeout: true },
+    });
     expect(result.isError).toBe(true);
     expect(result.data.error.code).toBe("WAIT_TIMEOUT");
     expect(result.data.details.screen.after.text).toContain("READY");
@@ -126,7 +144,12 @@ describe("input tools", () => {
 
   test("screenDetail diff returns changed rows and cursor only", async () => {
     const id = await echoKeys();
-    const result = await c.ok("send_text", { sessionId: id, text: "z", screenDetail: "diff", waitFor: { pattern: "KEY 7a" } });
+    const result = await c.ok("send_text", {
+      sessionId: id,
+      text: "z",
+      screenDetail: "diff",
+      waitFor: { pattern: "KEY 7a" },
+    });
     expect(result.screen.before).toBeUndefined();
     expect(result.screen.cursor).toBeDefined();
     expect(result.screen.diff.changedLines.some((l: { after: string }) => l.after.includes("KEY 7a"))).toBe(true);
@@ -135,9 +158,18 @@ describe("input tools", () => {
 
   test("screenDetail diff gives the screen instead when the whole screen changed (the cheaper of the two)", async () => {
     const id = (await shell()).sessionId;
-    await c.ok("send_text", { sessionId: id, text: "for i in $(seq 1 30); do echo line-$i-padded-to-be-long; done\r", waitFor: { pattern: "line-30-" } });
+    await c.ok("send_text", {
+      sessionId: id,
+      text: "for i in $(seq 1 30); do echo line-$i-padded-to-be-long; done\r",
+      waitFor: { pattern: "line-30-" },
+    });
     // every row scrolls: listing each changed row's two sides would cost about twice the screen
-    const result = await c.call("send_text", { sessionId: id, text: "for i in $(seq 31 60); do echo row-$i-padded-to-be-long; done\r", screenDetail: "diff", waitFor: { pattern: "row-60-" } });
+    const result = await c.call("send_text", {
+      sessionId: id,
+      text: "for i in $(seq 31 60); do echo row-$i-padded-to-be-long; done\r",
+      screenDetail: "diff",
+      waitFor: { pattern: "row-60-" },
+    });
     expect(result.data.screen.fullScreenInstead).toBe(true);
     expect(result.data.screen.after.text).toContain("row-60-");
     expect(result.text).toMatch(/Changed rows: [0-9,-]+ \(see screen\)\./);
@@ -149,10 +181,16 @@ describe("screen tools", () => {
   test("snapshot in every format, get_text, get_cursor, get_raw_output, resize", async () => {
     const started = await shell();
     const id = started.sessionId;
-    await c.ok("send_text", { sessionId: id, text: "printf '\\033[1;31mRED\\033[0m\\n'\r", waitFor: { pattern: "^RED", regex: true, regexFlags: "m" } });
+    await c.ok("send_text", {
+      sessionId: id,
+      text: "printf '\\033[1;31mRED\\033[0m\\n'\r",
+      waitFor: { pattern: "^RED", regex: true, regexFlags: "m" },
+    });
     const all = await c.ok("snapshot", { sessionId: id, format: "all" });
     expect(all.ansi).toContain("RED");
-    const redRun = all.cells.rows.flat().find((run: { text: string; attrs?: string[] }) => run.text === "RED" && run.attrs?.includes("bold"));
+    const redRun = all.cells.rows
+      .flat()
+      .find((run: { text: string; attrs?: string[] }) => run.text === "RED" && run.attrs?.includes("bold"));
     expect(redRun).toMatchObject({ attrs: ["bold"], fg: "p1" });
     const text = await c.ok("get_text", { sessionId: id, includeScrollback: true });
     expect(text.scrollback.isAltScreen).toBe(false);
@@ -204,7 +242,11 @@ describe("waits and monitors", () => {
     const started = await shell();
     const id = started.sessionId;
     const mon = await c.ok("start_monitor", { sessionId: id, intervalMs: 10 });
-    await c.ok("send_text", { sessionId: id, text: "for i in 1 2 3; do echo tick$i; sleep 0.05; done\r", waitFor: { pattern: "tick3" } });
+    await c.ok("send_text", {
+      sessionId: id,
+      text: "for i in 1 2 3; do echo tick$i; sleep 0.05; done\r",
+      waitFor: { pattern: "tick3" },
+    });
     const report = await c.ok("stop_monitor", { monitorId: mon.monitorId });
     expect(report.changedFrameCount).toBeGreaterThanOrEqual(3);
     // frames after the first carry row diffs; replayed, the last one shows the end of the loop
@@ -243,7 +285,12 @@ describe("run_script", () => {
     expect(result).toMatchObject({ ok: true, stepsPlanned: 13, stepsRun: 13, stoppedAtStep: null });
     expect(result.results[0]).toMatchObject({ index: 0, type: "send_text", label: "type", ok: true });
     expect(result.results[0].result.waitFor.matched).toBe(true);
-    expect(result.results[8].result).toMatchObject({ passed: true, matched: true, negated: false, matchedAgainst: "screen" });
+    expect(result.results[8].result).toMatchObject({
+      passed: true,
+      matched: true,
+      negated: false,
+      matchedAgainst: "screen",
+    });
     expect(result.monitor.frameCount).toBeGreaterThan(1);
     expect(result.rawOutput.output).toContain("KEY 41");
     expect(result.finalSnapshot.cols).toBe(70);
@@ -252,27 +299,50 @@ describe("run_script", () => {
   test("a failing step stops the script; continueOnError goes on; wait_for_text steps fail on timeout", async () => {
     const id = await echoKeys();
     // ok: false is an error result that still carries the whole step report
-    const failed = await c.call("run_script", { sessionId: id, steps: [{ type: "assert_text", pattern: "ABSENT" }, { type: "send_text", text: "x" }] });
+    const failed = await c.call("run_script", {
+      sessionId: id,
+      steps: [
+        { type: "assert_text", pattern: "ABSENT" },
+        { type: "send_text", text: "x" },
+      ],
+    });
     expect(failed.isError).toBe(true);
     expect(failed.text).toContain("ABSENT");
     const stopped = failed.data;
     expect(stopped).toMatchObject({ ok: false, stepsRun: 1, stoppedAtStep: 0 });
     expect(stopped.results[0].error.code).toBe("ASSERTION_FAILED");
     expect(stopped.results[0].result.excerpt).toContain("READY");
-    const continued = (await c.call("run_script", {
-      sessionId: id,
-      steps: [{ type: "wait_for_text", pattern: "ABSENT", timeoutMs: 30, continueOnError: true }, { type: "send_text", text: "y" }],
-    })).data;
+    const continued = (
+      await c.call("run_script", {
+        sessionId: id,
+        steps: [
+          { type: "wait_for_text", pattern: "ABSENT", timeoutMs: 30, continueOnError: true },
+          { type: "send_text", text: "y" },
+        ],
+      })
+    ).data;
     expect(continued.stepsRun).toBe(2);
     expect(continued.results[0].error.code).toBe("WAIT_TIMEOUT");
   });
 
   test("all steps are validated before the first runs", async () => {
     const id = await echoKeys();
-    const result = await c.call("run_script", { sessionId: id, steps: [{ type: "send_text", text: "SHOULD-NOT-SEND" }, { type: "send_keys", keys: 5 }] });
+    const result = await c.call("run_script", {
+      sessionId: id,
+      steps: [
+        { type: "send_text", text: "SHOULD-NOT-SEND" },
+        { type: "send_keys", keys: 5 },
+      ],
+    });
     expect(result.isError).toBe(true);
     expect(result.text).toContain("steps[1] (send_keys): keys");
-    const badKey = await c.call("run_script", { sessionId: id, steps: [{ type: "send_text", text: "q" }, { type: "send_keys", keys: "ctrl+nope" }] });
+    const badKey = await c.call("run_script", {
+      sessionId: id,
+      steps: [
+        { type: "send_text", text: "q" },
+        { type: "send_keys", keys: "ctrl+nope" },
+      ],
+    });
     expect(badKey.isError).toBe(true);
     const raw = await c.ok("get_raw_output", { sessionId: id });
     expect(raw.output).not.toContain("KEY 71");

@@ -6,7 +6,14 @@ import { BUN, fixture, until } from "../helpers.ts";
 
 async function run(backend: PtyBackend, file: string, args: string[], env: Record<string, string> = {}) {
   const chunks: Uint8Array[] = [];
-  const proc = await backend.spawn({ file, args, cwd: process.cwd(), env: { PATH: process.env.PATH ?? "", TERM: "xterm-256color", ...env }, cols: 80, rows: 24 });
+  const proc = await backend.spawn({
+    file,
+    args,
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? "", TERM: "xterm-256color", ...env },
+    cols: 80,
+    rows: 24,
+  });
   const exited = new Promise<PtyExit>((resolve) => proc.onExit(resolve));
   proc.onData((c) => {
     chunks.push(c);
@@ -79,7 +86,9 @@ describe("raw bytes 0x80-0xff outside UTF-8", () => {
 
 describe("resolveCommand", () => {
   test("a missing command fails at start time with a hint", () => {
-    expect(() => resolveCommand("definitely-not-a-command-xyz", process.cwd(), { PATH: process.env.PATH ?? "" })).toThrow(/not found on PATH/);
+    expect(() =>
+      resolveCommand("definitely-not-a-command-xyz", process.cwd(), { PATH: process.env.PATH ?? "" }),
+    ).toThrow(/not found on PATH/);
   });
   test("a missing cwd fails with a hint", () => {
     expect(() => resolveCommand("bash", "/no/such/dir", { PATH: process.env.PATH ?? "" })).toThrow(/does not exist/);

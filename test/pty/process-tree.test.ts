@@ -6,7 +6,10 @@ import { until } from "../helpers.ts";
 test("descendants finds children, grandchildren and a setsid child, parents first", async () => {
   const proc = Bun.spawn(["sh", "-c", 'sh -c "sleep 30 & exec sleep 31" & setsid sleep 32 & exec sleep 33']);
   try {
-    const commands = () => descendants(proc.pid).map((pid) => require("node:fs").readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim());
+    const commands = () =>
+      descendants(proc.pid).map((pid) =>
+        require("node:fs").readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim(),
+      );
     const expected = JSON.stringify(["sleep 30", "sleep 31", "sleep 32"]);
     await until(() => JSON.stringify(commands().sort()) === expected, `descendants ${expected}`);
     const [first] = descendants(proc.pid);

@@ -72,7 +72,9 @@ describe.skipIf(!linux || !hasPython)("delayed answers settle with the answer on
     expect(screen.settledBy).toBe("timeout");
     expect(screen.quiet).toBe(false);
     expect(screen.busy).toMatchObject({ pid: session.pid, command: "python3", state: "running" });
-    expect(renderText("sent", blockParts(screen))).toContain(`Still busy after ${screen.waitedMs} ms: python3 (pid ${session.pid}) is running.`);
+    expect(renderText("sent", blockParts(screen))).toContain(
+      `Still busy after ${screen.waitedMs} ms: python3 (pid ${session.pid}) is running.`,
+    );
   });
 });
 
@@ -131,7 +133,9 @@ test("TUI_TESTER_READY=quiet forces the quiet window, and the reply says so", as
   expect(screen.settledBy).toBe("quiet");
   expect(screen.fallback).toBe("TUI_TESTER_READY=quiet");
   expect(screen.after!.text).toContain("PHASE1 1");
-  expect(renderText("sent", blockParts(screen))).toContain("output quiet for 100 ms (TUI_TESTER_READY=quiet; it may still be working)");
+  expect(renderText("sent", blockParts(screen))).toContain(
+    "output quiet for 100 ms (TUI_TESTER_READY=quiet; it may still be working)",
+  );
   const idle = await waitForIdle(session, { idleMs: 50, timeoutMs: 5000, mode: "idle" });
   expect(idle).toMatchObject({ settledBy: "quiet", fallback: "TUI_TESTER_READY=quiet" });
 });
@@ -161,8 +165,19 @@ test.skipIf(!linux)("wait_for_idle learns the rest itself when every earlier inp
   await using registry = testRegistry();
   // bun rests on a 1 s timer: without a known rest that timed wait would look busy until the timeout.
   const session = await started(registry, BUN, [fixture("echo-keys.ts")], "READY");
-  const waitFor = { pattern: "KEY 61", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true, regex: false, regexFlags: "" };
-  const typed = await observe(session, () => session.write(utf8.encode("a")), { captureScreen: true, screenDetail: "full", waitFor });
+  const waitFor = {
+    pattern: "KEY 61",
+    timeoutMs: 10_000,
+    pollIntervalMs: 50,
+    matchScreen: true,
+    regex: false,
+    regexFlags: "",
+  };
+  const typed = await observe(session, () => session.write(utf8.encode("a")), {
+    captureScreen: true,
+    screenDetail: "full",
+    waitFor,
+  });
   expect(typed.screen!.settledBy).toBe("waitFor");
   const idle = await waitForIdle(session, { idleMs: 30, timeoutMs: 10_000, mode: "idle" });
   expect(idle).toMatchObject({ idle: true, settledBy: "idle" });
@@ -181,7 +196,12 @@ test("the quiet window waits out a second part 30 ms after the first, and says i
 
 test("the quiet window ends at its cap with quiet: false for a program that keeps writing", async () => {
   await using registry = testRegistry({ ready: "quiet" });
-  const session = await started(registry, "bash", ["--norc", "--noprofile", "-c", "echo READY; read -n1; while :; do echo tick; sleep 0.02; done"], "READY");
+  const session = await started(
+    registry,
+    "bash",
+    ["--norc", "--noprofile", "-c", "echo READY; read -n1; while :; do echo tick; sleep 0.02; done"],
+    "READY",
+  );
   const screen = await press(session, "x");
   expect(screen.settledBy).not.toBe("exit");
   expect(screen.quiet).toBe(false);

@@ -55,7 +55,9 @@ describe("session", () => {
 
   test("stop hangs up an interactive bash (it ignores SIGTERM, not SIGHUP): no escalation needed", async () => {
     await using registry = testRegistry({ killGraceMs: 20_000 });
-    const session = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "PROMPT$ " } }));
+    const session = await registry.start(
+      startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "PROMPT$ " } }),
+    );
     await seen(session, { ...waitOpts, pattern: "PROMPT$" });
     const stopped = await registry.stop(session.id);
     expect(stopped.signalsSent).toEqual(["SIGTERM", "SIGHUP"]);
@@ -66,7 +68,9 @@ describe("session", () => {
 
   test("stop escalates to SIGKILL for a program that ignores SIGTERM and SIGHUP", async () => {
     await using registry = testRegistry({ killGraceMs: 300 });
-    const session = await registry.start(startOptions("bash", ["-c", 'trap "" TERM HUP; echo READY; while :; do sleep 0.05; done']));
+    const session = await registry.start(
+      startOptions("bash", ["-c", 'trap "" TERM HUP; echo READY; while :; do sleep 0.05; done']),
+    );
     await seen(session, { ...waitOpts, pattern: "READY" });
     const stopped = await registry.stop(session.id);
     expect(stopped.signalsSent).toEqual(["SIGTERM", "SIGHUP", "SIGKILL"]);
@@ -76,7 +80,12 @@ describe("session", () => {
 
   test("stop also kills descendants that left the process group (setsid)", async () => {
     await using registry = testRegistry({ killGraceMs: 300 });
-    const session = await registry.start(startOptions("bash", ["-c", 'setsid bash -c \'trap "" TERM HUP; echo STRAY=$$; while :; do sleep 0.05; done\' & wait']));
+    const session = await registry.start(
+      startOptions("bash", [
+        "-c",
+        "setsid bash -c 'trap \"\" TERM HUP; echo STRAY=$$; while :; do sleep 0.05; done' & wait",
+      ]),
+    );
     const seen = await waitForText(session, { ...waitOpts, pattern: "STRAY=(\\d+)", regex: true });
     const stray = Number((seen.match as string[])[1]);
     expect(processAlive(stray)).toBe(true);
@@ -86,7 +95,9 @@ describe("session", () => {
 
   test("stop kills the foreground job too, leaving no orphan", async () => {
     await using registry = testRegistry({ killGraceMs: 300 });
-    const session = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-c", "sleep 300 & echo CHILD=$!; wait"]));
+    const session = await registry.start(
+      startOptions("bash", ["--norc", "--noprofile", "-c", "sleep 300 & echo CHILD=$!; wait"]),
+    );
     const seen = await waitForText(session, { ...waitOpts, pattern: "CHILD=(\\d+)", regex: true });
     const child = Number((seen.match as string[])[1]);
     await registry.stop(session.id);

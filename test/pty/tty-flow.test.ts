@@ -6,12 +6,17 @@ import { until } from "../helpers.ts";
 import { seen, startOptions, testRegistry } from "../registry-helpers.ts";
 
 const flow = ttyFlow();
-if (flow === undefined) console.warn(`tty-flow tests skipped: no tty flow control on ${process.platform} (each session gets a blocking reader there)`);
+if (flow === undefined)
+  console.warn(
+    `tty-flow tests skipped: no tty flow control on ${process.platform} (each session gets a blocking reader there)`,
+  );
 
 describe.skipIf(flow === undefined)("tty flow control", () => {
   test("TCOOFF on the child's slave stops its output without a byte of input; TCOON restarts it", async () => {
     let bytes = 0;
-    const proc = Bun.spawn(["yes", "flood"], { terminal: { cols: 80, rows: 24, data: (_t, data) => void (bytes += data.length) } });
+    const proc = Bun.spawn(["yes", "flood"], {
+      terminal: { cols: 80, rows: 24, data: (_t, data) => void (bytes += data.length) },
+    });
     try {
       await until(() => bytes > 64 * 1024, "the flood to start");
       const slave = slavePathOf(proc.pid);
@@ -40,13 +45,19 @@ describe.skipIf(flow === undefined)("tty flow control", () => {
     await using registry = testRegistry();
     const threads = () => readdirSync("/proc/self/task").length;
     // The first session creates the shared reader (and Bun's spawn machinery); count from there.
-    const first = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "READY$ " } }));
+    const first = await registry.start(
+      startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "READY$ " } }),
+    );
     await seen(first, { pattern: "READY$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
     const before = threads();
     const sessions = [];
-    for (let i = 0; i < 5; i++) sessions.push(await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "READY$ " } })));
+    for (let i = 0; i < 5; i++)
+      sessions.push(
+        await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "READY$ " } })),
+      );
     sessions.push(await registry.start(startOptions("yes", ["a"])), await registry.start(startOptions("yes", ["b"])));
-    for (const s of sessions.slice(0, 5)) await seen(s, { pattern: "READY$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
+    for (const s of sessions.slice(0, 5))
+      await seen(s, { pattern: "READY$", timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
     expect(threads() - before).toBeLessThan(3); // a reader per session would add 7
   });
 });

@@ -14,7 +14,10 @@ test.skipIf(process.platform !== "linux")("a zombie does not count as running", 
   const proc = Bun.spawn(["sh", "-c", "sleep 0.01 & exec sleep 30"]);
   try {
     let zombie: number | undefined;
-    await until(() => (zombie = descendants(proc.pid)[0]) !== undefined && !processRunning(zombie), "the short sleep to end");
+    await until(
+      () => (zombie = descendants(proc.pid)[0]) !== undefined && !processRunning(zombie),
+      "the short sleep to end",
+    );
     expect(processExists(zombie!)).toBe(true); // still in the process table...
     expect(processRunning(zombie!)).toBe(false); // ...but not running
     expect(processRunning(proc.pid)).toBe(true);
@@ -23,14 +26,23 @@ test.skipIf(process.platform !== "linux")("a zombie does not count as running", 
   }
 });
 
-test.skipIf(process.platform !== "linux")("stop_session of sh -c 'sleep 100' leaves no process and needs no escalation", async () => {
-  // Not a timing assertion: the figure is a bench row (bench/run.ts, "stop"). Here: the outcome.
-  const registry = new SessionRegistry({ ...DEFAULT_CONFIG, killGraceMs: 30_000 });
-  const session = await registry.start({ command: "sh", args: ["-c", "sleep 100; echo never"], cols: 80, rows: 24, term: "xterm" });
-  let sleeper: number | undefined;
-  await until(() => (sleeper = descendants(session.pid)[0]) !== undefined, "the sleep to start");
-  const stopped = await registry.stop(session.id);
-  expect(stopped.escalated).toBe(false);
-  expect(processRunning(sleeper!)).toBe(false);
-  await registry.shutdown();
-});
+test.skipIf(process.platform !== "linux")(
+  "stop_session of sh -c 'sleep 100' leaves no process and needs no escalation",
+  async () => {
+    // Not a timing assertion: the figure is a bench row (bench/run.ts, "stop"). Here: the outcome.
+    const registry = new SessionRegistry({ ...DEFAULT_CONFIG, killGraceMs: 30_000 });
+    const session = await registry.start({
+      command: "sh",
+      args: ["-c", "sleep 100; echo never"],
+      cols: 80,
+      rows: 24,
+      term: "xterm",
+    });
+    let sleeper: number | undefined;
+    await until(() => (sleeper = descendants(session.pid)[0]) !== undefined, "the sleep to start");
+    const stopped = await registry.stop(session.id);
+    expect(stopped.escalated).toBe(false);
+    expect(processRunning(sleeper!)).toBe(false);
+    await registry.shutdown();
+  },
+);

@@ -21,7 +21,12 @@ test("a character split across two output chunks is written whole, in the chunk 
   writer.event("o", "after close is ignored");
   const { header, events } = readCast(path);
   expect(header).toMatchObject({ version: 2, width: 10, height: 2, title: "t", env: { TERM: "xterm" } });
-  expect(events.map(([, code, data]) => [code, data])).toEqual([["o", "a"], ["o", "€b"], ["r", "20x5"], ["m", "done"]]);
+  expect(events.map(([, code, data]) => [code, data])).toEqual([
+    ["o", "a"],
+    ["o", "€b"],
+    ["r", "20x5"],
+    ["m", "done"],
+  ]);
   expect(writer.events).toBe(4);
   expect(Bun.file(path).size).toBe(writer.bytes);
 });
@@ -29,9 +34,9 @@ test("a character split across two output chunks is written whole, in the chunk 
 test("control characters and escapes survive as JSON strings", () => {
   const path = join(dir, "esc.cast");
   const writer = new AsciicastWriter(path, { width: 80, height: 24, term: "xterm-256color" });
-  writer.event("o", "\x1b[1;31mred\x1b[0m\r\n\"quoted\" \\ \u0000");
+  writer.event("o", '\x1b[1;31mred\x1b[0m\r\n"quoted" \\ \u0000');
   writer.close();
-  expect(readCast(path).events[0]![2]).toBe("\x1b[1;31mred\x1b[0m\r\n\"quoted\" \\ \u0000");
+  expect(readCast(path).events[0]![2]).toBe('\x1b[1;31mred\x1b[0m\r\n"quoted" \\ \u0000');
 });
 
 test("a recording stops at its size cap with a marker saying so", () => {

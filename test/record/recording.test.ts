@@ -34,20 +34,38 @@ describe("recording", () => {
     expect(partial.events.some(([, code, data]) => code === "o" && data.includes("READY"))).toBe(true);
     await c.ok("run_script", {
       sessionId: started.sessionId,
-      steps: [{ type: "resize", cols: 100, rows: 30 }, { type: "mark_recording", text: "after resize" }, { type: "send_text", text: "q" }],
+      steps: [
+        { type: "resize", cols: 100, rows: 30 },
+        { type: "mark_recording", text: "after resize" },
+        { type: "send_text", text: "q" },
+      ],
     });
     // a pattern that never matches ends when the process exits (q quits the fixture)
-    expect((await c.call("wait_for_text", { sessionId: started.sessionId, pattern: "\u0000never", timeoutMs: 5000 })).data.exited).toBe(true);
+    expect(
+      (await c.call("wait_for_text", { sessionId: started.sessionId, pattern: "\u0000never", timeoutMs: 5000 })).data
+        .exited,
+    ).toBe(true);
     const stopped = await c.ok("stop_recording", { sessionId: started.sessionId });
     expect(stopped.path).toBe(path);
     const { header, events } = readCast(path);
-    expect(header).toMatchObject({ version: 2, width: 80, height: 24, title: "rec-demo", env: { TERM: "xterm-256color" } });
+    expect(header).toMatchObject({
+      version: 2,
+      width: 80,
+      height: 24,
+      title: "rec-demo",
+      env: { TERM: "xterm-256color" },
+    });
     expect(typeof header.timestamp).toBe("number");
     expect(events.length).toBe(stopped.events);
     expect(statSync(path).size).toBe(stopped.bytes);
     expect(events.find(([, code]) => code === "r")?.[2]).toBe("100x30");
     expect(events.find(([, code]) => code === "m")?.[2]).toBe("after resize");
-    expect(events.filter(([, code]) => code === "o").map(([, , d]) => d).join("")).toContain("KEY 78");
+    expect(
+      events
+        .filter(([, code]) => code === "o")
+        .map(([, , d]) => d)
+        .join(""),
+    ).toContain("KEY 78");
     // times never go backwards
     expect(events.every(([t], i) => i === 0 || t >= events[i - 1]![0])).toBe(true);
     expect(events.some(([, code]) => code === "i")).toBe(false);
@@ -77,13 +95,20 @@ describe("recording", () => {
 
   test("a directory that does not exist is a clear error, and start_session then starts nothing", async () => {
     const before = (await c.ok("list_sessions")).count;
-    const bad = await c.call("start_session", { command: BUN, args: [fixture("echo-keys.ts")], record: "no/such/dir/x.cast" });
+    const bad = await c.call("start_session", {
+      command: BUN,
+      args: [fixture("echo-keys.ts")],
+      record: "no/such/dir/x.cast",
+    });
     expect(bad.isError).toBe(true);
     expect(bad.data.error.code).toBe("INVALID_ARGUMENT");
     expect(bad.text).toContain(`"${join(dir, "no/such/dir")}" does not exist`);
     expect((await c.ok("list_sessions")).count).toBe(before);
     const started = await echoKeys();
-    const result = await c.call("start_recording", { sessionId: started.sessionId, path: "/nonexistent-dir-xyz/a.cast" });
+    const result = await c.call("start_recording", {
+      sessionId: started.sessionId,
+      path: "/nonexistent-dir-xyz/a.cast",
+    });
     expect(result.isError).toBe(true);
     expect(result.text).toContain("does not exist");
     const mark = await c.call("mark_recording", { sessionId: started.sessionId, text: "x" });

@@ -15,12 +15,20 @@ const shoot = async (h: ReturnType<typeof useServer>, sessionId: string, name: s
 describeApp("vim", () => {
   const h = useServer();
   test("vim: the ~ filler lines are blue, typed text is drawn, the cursor block sits after it", async () => {
-    const { sessionId } = await h.start({ command: "vim", args: ["-u", "NONE", "-N", "-n", "+syntax on"], cwd: h.tempDir(), cols: 80, rows: 24 });
+    const { sessionId } = await h.start({
+      command: "vim",
+      args: ["-u", "NONE", "-N", "-n", "+syntax on"],
+      cwd: h.tempDir(),
+      cols: 80,
+      rows: 24,
+    });
     await waitText(h.c, sessionId, "VIM - Vi IMproved");
     await inputUntil(h.c, "send_text", { sessionId, text: "iW" }, "-- INSERT --");
     const png = await shoot(h, sessionId, "vim.png");
     // vim -u NONE draws the NonText "~" in blue (anti-aliased: count the bluish pixels)
-    const bluish = [...cellColours(png, 1, 0)].filter(([c]) => Number.parseInt(c.slice(5, 7), 16) > 150 && Number.parseInt(c.slice(1, 3), 16) < 120).reduce((n, [, k]) => n + k, 0);
+    const bluish = [...cellColours(png, 1, 0)]
+      .filter(([c]) => Number.parseInt(c.slice(5, 7), 16) > 150 && Number.parseInt(c.slice(1, 3), 16) < 120)
+      .reduce((n, [, k]) => n + k, 0);
     expect(bluish).toBeGreaterThan(3);
     expect(cellColours(png, 0, 0).get("#e5e5e5") ?? 0).toBeGreaterThan(10);
     expect(cellBackground(png, 0, 1)).toBe("#e5e5e5"); // block cursor after the W
@@ -43,7 +51,12 @@ test("demo TUI: inverse title bar and selected row", async () => {
   const { connect } = await import("../e2e/client.ts");
   const c = await connect();
   try {
-    const { sessionId } = await c.ok("start_session", { command: BUN, args: [join(import.meta.dir, "..", "..", "scripts", "demo-tui.ts")], cols: 60, rows: 14 });
+    const { sessionId } = await c.ok("start_session", {
+      command: BUN,
+      args: [join(import.meta.dir, "..", "..", "scripts", "demo-tui.ts")],
+      cols: 60,
+      rows: 14,
+    });
     await c.ok("wait_for_text", { sessionId, pattern: "READY" });
     const dir = mkdtempSync(join(tmpdir(), "tui-tester-demo-shot-"));
     const shot = await c.ok("screenshot", { sessionId, path: join(dir, "demo.png") });

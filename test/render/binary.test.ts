@@ -33,7 +33,13 @@ afterAll(async () => {
 describe.skipIf(!target)(`compiled ${target?.name ?? "host"} binary: artifacts`, () => {
   test("records a session and renders a PNG with the embedded rasteriser and fonts", async () => {
     const script = "process.stdout.write('\\x1b[42mGREEN\\x1b[0m binary\\r\\n'); setInterval(() => {}, 1000);";
-    const started = await c!.ok("start_session", { command: process.execPath, args: ["-e", script], record: "bin.cast", cols: 40, rows: 8 });
+    const started = await c!.ok("start_session", {
+      command: process.execPath,
+      args: ["-e", script],
+      record: "bin.cast",
+      cols: 40,
+      rows: 8,
+    });
     await c!.ok("wait_for_text", { sessionId: started.sessionId, pattern: "GREEN binary" });
     const shot = await c!.ok("screenshot", { sessionId: started.sessionId, path: "bin.png" });
     const png = decodePng(readFileSync(join(dir, "bin.png")));
@@ -60,11 +66,18 @@ describe.skipIf(!target)(`compiled ${target?.name ?? "host"} binary: artifacts`,
 
   test("tui-tester gif and an html report work from the binary alone", async () => {
     const cast = join(dir, "gif.cast");
-    await Bun.write(cast, `${JSON.stringify({ version: 2, width: 20, height: 3 })}\n[0.1,"o","hi"]\n[0.3,"o"," there"]\n`);
+    await Bun.write(
+      cast,
+      `${JSON.stringify({ version: 2, width: 20, height: 3 })}\n[0.1,"o","hi"]\n[0.3,"o"," there"]\n`,
+    );
     const gif = Bun.spawnSync([binary, "gif", cast, join(dir, "out.gif")], { cwd: dir, stderr: "pipe" });
     expect(gif.exitCode).toBe(0);
     expect(gif.stderr.toString()).toContain("3 frames");
-    const test = { name: "fails", session: { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " } }, steps: [{ type: "assert_text", pattern: "never" }] };
+    const test = {
+      name: "fails",
+      session: { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " } },
+      steps: [{ type: "assert_text", pattern: "never" }],
+    };
     await Bun.write(join(dir, "t.tui.json"), JSON.stringify(test));
     const run = Bun.spawnSync([binary, "test", "--reporter", "html", "t.tui.json"], { cwd: dir, stderr: "pipe" });
     expect(run.exitCode).toBe(1);

@@ -39,10 +39,20 @@ describe("castToGif", () => {
   });
 
   test("speed divides the times; a bad file is a clear error", async () => {
-    const gif = await castToGif(parseCast(cast([[1, "o", "x"], [2, "o", "y"]])), { speed: 2, maxIdleMs: 10_000, fps: 30, scale: 1, holdLastMs: 0 });
+    const gif = await castToGif(
+      parseCast(
+        cast([
+          [1, "o", "x"],
+          [2, "o", "y"],
+        ]),
+      ),
+      { speed: 2, maxIdleMs: 10_000, fps: 30, scale: 1, holdLastMs: 0 },
+    );
     expect(decodeGif(gif.gif).frames.map((f) => f.delayMs)).toEqual([500, 500, 10]);
     expect(() => parseCast("not json\n")).toThrow(/asciicast header/);
-    expect(() => parseCast('{"version":2,"width":10,"height":2}\n[1,"o"]\n[2,"o","x"]\n')).toThrow(/line 2.*\[time, code, data\]/);
+    expect(() => parseCast('{"version":2,"width":10,"height":2}\n[1,"o"]\n[2,"o","x"]\n')).toThrow(
+      /line 2.*\[time, code, data\]/,
+    );
   });
 });
 
@@ -54,8 +64,15 @@ describe("export_recording over MCP", () => {
   afterAll(() => c[Symbol.asyncDispose]());
 
   test("the GIF decodes, and its last frame is the session's last screen; an existing out is refused", async () => {
-    const script = "let n=0; const t=setInterval(()=>{process.stdout.write(`\\x1b[32mline ${++n}\\x1b[0m ╭─╮ 你好\\r\\n`); if(n===4){clearInterval(t); setInterval(()=>{},1000)}},120);";
-    const { sessionId } = await c.ok("start_session", { command: BUN, args: ["-e", script], cols: 30, rows: 6, record: "s.cast" });
+    const script =
+      "let n=0; const t=setInterval(()=>{process.stdout.write(`\\x1b[32mline ${++n}\\x1b[0m ╭─╮ 你好\\r\\n`); if(n===4){clearInterval(t); setInterval(()=>{},1000)}},120);";
+    const { sessionId } = await c.ok("start_session", {
+      command: BUN,
+      args: ["-e", script],
+      cols: 30,
+      rows: 6,
+      record: "s.cast",
+    });
     await c.ok("wait_for_text", { sessionId, pattern: "line 4" });
     // Output quiet for 200 ms. This test is about the GIF: the script lives on in a 1 s interval, which
     // mode idle (the ready oracle, branch ready's concern) judges busy and waits out to its timeout.
@@ -71,7 +88,8 @@ describe("export_recording over MCP", () => {
     const png = decodePng(new Uint8Array(await Bun.file(shot.path).arrayBuffer()));
     const last = gif.frames.at(-1)!.rgba;
     let worst = 0;
-    for (let i = 0; i < last.length; i += 4) for (let k = 0; k < 3; k++) worst = Math.max(worst, Math.abs(last[i + k]! - png.data[i + k]!));
+    for (let i = 0; i < last.length; i += 4)
+      for (let k = 0; k < 3; k++) worst = Math.max(worst, Math.abs(last[i + k]! - png.data[i + k]!));
     // GIF colours are quantized (5-6-5 bits): equal up to that rounding
     expect(worst).toBeLessThanOrEqual(12);
 

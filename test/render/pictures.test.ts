@@ -24,7 +24,10 @@ async function picture(output: string, cols = 20, rows = 4, scale = 1): Promise<
   emulator.write(output);
   await emulator.flushed();
   const snap = emulator.snapshot({ grid: true });
-  const { svg } = renderSvg({ cols, rows, cells: snap.grid!, cursor: snap.cursor, cursorShape: emulator.cursorShape() }, emulator.liveColours());
+  const { svg } = renderSvg(
+    { cols, rows, cells: snap.grid!, cursor: snap.cursor, cursorShape: emulator.cursorShape() },
+    emulator.liveColours(),
+  );
   emulator.dispose();
   return decodePng((await svgToPng(svg, scale)).png);
 }
@@ -37,7 +40,10 @@ const ink = (png: Decoded, row: number, col: number, scale = 1) => {
 };
 
 const cjkFont = findCjkFonts().length > 0;
-if (!cjkFont) console.warn("skipping the CJK glyph check: no CJK font in the system font directories (apt-get install fonts-noto-cjk)");
+if (!cjkFont)
+  console.warn(
+    "skipping the CJK glyph check: no CJK font in the system font directories (apt-get install fonts-noto-cjk)",
+  );
 
 describe("PNG glyphs", () => {
   test.skipIf(!cjkFont)("a CJK character is drawn across its two cells, not as an empty box", async () => {
@@ -111,7 +117,10 @@ describe("artifact files", () => {
     await c.ok("wait_for_text", { sessionId, pattern: "READY" });
     const precious = join(dir, "precious.py");
     writeFileSync(precious, "print('keep me')\n");
-    for (const [tool, args] of [["screenshot", { format: "svg" }], ["start_recording", {}]] as const) {
+    for (const [tool, args] of [
+      ["screenshot", { format: "svg" }],
+      ["start_recording", {}],
+    ] as const) {
       const refused = await c.call(tool, { sessionId, path: precious, ...args });
       expect(refused.isError).toBe(true);
       expect(refused.text).toContain("already exists");

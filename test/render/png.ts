@@ -28,4 +28,5 @@ export function cellColours(png: Decoded, row: number, col: number, scale = 1): 
 }
 
 /** The colour at the top-left corner of a cell (1 px in: backgrounds, never glyph ink for ordinary characters). */
-export const cellBackground = (png: Decoded, row: number, col: number, scale = 1) => pixel(png, col * CELL_WIDTH * scale + 1, row * CELL_HEIGHT * scale + 1);
+export const cellBackground = (png: Decoded, row: number, col: number, scale = 1) =>
+  pixel(png, col * CELL_WIDTH * scale + 1, row * CELL_HEIGHT * scale + 1);

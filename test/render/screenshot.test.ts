@@ -44,7 +44,10 @@ describe("screenshot", () => {
     expect(cellColours(png, 1, 0).get("#cd0000") ?? 0).toBeGreaterThan(10); // red E drawn on it
     expect(cellBackground(png, 1, 4)).toBe("#000000");
     expect(content[0]?.text).toContain(data.path);
-    expect(content.find((block) => block.type === "resource_link")).toMatchObject({ uri: `file://${data.path}`, mimeType: "image/png" });
+    expect(content.find((block) => block.type === "resource_link")).toMatchObject({
+      uri: `file://${data.path}`,
+      mimeType: "image/png",
+    });
   });
 
   test("svg: text content with the SVG, written to a relative path against the server's cwd; scale resizes the png", async () => {
@@ -63,7 +66,9 @@ describe("screenshot", () => {
 
   test("works on an exited session; bad paths and runaway sizes are errors naming the fix", async () => {
     const { sessionId } = await c.ok("start_session", { command: BUN, args: ["-e", "console.log('bye')"] });
-    expect((await c.call("wait_for_text", { sessionId, pattern: "\u0000never", timeoutMs: 5000 })).data.exited).toBe(true);
+    expect((await c.call("wait_for_text", { sessionId, pattern: "\u0000never", timeoutMs: 5000 })).data.exited).toBe(
+      true,
+    );
     expect((await c.ok("screenshot", { sessionId })).format).toBe("png");
     const missing = await c.call("screenshot", { sessionId, path: "nope/x.png" });
     expect(missing.isError).toBe(true);
@@ -77,7 +82,13 @@ describe("screenshot", () => {
   });
 
   test("the theme from TUI_TESTER_THEME is the picture's background", async () => {
-    const themed = await connect({ cwd: dir, env: { TUI_TESTER_OUTPUT_DIR: dir, TUI_TESTER_THEME: JSON.stringify({ background: "#fdf6e3", foreground: "#657b83" }) } });
+    const themed = await connect({
+      cwd: dir,
+      env: {
+        TUI_TESTER_OUTPUT_DIR: dir,
+        TUI_TESTER_THEME: JSON.stringify({ background: "#fdf6e3", foreground: "#657b83" }),
+      },
+    });
     try {
       const sessionId = await colourful(themed);
       const shot = await themed.ok("screenshot", { sessionId });

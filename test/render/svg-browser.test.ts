@@ -18,7 +18,8 @@ declare const document: any;
 
 const CHROMIUM = "/usr/bin/chromium";
 const present = existsSync(CHROMIUM);
-if (!present) console.warn(`skipping SVG-in-browser tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
+if (!present)
+  console.warn(`skipping SVG-in-browser tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
 setDefaultTimeout(90_000);
 
 const dir = mkdtempSync(join(tmpdir(), "tui-tester-svg-browser-"));
@@ -35,7 +36,12 @@ function inkedCells(png: Decoded, cols: number, rows: number, scale: number): bo
       for (let y = (r * CELL_HEIGHT + 1) * scale; y < ((r + 1) * CELL_HEIGHT - 1) * scale && !inked; y++) {
         for (let x = (c * CELL_WIDTH + 1) * scale; x < ((c + 1) * CELL_WIDTH - 1) * scale; x++) {
           const i = (y * png.width + x) * 4;
-          if (Math.abs(png.data[i]! - bg[0]!) + Math.abs(png.data[i + 1]! - bg[1]!) + Math.abs(png.data[i + 2]! - bg[2]!) > 120) {
+          if (
+            Math.abs(png.data[i]! - bg[0]!) +
+              Math.abs(png.data[i + 1]! - bg[1]!) +
+              Math.abs(png.data[i + 2]! - bg[2]!) >
+            120
+          ) {
             inked = true;
             break;
           }
@@ -53,7 +59,10 @@ describe.skipIf(!present)("SVG in Chromium matches the PNG", () => {
   let browser: Browser;
   beforeAll(async () => {
     c = await connect({ cwd: dir, env: { TUI_TESTER_OUTPUT_DIR: dir } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -68,9 +77,16 @@ describe.skipIf(!present)("SVG in Chromium matches the PNG", () => {
     await c.ok("wait_for_idle", { sessionId, idleMs: 400, timeoutMs: 20_000 });
     // htop redraws every second: the PNG and SVG are taken back to back, the comparison is per picture
     const svg = await c.ok("screenshot", { sessionId, format: "svg", path: `${name}.svg` });
-    const png = decodePng(await Bun.file((await c.ok("screenshot", { sessionId, format: "png", path: `${name}.png`, scale: 2 })).path).bytes());
+    const png = decodePng(
+      await Bun.file(
+        (await c.ok("screenshot", { sessionId, format: "png", path: `${name}.png`, scale: 2 })).path,
+      ).bytes(),
+    );
     await c.ok("stop_session", { sessionId, signal: "SIGKILL" });
-    const page = await browser.newPage({ viewport: { width: 100 * CELL_WIDTH, height: 30 * CELL_HEIGHT }, deviceScaleFactor: 2 });
+    const page = await browser.newPage({
+      viewport: { width: 100 * CELL_WIDTH, height: 30 * CELL_HEIGHT },
+      deviceScaleFactor: 2,
+    });
     await page.goto(`file://${svg.path}`);
     // every character's x in Chromium, against its cell (x attribute + index * cell width)
     const misplaced: string[] = await page.evaluate((cell: number) => {
@@ -81,7 +97,8 @@ describe.skipIf(!present)("SVG in Chromium matches the PNG", () => {
         const n = text.getNumberOfChars();
         for (let i = 0; i < n; i++) {
           const x = text.getStartPositionOfChar(i).x;
-          if (Math.abs(x - (x0 + i * cell)) > 0.5) out.push(`"${text.textContent.slice(i, i + 8)}" at ${x}, cell ${x0 + i * cell}`);
+          if (Math.abs(x - (x0 + i * cell)) > 0.5)
+            out.push(`"${text.textContent.slice(i, i + 8)}" at ${x}, cell ${x0 + i * cell}`);
         }
       }
       return out;
@@ -97,7 +114,16 @@ describe.skipIf(!present)("SVG in Chromium matches the PNG", () => {
     expect(differ.length).toBeLessThanOrEqual(3);
   }
 
-  test("ls -la", () => compare("ls", { command: "bash", args: ["--norc", "--noprofile", "-c", "ls -la /usr/bin | head -25; sleep 60"] }, "total"));
-  test.skipIf(!hasApp("htop"))("htop", () => compare("htop", { command: "htop", env: { TERM: "xterm-256color" } }, "Load average"));
-  test.skipIf(!hasApp("mc"))("mc", () => compare("mc", { command: "mc", args: ["--nosubshell"], env: { TERM: "xterm-256color" } }, "Quit"));
+  test("ls -la", () =>
+    compare(
+      "ls",
+      { command: "bash", args: ["--norc", "--noprofile", "-c", "ls -la /usr/bin | head -25; sleep 60"] },
+      "total",
+    ));
+  test.skipIf(!hasApp("htop"))("htop", () =>
+    compare("htop", { command: "htop", env: { TERM: "xterm-256color" } }, "Load average"),
+  );
+  test.skipIf(!hasApp("mc"))("mc", () =>
+    compare("mc", { command: "mc", args: ["--nosubshell"], env: { TERM: "xterm-256color" } }, "Quit"),
+  );
 });

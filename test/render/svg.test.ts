@@ -6,14 +6,25 @@ import { Emulator } from "../../src/term/emulator.ts";
 import type { TerminalTheme } from "../../src/term/types.ts";
 import { cellBackground, cellColours, decodePng, pixel } from "./png.ts";
 
-async function render(input: string, options: { cols?: number; rows?: number; theme?: Partial<TerminalTheme>; scale?: number } = {}) {
-  const emulator = new Emulator({ cols: options.cols ?? 20, rows: options.rows ?? 4, reply: () => undefined, theme: options.theme });
+async function render(
+  input: string,
+  options: { cols?: number; rows?: number; theme?: Partial<TerminalTheme>; scale?: number } = {},
+) {
+  const emulator = new Emulator({
+    cols: options.cols ?? 20,
+    rows: options.rows ?? 4,
+    reply: () => undefined,
+    theme: options.theme,
+  });
   emulator.write(input);
   await emulator.flushed();
   const snap = emulator.snapshot({ grid: true });
   const colours = emulator.liveColours();
   emulator.dispose();
-  const { svg, width, height } = renderSvg({ cols: snap.cols, rows: snap.rows, cells: snap.grid!, cursor: snap.cursor }, colours);
+  const { svg, width, height } = renderSvg(
+    { cols: snap.cols, rows: snap.rows, cells: snap.grid!, cursor: snap.cursor },
+    colours,
+  );
   const { png } = await svgToPng(svg, options.scale ?? 1);
   return { svg, width, height, png: decodePng(png) };
 }
@@ -38,7 +49,9 @@ describe("screenshot rendering", () => {
   });
 
   test("16-colour, 256-colour and true-colour backgrounds land in their cells", async () => {
-    const { png } = await render("\x1b[41mA\x1b[0m\x1b[48;5;33mB\x1b[0m\x1b[48;2;10;200;30mC\x1b[0m\x1b[7mD\x1b[0m\x1b[?25l");
+    const { png } = await render(
+      "\x1b[41mA\x1b[0m\x1b[48;5;33mB\x1b[0m\x1b[48;2;10;200;30mC\x1b[0m\x1b[7mD\x1b[0m\x1b[?25l",
+    );
     expect(cellBackground(png, 0, 0)).toBe("#cd0000"); // xterm red
     expect(cellBackground(png, 0, 1)).toBe("#0087ff"); // cube 33
     expect(cellBackground(png, 0, 2)).toBe("#0ac81e");
@@ -55,10 +68,14 @@ describe("screenshot rendering", () => {
   });
 
   test("underline, strikethrough, dim, italic and invisible are rendered", async () => {
-    const { svg, png } = await render("\x1b[4mU\x1b[0m\x1b[9mS\x1b[0m\x1b[2mD\x1b[0m\x1b[3mI\x1b[0m\x1b[8mH\x1b[0m\x1b[?25l");
+    const { svg, png } = await render(
+      "\x1b[4mU\x1b[0m\x1b[9mS\x1b[0m\x1b[2mD\x1b[0m\x1b[3mI\x1b[0m\x1b[8mH\x1b[0m\x1b[?25l",
+    );
     // underline: a full-width line under the baseline; strikethrough: one through the middle
     expect(Array.from({ length: CELL_WIDTH }, (_, x) => pixel(png, x, 16))).toEqual(Array(CELL_WIDTH).fill("#e5e5e5"));
-    expect(Array.from({ length: CELL_WIDTH }, (_, x) => pixel(png, CELL_WIDTH + x, 9))).toEqual(Array(CELL_WIDTH).fill("#e5e5e5"));
+    expect(Array.from({ length: CELL_WIDTH }, (_, x) => pixel(png, CELL_WIDTH + x, 9))).toEqual(
+      Array(CELL_WIDTH).fill("#e5e5e5"),
+    );
     expect(svg).toContain('fill-opacity="0.5"');
     expect(svg).toContain('font-style="italic"');
     expect(svg).not.toContain(">H<");
@@ -72,7 +89,9 @@ describe("screenshot rendering", () => {
     const fg = "#e5e5e5";
     // the vertical line of │ reaches the top and bottom pixel rows of its cell
     for (const y of [CELL_HEIGHT, 2 * CELL_HEIGHT - 1]) {
-      const row = Array.from({ length: CELL_WIDTH }, (_, x) => png.data.readUInt32BE((y * png.width + x) * 4)).filter((v) => v === 0xe5e5e5ff);
+      const row = Array.from({ length: CELL_WIDTH }, (_, x) => png.data.readUInt32BE((y * png.width + x) * 4)).filter(
+        (v) => v === 0xe5e5e5ff,
+      );
       expect(row.length).toBeGreaterThan(0);
     }
     expect(cellColours(png, 1, 1)).toEqual(new Map([[fg, CELL_WIDTH * CELL_HEIGHT]]));
@@ -81,7 +100,7 @@ describe("screenshot rendering", () => {
   test("the cursor is a block in the cursor colour with the character in the background colour", async () => {
     const { png } = await render("ab\x1b[1;2H", { theme: { cursor: "#00ff00" } });
     const counts = cellColours(png, 0, 1);
-    expect(inked(counts, "#00ff00")).toBeGreaterThan(CELL_WIDTH * CELL_HEIGHT / 2);
+    expect(inked(counts, "#00ff00")).toBeGreaterThan((CELL_WIDTH * CELL_HEIGHT) / 2);
     expect(inked(counts, "#000000")).toBeGreaterThan(5); // the "b" drawn over it
   });
 
@@ -94,12 +113,16 @@ describe("screenshot rendering", () => {
   });
 
   test("colours the app set at runtime (OSC 11 background, OSC 10 foreground, OSC 4 palette) are the picture's", async () => {
-    const { png } = await render("\x1b]11;#fdf6e3\x07\x1b]10;rgb:65/7b/83\x07\x1b]4;1;#dc322f\x07W\x1b[41m \x1b[0m\x1b[?25l");
+    const { png } = await render(
+      "\x1b]11;#fdf6e3\x07\x1b]10;rgb:65/7b/83\x07\x1b]4;1;#dc322f\x07W\x1b[41m \x1b[0m\x1b[?25l",
+    );
     expect(cellBackground(png, 0, 0)).toBe("#fdf6e3");
     expect(inked(cellColours(png, 0, 0), "#657b83")).toBeGreaterThan(5);
     expect(cellBackground(png, 0, 1)).toBe("#dc322f");
     // OSC 104 / 110 / 111 put them back
-    const reset = await render("\x1b]11;#fdf6e3\x07\x1b]4;1;#dc322f\x07\x1b]111\x07\x1b]104\x07W\x1b[41m \x1b[0m\x1b[?25l");
+    const reset = await render(
+      "\x1b]11;#fdf6e3\x07\x1b]4;1;#dc322f\x07\x1b]111\x07\x1b]104\x07W\x1b[41m \x1b[0m\x1b[?25l",
+    );
     expect(cellBackground(reset.png, 0, 0)).toBe("#000000");
     expect(cellBackground(reset.png, 0, 1)).toBe("#cd0000");
   });

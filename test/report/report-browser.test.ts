@@ -15,7 +15,8 @@ declare const window: any, document: any;
 
 const CHROMIUM = "/usr/bin/chromium";
 const present = existsSync(CHROMIUM);
-if (!present) console.warn(`skipping html report browser tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
+if (!present)
+  console.warn(`skipping html report browser tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
 setDefaultTimeout(120_000);
 
 /** Where the test leaves its picture of the report, for a person to look at. */
@@ -26,15 +27,28 @@ let run: Awaited<ReturnType<typeof runCli>>;
 beforeAll(async () => {
   s = await scratch();
   await s.write("pass.tui.json", [
-    { name: "echo <b>works</b>", session: bash(), steps: [...shellSteps("echo $((6*7))", "42"), { type: "send_text", text: "echo done\r", waitFor: { pattern: "^done$", regex: true, regexFlags: "m" } }] },
+    {
+      name: "echo <b>works</b>",
+      session: bash(),
+      steps: [
+        ...shellSteps("echo $((6*7))", "42"),
+        { type: "send_text", text: "echo done\r", waitFor: { pattern: "^done$", regex: true, regexFlags: "m" } },
+      ],
+    },
     { name: "skipped one", session: bash(), steps: [{ type: "wait_for_text", pattern: "t$" }], skip: true },
   ]);
   await s.write("fail.tui.json", {
     name: "fails at the third step",
     session: bash(),
-    steps: [...shellSteps("echo hello", "hello"), { type: "assert_text", pattern: "goodbye", label: "expects goodbye" }, { type: "send_text", text: "exit\r" }],
+    steps: [
+      ...shellSteps("echo hello", "hello"),
+      { type: "assert_text", pattern: "goodbye", label: "expects goodbye" },
+      { type: "send_text", text: "exit\r" },
+    ],
   });
-  run = await runCli(["--reporter", "html", "--reporter", "junit", "--trace", "on", "--report-dir", "out"], { cwd: s.dir });
+  run = await runCli(["--reporter", "html", "--reporter", "junit", "--trace", "on", "--report-dir", "out"], {
+    cwd: s.dir,
+  });
 });
 afterAll(() => s?.[Symbol.asyncDispose]());
 
@@ -53,7 +67,10 @@ describe("html report file", () => {
     expect(html.match(/<svg /g)!.length).toBeGreaterThanOrEqual(5);
     // the screen after each step comes from the recording at that step's end: after the echo, its output
     const failing = html.slice(html.indexOf('<section class="test failed"'));
-    const afterEcho = failing.slice(failing.indexOf('<li class="step passed" data-marker="1"'), failing.indexOf('data-marker="2"'));
+    const afterEcho = failing.slice(
+      failing.indexOf('<li class="step passed" data-marker="1"'),
+      failing.indexOf('data-marker="2"'),
+    );
     expect(afterEcho).toContain(">hello</text>");
     expect(afterEcho).toContain("3 row(s) changed");
     expect(existsSync(join(s.dir, "out", "junit.xml"))).toBe(true);
@@ -77,7 +94,10 @@ describe("html report file", () => {
 describe.skipIf(!present)("html report in Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
   });
   afterAll(() => browser?.close());
 
@@ -85,7 +105,10 @@ describe.skipIf(!present)("html report in Chromium", () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
     // Any request that leaves the file is a failure: the report must be self-contained.
     const requests: string[] = [];
-    context.on("request", (r) => void (r.url().startsWith("file:") || r.url().startsWith("data:") || requests.push(r.url())));
+    context.on(
+      "request",
+      (r) => void (r.url().startsWith("file:") || r.url().startsWith("data:") || requests.push(r.url())),
+    );
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
@@ -106,11 +129,18 @@ describe.skipIf(!present)("html report in Chromium", () => {
     await page.waitForFunction((id) => window.__tuiReport.players[id].getCurrentTime() > 0, id, { timeout: 30_000 });
     await page.evaluate((id) => window.__tuiReport.players[id].pause(), id);
     // a step's marker: clicking the step seeks to its time
-    const markers: [number, string][] = await page.evaluate((id) => JSON.parse(document.getElementById(`cast-${id}`).textContent).markers, id);
+    const markers: [number, string][] = await page.evaluate(
+      (id) => JSON.parse(document.getElementById(`cast-${id}`).textContent).markers,
+      id,
+    );
     expect(markers.length).toBe(3); // the steps that ran
     const second = page.locator(`#${id} li.step[data-marker="1"] .step-head`);
     await second.click();
-    await page.waitForFunction(([id, at]) => Math.abs(window.__tuiReport.players[id].getCurrentTime() - at) < 0.05, [id, markers[1]![0]] as const, { timeout: 10_000 });
+    await page.waitForFunction(
+      ([id, at]) => Math.abs(window.__tuiReport.players[id].getCurrentTime() - at) < 0.05,
+      [id, markers[1]![0]] as const,
+      { timeout: 10_000 },
+    );
     expect(await page.locator(`#${id} li.step.current`).getAttribute("data-marker")).toBe("1");
     await page.locator(`#${id}`).screenshot({ path: REPORT_SCREENSHOT });
     expect(errors).toEqual([]);

@@ -43,7 +43,9 @@ describe.each(Object.keys(READERS) as (keyof typeof READERS)[])("flow control on
     await withBackend(async () => {
       await using registry = testRegistry();
       const size = backend === "bun-pty" ? 4_000_000 : 12_000_000; // bun-pty's reads are slower (src/pty/bun-pty.ts)
-      const session = await registry.start(startOptions("bash", ["-c", `head -c ${size} /dev/urandom; printf '\\033c'; echo END`]));
+      const session = await registry.start(
+        startOptions("bash", ["-c", `head -c ${size} /dev/urandom; printf '\\033c'; echo END`]),
+      );
       let maxBacklog = 0;
       const off = session.emulator.onParsed(() => (maxBacklog = Math.max(maxBacklog, session.emulator.pendingBytes)));
       const exit = await session.whenExited();
@@ -63,14 +65,24 @@ describe.each(Object.keys(READERS) as (keyof typeof READERS)[])("flow control on
       await using registry = testRegistry({ killGraceMs: 2000 });
       // bun-pty drains a deep native backlog slowly (see src/pty/bun-pty.ts), so it gets one flood, not three.
       const count = backend === "bun-pty" ? 1 : 3;
-      const floods = await Promise.all(Array.from({ length: count }, () => registry.start(startOptions("yes", ["flood"]))));
+      const floods = await Promise.all(
+        Array.from({ length: count }, () => registry.start(startOptions("yes", ["flood"]))),
+      );
       let maxBacklog = 0;
       for (const s of floods) s.emulator.onParsed(() => (maxBacklog = Math.max(maxBacklog, s.emulator.pendingBytes)));
-      await until(() => floods.every((s) => s.bytesOut > 3 * HIGH_WATER), "each flood to pass the high-water mark several times", 20_000);
-      const shell = await registry.start(startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "PROMPT$ " } }));
+      await until(
+        () => floods.every((s) => s.bytesOut > 3 * HIGH_WATER),
+        "each flood to pass the high-water mark several times",
+        20_000,
+      );
+      const shell = await registry.start(
+        startOptions("bash", ["--norc", "--noprofile", "-i"], { env: { PS1: "PROMPT$ " } }),
+      );
       await seen(shell, { ...waitOpts, pattern: "PROMPT$" });
       shell.write(new TextEncoder().encode("echo $((6*7))\r"));
-      expect((await waitForText(shell, { ...waitOpts, pattern: "^42$", regex: true, regexFlags: "m" })).matched).toBe(true);
+      expect((await waitForText(shell, { ...waitOpts, pattern: "^42$", regex: true, regexFlags: "m" })).matched).toBe(
+        true,
+      );
       if (backpressure) expect(floods.every((s) => s.droppedBytes === 0)).toBe(true);
       for (const s of floods) {
         const stopped = await registry.stop(s.id);

@@ -29,7 +29,12 @@ for (const [cols, rows, paceMs, maxBytes] of [
   [200, 50, 10, 256 * 1024],
 ] as const) {
   test(`${cols}x${rows} repainted every ${paceMs} ms: frames stay within maxBytes ${maxBytes}`, async () => {
-    const { sessionId } = await c.ok("start_session", { command: BUN, args: [fixture("paint-app.ts"), "loop", String(paceMs)], cols, rows });
+    const { sessionId } = await c.ok("start_session", {
+      command: BUN,
+      args: [fixture("paint-app.ts"), "loop", String(paceMs)],
+      cols,
+      rows,
+    });
     await currentFrame(sessionId);
     const { monitorId } = await c.ok("start_monitor", { sessionId, intervalMs: 10, maxBytes });
     // Let it run until the app has drawn many more frames than fit (matched on the raw output: cheap).

@@ -10,7 +10,12 @@ let sessionId: string;
 beforeAll(async () => {
   c = await connect();
   // 1,800 'a's, then a line that keeps `(a+)+$` from ever matching
-  ({ sessionId } = await c.ok("start_session", { command: "bash", args: ["-c", "head -c 1800 /dev/zero | tr '\\0' a; printf '\\n!\\n'; exec sleep 600"], cols: 80, rows: 30 }));
+  ({ sessionId } = await c.ok("start_session", {
+    command: "bash",
+    args: ["-c", "head -c 1800 /dev/zero | tr '\\0' a; printf '\\n!\\n'; exec sleep 600"],
+    cols: 80,
+    rows: 30,
+  }));
   await c.ok("wait_for_text", { sessionId, pattern: "!" });
 });
 afterAll(async () => {
@@ -36,7 +41,9 @@ async function pingWhilePending<T>(call: Promise<T>): Promise<{ result: T; pings
 }
 
 test("(a+)+$ on 1,800 a's answers within the wait's timeout, with pings answered meanwhile", async () => {
-  const { result, pingsWhilePending } = await pingWhilePending(c.call("wait_for_text", { sessionId, pattern: "(a+)+$", regex: true, timeoutMs: 3000 }));
+  const { result, pingsWhilePending } = await pingWhilePending(
+    c.call("wait_for_text", { sessionId, pattern: "(a+)+$", regex: true, timeoutMs: 3000 }),
+  );
   expect(result.isError).toBe(true);
   expect(result.data).toMatchObject({ matched: false, timedOut: true, error: { code: "WAIT_TIMEOUT" } });
   // answered at its own timeout, not a backtracking check later (loose: the machine may be loaded)
@@ -45,7 +52,9 @@ test("(a+)+$ on 1,800 a's answers within the wait's timeout, with pings answered
 });
 
 test("a lookbehind pattern (JS engine) that backtracks forever ends with REGEX_TIMEOUT at the wait's deadline", async () => {
-  const { result, pingsWhilePending } = await pingWhilePending(c.call("wait_for_text", { sessionId, pattern: "(a+)+(?<!x)b", regex: true, timeoutMs: 1500 }));
+  const { result, pingsWhilePending } = await pingWhilePending(
+    c.call("wait_for_text", { sessionId, pattern: "(a+)+(?<!x)b", regex: true, timeoutMs: 1500 }),
+  );
   expect(result.isError).toBe(true);
   expect(result.data.error.code).toBe("REGEX_TIMEOUT");
   expect(result.text).toContain("RE2");
@@ -54,7 +63,12 @@ test("a lookbehind pattern (JS engine) that backtracks forever ends with REGEX_T
 
 test("run_script with 20 catastrophic assert_text steps runs them all (linear time), and the server keeps answering", async () => {
   // today's code took 0.7-1.4 s per step here; on RE2 each is a linear scan
-  const steps = Array.from({ length: 20 }, () => ({ type: "assert_text", pattern: "(a+)+$", regex: true, negate: true }));
+  const steps = Array.from({ length: 20 }, () => ({
+    type: "assert_text",
+    pattern: "(a+)+$",
+    regex: true,
+    negate: true,
+  }));
   const result = await c.call("run_script", { sessionId, steps });
   expect(result.isError).toBe(false);
   expect(result.data).toMatchObject({ ok: true, stepsRun: 20 });

@@ -67,7 +67,8 @@ test("payloads over 1 MiB are refused with a hint to split them; nothing is sent
 
 test("exactly 1 MiB is accepted", async () => {
   // a reader that discards its input, so the megabyte does not flood the shared session's screen
-  const sink = (await c.ok("start_session", { command: "bash", args: ["-c", "stty raw -echo; cat > /dev/null"] })).sessionId;
+  const sink = (await c.ok("start_session", { command: "bash", args: ["-c", "stty raw -echo; cat > /dev/null"] }))
+    .sessionId;
   const result = await c.call("send_raw", { sessionId: sink, hex: "61".repeat(1024 * 1024), captureScreen: false });
   expect(result.isError).toBe(false);
   expect(result.data.bytesSent).toBe(1024 * 1024);

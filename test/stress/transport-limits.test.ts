@@ -8,9 +8,15 @@ import { BUN, processAlive, until } from "../helpers.ts";
 
 test("a 12 MB request through the SDK client is refused under its id; the session and the server live on", async () => {
   await using c = await connectStdio();
-  const { sessionId, info } = await c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile", "-i"], env: { PS1: "PROMPT$ " } });
+  const { sessionId, info } = await c.ok("start_session", {
+    command: "bash",
+    args: ["--norc", "--noprofile", "-i"],
+    env: { PS1: "PROMPT$ " },
+  });
   const refused = await c.client
-    .callTool({ name: "send_text", arguments: { sessionId, text: "a".repeat(12_000_000) } }, undefined, { timeout: 60_000 })
+    .callTool({ name: "send_text", arguments: { sessionId, text: "a".repeat(12_000_000) } }, undefined, {
+      timeout: 60_000,
+    })
     .then(
       () => "answered",
       (error: Error & { code?: number }) => `${error.code}: ${error.message}`,
@@ -18,13 +24,22 @@ test("a 12 MB request through the SDK client is refused under its id; the sessio
   expect(refused).toContain("-32600");
   expect(refused).toContain("limit is 10485760 bytes");
   expect(processAlive(info.pid)).toBe(true);
-  const echoed = await c.ok("send_text", { sessionId, text: "echo $((6*7))\r", waitFor: { pattern: "^42$", regex: true, regexFlags: "m", timeoutMs: 10_000 } });
+  const echoed = await c.ok("send_text", {
+    sessionId,
+    text: "echo $((6*7))\r",
+    waitFor: { pattern: "^42$", regex: true, regexFlags: "m", timeoutMs: 10_000 },
+  });
   expect(echoed.waitFor.matched).toBe(true);
 }, 120_000);
 
 /** The server over raw stdio, for lines no SDK client would write. */
 function rawServer() {
-  const proc = Bun.spawn([BUN, SERVER_ENTRY], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, TUI_TESTER_LOG: "" } });
+  const proc = Bun.spawn([BUN, SERVER_ENTRY], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, TUI_TESTER_LOG: "" },
+  });
   const lines: string[] = [];
   let stderr = "";
   void (async () => {
@@ -47,7 +62,9 @@ function rawServer() {
     await until(() => lines.some((l) => l.includes(`"id":${id}`)), `the reply to request ${id}`, 60_000);
     return JSON.parse(lines.find((l) => l.includes(`"id":${id}`))!);
   };
-  send(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } })}\n`);
+  send(
+    `${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } })}\n`,
+  );
   send(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
   return { proc, lines, send, reply, stderr: () => stderr };
 }
@@ -68,7 +85,9 @@ test("an oversized line with its id at the start gets an error under that id; on
     server.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"${padding}"}}\n`);
     await until(() => server.lines.some((l) => l.includes("notifications/message")), "the log notification", 60_000);
     expect(server.lines.find((l) => l.includes("notifications/message"))).toContain("limit is 10485760 bytes");
-    server.send(`${JSON.stringify({ jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "list_sessions", arguments: {} } })}\n`);
+    server.send(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 42, method: "tools/call", params: { name: "list_sessions", arguments: {} } })}\n`,
+    );
     expect((await server.reply(42)).result.structuredContent.count).toBe(0);
   } finally {
     server.proc.kill();

@@ -7,12 +7,18 @@ import { ENVIRONMENT } from "../../src/config.ts";
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 
 function run(...args: string[]) {
-  const result = Bun.spawnSync([process.execPath, MAIN, ...args], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, TUI_TESTER_LOG: "silent" } });
+  const result = Bun.spawnSync([process.execPath, MAIN, ...args], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, TUI_TESTER_LOG: "silent" },
+  });
   return { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
 }
 
 test("--version and -v print package.json's version", () => {
-  for (const flag of ["--version", "-v"]) expect(run(flag)).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+  for (const flag of ["--version", "-v"])
+    expect(run(flag)).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
 });
 
 test("--help and -h list both flags and every environment variable with its default", () => {

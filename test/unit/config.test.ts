@@ -64,7 +64,12 @@ test("every variable sets its field", () => {
 });
 
 test("empty and invalid values keep the default (or the caller's base)", () => {
-  const bad = { TUI_TESTER_MAX_SESSIONS: "0", TUI_TESTER_SCREEN_DETAIL: "", TUI_TESTER_THEME: "{", TUI_TESTER_WEB_PORT: "70000" };
+  const bad = {
+    TUI_TESTER_MAX_SESSIONS: "0",
+    TUI_TESTER_SCREEN_DETAIL: "",
+    TUI_TESTER_THEME: "{",
+    TUI_TESTER_WEB_PORT: "70000",
+  };
   expect(parseConfig(bad)).toEqual({ ...DEFAULT_CONFIG });
   expect(parseConfig({ TUI_TESTER_LOG: "" }, { log: "silent" }).log).toBe("silent");
   expect(parseConfig({ TUI_TESTER_LOG: "on" }, { log: "silent" }).log).toBe("on");
@@ -81,7 +86,8 @@ test("no file in src/ but config.ts reads a TUI_TESTER_* setting", async () => {
   const readers: string[] = [];
   for await (const path of new Glob("**/*.ts").scan(SRC)) {
     const source = (await Bun.file(join(SRC, path)).text()).replace(NOT_SETTINGS, "");
-    if (/(process\.env|Bun\.env|env)(\.TUI_TESTER_|\[["'`]TUI_TESTER_)/.test(source)) readers.push(relative(SRC, join(SRC, path)));
+    if (/(process\.env|Bun\.env|env)(\.TUI_TESTER_|\[["'`]TUI_TESTER_)/.test(source))
+      readers.push(relative(SRC, join(SRC, path)));
   }
   expect(readers).toEqual([]);
 });

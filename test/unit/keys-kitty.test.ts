@@ -2,8 +2,13 @@
 import { describe, expect, test } from "bun:test";
 import { encodeKey, KITTY_FLAGS, type KeyboardModes, keyNames, LEGACY_MODES, parseKey } from "../../src/keys/index.ts";
 
-const modes = (kittyFlags: number, applicationCursorKeys = false): KeyboardModes => ({ applicationCursorKeys, applicationKeypad: false, kittyFlags });
-const enc = (key: string, flags: number, appCursor = false): string => encodeKey(parseKey(key), modes(flags, appCursor));
+const modes = (kittyFlags: number, applicationCursorKeys = false): KeyboardModes => ({
+  applicationCursorKeys,
+  applicationKeypad: false,
+  kittyFlags,
+});
+const enc = (key: string, flags: number, appCursor = false): string =>
+  encodeKey(parseKey(key), modes(flags, appCursor));
 const CSI = "\x1b[";
 
 function table(flags: number, rows: [string, string][]): void {
@@ -174,10 +179,17 @@ describe("never emits garbage", () => {
     for (let flags = 1; flags < 32; flags++) {
       for (const key of samples) {
         for (let bits = 0; bits < 16; bits++) {
-          const spec = { ...parseKey(key), shift: (bits & 1) !== 0, alt: (bits & 2) !== 0, ctrl: (bits & 4) !== 0, meta: (bits & 8) !== 0 };
+          const spec = {
+            ...parseKey(key),
+            shift: (bits & 1) !== 0,
+            alt: (bits & 2) !== 0,
+            ctrl: (bits & 4) !== 0,
+            meta: (bits & 8) !== 0,
+          };
           const out = encodeKey(spec, modes(flags));
           const plainText = ["A", "Z", "!", "?", "{", "É", " "].includes(out);
-          if (!plainText && !VALID.some((re) => re.test(out))) throw new Error(`flags ${flags} ${JSON.stringify(spec)} -> ${JSON.stringify(out)}`);
+          if (!plainText && !VALID.some((re) => re.test(out)))
+            throw new Error(`flags ${flags} ${JSON.stringify(spec)} -> ${JSON.stringify(out)}`);
         }
       }
     }
@@ -186,9 +198,21 @@ describe("never emits garbage", () => {
 
 describe("legacy stays bit-exact when kittyFlags is 0", () => {
   const rows: [string, string][] = [
-    ["ctrl+a", "\x01"], ["ctrl+i", "\t"], ["alt+a", "\x1ba"], ["Escape", "\x1b"], ["shift+enter", "\r"],
-    ["Enter", "\r"], ["shift+tab", `${CSI}Z`], ["F3", "\x1bOR"], ["F13", `${CSI}25~`], ["ctrl+up", `${CSI}1;5A`],
-    ["a", "a"], ["A", "A"], ["ctrl+shift+a", "\x01"], ["meta+a", "\x1ba"], ["ctrl+space", "\x00"],
+    ["ctrl+a", "\x01"],
+    ["ctrl+i", "\t"],
+    ["alt+a", "\x1ba"],
+    ["Escape", "\x1b"],
+    ["shift+enter", "\r"],
+    ["Enter", "\r"],
+    ["shift+tab", `${CSI}Z`],
+    ["F3", "\x1bOR"],
+    ["F13", `${CSI}25~`],
+    ["ctrl+up", `${CSI}1;5A`],
+    ["a", "a"],
+    ["A", "A"],
+    ["ctrl+shift+a", "\x01"],
+    ["meta+a", "\x1ba"],
+    ["ctrl+space", "\x00"],
   ];
   test.each(rows)("%s", (key, bytes) => {
     expect(encodeKey(parseKey(key), LEGACY_MODES)).toBe(bytes);

@@ -4,7 +4,12 @@ import { isTuiError, type TuiError } from "../../src/errors.ts";
 import { keyNames, type KeySpec, parseKey, parseKeys } from "../../src/keys/index.ts";
 
 const spec = (key: string, mods: Partial<Omit<KeySpec, "key">> = {}): KeySpec => ({
-  key, ctrl: false, shift: false, alt: false, meta: false, ...mods,
+  key,
+  ctrl: false,
+  shift: false,
+  alt: false,
+  meta: false,
+  ...mods,
 });
 
 function thrown(fn: () => unknown): TuiError {
@@ -19,15 +24,40 @@ function thrown(fn: () => unknown): TuiError {
 
 describe("named keys and aliases", () => {
   const aliases: [string, string][] = [
-    ["enter", "Enter"], ["return", "Enter"], ["cr", "Enter"], ["RETURN", "Enter"],
-    ["tab", "Tab"], ["esc", "Escape"], ["Escape", "Escape"], ["backspace", "Backspace"], ["bs", "Backspace"],
-    ["space", "Space"], ["SPACE", "Space"],
-    ["up", "ArrowUp"], ["arrowup", "ArrowUp"], ["ArrowUp", "ArrowUp"], ["down", "ArrowDown"], ["ArrowDown", "ArrowDown"],
-    ["left", "ArrowLeft"], ["right", "ArrowRight"], ["home", "Home"], ["end", "End"],
-    ["insert", "Insert"], ["ins", "Insert"], ["delete", "Delete"], ["del", "Delete"],
-    ["pageup", "PageUp"], ["pgup", "PageUp"], ["page_up", "PageUp"], ["PageUp", "PageUp"],
-    ["pagedown", "PageDown"], ["pgdn", "PageDown"], ["page_down", "PageDown"],
-    ["f1", "F1"], ["F12", "F12"], ["f24", "F24"],
+    ["enter", "Enter"],
+    ["return", "Enter"],
+    ["cr", "Enter"],
+    ["RETURN", "Enter"],
+    ["tab", "Tab"],
+    ["esc", "Escape"],
+    ["Escape", "Escape"],
+    ["backspace", "Backspace"],
+    ["bs", "Backspace"],
+    ["space", "Space"],
+    ["SPACE", "Space"],
+    ["up", "ArrowUp"],
+    ["arrowup", "ArrowUp"],
+    ["ArrowUp", "ArrowUp"],
+    ["down", "ArrowDown"],
+    ["ArrowDown", "ArrowDown"],
+    ["left", "ArrowLeft"],
+    ["right", "ArrowRight"],
+    ["home", "Home"],
+    ["end", "End"],
+    ["insert", "Insert"],
+    ["ins", "Insert"],
+    ["delete", "Delete"],
+    ["del", "Delete"],
+    ["pageup", "PageUp"],
+    ["pgup", "PageUp"],
+    ["page_up", "PageUp"],
+    ["PageUp", "PageUp"],
+    ["pagedown", "PageDown"],
+    ["pgdn", "PageDown"],
+    ["page_down", "PageDown"],
+    ["f1", "F1"],
+    ["F12", "F12"],
+    ["f24", "F24"],
   ];
   test.each(aliases)("%s -> %s", (input, canonical) => {
     expect(parseKey(input)).toEqual(spec(canonical));
@@ -47,11 +77,19 @@ describe("named keys and aliases", () => {
 
 describe("modifiers and separators", () => {
   test.each([
-    ["ctrl+c", { ctrl: true }], ["control+c", { ctrl: true }], ["ctl+c", { ctrl: true }], ["CTRL+c", { ctrl: true }],
+    ["ctrl+c", { ctrl: true }],
+    ["control+c", { ctrl: true }],
+    ["ctl+c", { ctrl: true }],
+    ["CTRL+c", { ctrl: true }],
     ["shift+c", { shift: true }],
-    ["alt+c", { alt: true }], ["option+c", { alt: true }], ["opt+c", { alt: true }],
-    ["meta+c", { meta: true }], ["cmd+c", { meta: true }], ["command+c", { meta: true }],
-    ["super+c", { meta: true }], ["win+c", { meta: true }],
+    ["alt+c", { alt: true }],
+    ["option+c", { alt: true }],
+    ["opt+c", { alt: true }],
+    ["meta+c", { meta: true }],
+    ["cmd+c", { meta: true }],
+    ["command+c", { meta: true }],
+    ["super+c", { meta: true }],
+    ["win+c", { meta: true }],
   ] as const)("%s", (input, mods) => {
     expect(parseKey(input)).toEqual(spec("c", mods));
   });
@@ -115,21 +153,27 @@ describe("errors", () => {
   test("unknown key name with the nearest suggestion", () => {
     const e = thrown(() => parseKey("ctrl+foo"));
     expect(e.code).toBe("INVALID_KEY");
-    expect(e.message).toBe("Unknown key \"ctrl+foo\": \"foo\" is not a key name");
-    expect(e.hint).toStartWith("Did you mean \"f1\"? Valid names: ");
+    expect(e.message).toBe('Unknown key "ctrl+foo": "foo" is not a key name');
+    expect(e.hint).toStartWith('Did you mean "f1"? Valid names: ');
     expect(e.hint).toContain("PageDown");
   });
   test.each([
-    ["ctrl+entr", "enter"], ["escpae", "escape"], ["pgdwn", "pgdn"], ["tba", "tab"], ["F25", "f2"], ["hom", "home"], ["ctrl+nope", "home"],
+    ["ctrl+entr", "enter"],
+    ["escpae", "escape"],
+    ["pgdwn", "pgdn"],
+    ["tba", "tab"],
+    ["F25", "f2"],
+    ["hom", "home"],
+    ["ctrl+nope", "home"],
   ])("%s suggests %s", (input, guess) => {
     expect(thrown(() => parseKey(input)).hint).toStartWith(`Did you mean "${guess}"?`);
   });
   test("unknown modifier names the modifier and suggests one", () => {
     const e = thrown(() => parseKey("ctlr+a"));
-    expect(e.message).toBe("Unknown key \"ctlr+a\": \"ctlr\" is not a modifier");
-    expect(e.hint).toStartWith("Did you mean \"ctrl\"?");
-    expect(thrown(() => parseKey("shfit-tab")).hint).toStartWith("Did you mean \"shift\"?");
-    expect(thrown(() => parseKey("a+b")).message).toContain("\"a\" is not a modifier");
+    expect(e.message).toBe('Unknown key "ctlr+a": "ctlr" is not a modifier');
+    expect(e.hint).toStartWith('Did you mean "ctrl"?');
+    expect(thrown(() => parseKey("shfit-tab")).hint).toStartWith('Did you mean "shift"?');
+    expect(thrown(() => parseKey("a+b")).message).toContain('"a" is not a modifier');
   });
   test("far-off names get the list without a guess", () => {
     const e = thrown(() => parseKey("xyzzyplugh"));
@@ -142,7 +186,7 @@ describe("errors", () => {
     expect(thrown(() => parseKey("ctrl++a")).code).toBe("INVALID_KEY");
     expect(thrown(() => parseKey("+a")).code).toBe("INVALID_KEY");
     expect(thrown(() => parseKey("ctrl")).message).toContain("is a modifier, not a key");
-    expect(thrown(() => parseKey("ctrl+shift")).message).toContain("\"shift\" is a modifier");
+    expect(thrown(() => parseKey("ctrl+shift")).message).toContain('"shift" is a modifier');
   });
   test("control characters are refused with a pointer to names and send_raw", () => {
     const e = thrown(() => parseKey("\x03"));
@@ -163,14 +207,17 @@ describe("parseKeys", () => {
   });
   test("a list keeps order and mixes strings and objects", () => {
     expect(parseKeys(["ctrl+shift+up", "shift+tab", { key: "F5" }, "Enter"])).toEqual([
-      spec("ArrowUp", { ctrl: true, shift: true }), spec("Tab", { shift: true }), spec("F5"), spec("Enter"),
+      spec("ArrowUp", { ctrl: true, shift: true }),
+      spec("Tab", { shift: true }),
+      spec("F5"),
+      spec("Enter"),
     ]);
   });
   test("one bad entry rejects the whole list and reports its index", () => {
     const e = thrown(() => parseKeys(["a", "ctrl+entr", "b"]));
     expect(e.code).toBe("INVALID_KEY");
-    expect(e.message).toBe("Unknown key \"ctrl+entr\": \"entr\" is not a key name");
-    expect(e.hint).toStartWith("Did you mean \"enter\"?");
+    expect(e.message).toBe('Unknown key "ctrl+entr": "entr" is not a key name');
+    expect(e.hint).toStartWith('Did you mean "enter"?');
     expect(e.details).toEqual({ index: 1 });
   });
   test("an empty list is an error", () => {

@@ -109,8 +109,26 @@ describe("modifier bitfield, all 16 combinations", () => {
 describe("function keys F1-F24", () => {
   // xterm ctlseqs (F1-F12) and xterm input.c decfuncvalue() (F13-F24).
   const tildeCodes: Record<number, number> = {
-    5: 15, 6: 17, 7: 18, 8: 19, 9: 20, 10: 21, 11: 23, 12: 24,
-    13: 25, 14: 26, 15: 28, 16: 29, 17: 31, 18: 32, 19: 33, 20: 34, 21: 42, 22: 43, 23: 44, 24: 45,
+    5: 15,
+    6: 17,
+    7: 18,
+    8: 19,
+    9: 20,
+    10: 21,
+    11: 23,
+    12: 24,
+    13: 25,
+    14: 26,
+    15: 28,
+    16: 29,
+    17: 31,
+    18: 32,
+    19: 33,
+    20: 34,
+    21: 42,
+    22: 43,
+    23: 44,
+    24: 45,
   };
   const ss3Finals: Record<number, string> = { 1: "P", 2: "Q", 3: "R", 4: "S" };
   const fkeys = Array.from({ length: 24 }, (_, i) => i + 1);
@@ -136,23 +154,26 @@ describe("function keys F1-F24", () => {
 });
 
 describe("application cursor keys (DECCKM)", () => {
-  table([
-    ["up", "1b4f41"],
-    ["down", "1b4f42"],
-    ["right", "1b4f43"],
-    ["left", "1b4f44"],
-    ["home", "1b4f48"],
-    ["end", "1b4f46"],
-    // Modified cursor keys keep the CSI 1;M form.
-    ["ctrl+up", "1b5b313b3541"],
-    ["shift+home", "1b5b313b3248"],
-    ["alt+end", "1b5b313b3346"],
-    // Other keys are unaffected.
-    ["pageup", "1b5b357e"],
-    ["insert", "1b5b327e"],
-    ["F1", "1b4f50"],
-    ["Enter", "0d"],
-  ], APP_CURSOR);
+  table(
+    [
+      ["up", "1b4f41"],
+      ["down", "1b4f42"],
+      ["right", "1b4f43"],
+      ["left", "1b4f44"],
+      ["home", "1b4f48"],
+      ["end", "1b4f46"],
+      // Modified cursor keys keep the CSI 1;M form.
+      ["ctrl+up", "1b5b313b3541"],
+      ["shift+home", "1b5b313b3248"],
+      ["alt+end", "1b5b313b3346"],
+      // Other keys are unaffected.
+      ["pageup", "1b5b357e"],
+      ["insert", "1b5b327e"],
+      ["F1", "1b4f50"],
+      ["Enter", "0d"],
+    ],
+    APP_CURSOR,
+  );
 
   test("the same keys use CSI when DECCKM is off", () => {
     expect(enc("up")).toBe("1b5b41");
@@ -189,8 +210,27 @@ describe("control characters (X11 XLookupString + xterm)", () => {
 
 describe("shift on characters uses the US layout", () => {
   const pairs: [string, string][] = [
-    ["1", "!"], ["2", "@"], ["3", "#"], ["4", "$"], ["5", "%"], ["6", "^"], ["7", "&"], ["8", "*"], ["9", "("], ["0", ")"],
-    ["`", "~"], ["-", "_"], ["=", "+"], ["[", "{"], ["]", "}"], ["\\", "|"], [";", ":"], ["'", "\""], [",", "<"], [".", ">"], ["/", "?"],
+    ["1", "!"],
+    ["2", "@"],
+    ["3", "#"],
+    ["4", "$"],
+    ["5", "%"],
+    ["6", "^"],
+    ["7", "&"],
+    ["8", "*"],
+    ["9", "("],
+    ["0", ")"],
+    ["`", "~"],
+    ["-", "_"],
+    ["=", "+"],
+    ["[", "{"],
+    ["]", "}"],
+    ["\\", "|"],
+    [";", ":"],
+    ["'", '"'],
+    [",", "<"],
+    [".", ">"],
+    ["/", "?"],
   ];
   test.each(pairs)("shift+%s -> %s", (base, shifted) => {
     expect(encodeKey(parseKey({ key: base, shift: true }), LEGACY_MODES)).toBe(shifted);

@@ -33,24 +33,59 @@ const DEPS: Record<string, string[]> = {
   // Floor 3: the public TypeScript API over the engine.
   lib: ["config", "errors", "keys", "mouse", "pty", "record", "render", "session", "term", "util"],
   // Floor 4: the MCP tools over it, and run_script's engine over the tools.
-  tools: ["config", "errors", "keys", "lib", "monitor", "mouse", "record", "render", "session", "term", "util", "viewer", "web"],
+  tools: [
+    "config",
+    "errors",
+    "keys",
+    "lib",
+    "monitor",
+    "mouse",
+    "record",
+    "render",
+    "session",
+    "term",
+    "util",
+    "viewer",
+    "web",
+  ],
   script: ["config", "errors", "lib", "monitor", "session", "term", "tools", "util"],
   // Floor 5: the catalog of every tool and step.
   catalog: ["script", "tools"],
   // Floor 6: the faces: the MCP server, the test runner, the entry.
   "stdio-transport": ["util"],
   server: ["stdio-transport", "tools"],
-  cli: ["catalog", "config", "errors", "lib", "record", "render", "report", "script", "session", "term", "tools", "util"],
+  cli: [
+    "catalog",
+    "config",
+    "errors",
+    "lib",
+    "record",
+    "render",
+    "report",
+    "script",
+    "session",
+    "term",
+    "tools",
+    "util",
+  ],
   main: ["catalog", "cli", "config", "pty", "render", "server", "tools", "util"],
 };
 
 /** Libraries that only one room may import. */
 const LIBRARY_RULES: { pattern: RegExp; allowed: (file: string) => boolean; what: string }[] = [
-  { pattern: /from "@modelcontextprotocol\/sdk\/server/, allowed: (f) => f === "server.ts", what: "the MCP server SDK" },
+  {
+    pattern: /from "@modelcontextprotocol\/sdk\/server/,
+    allowed: (f) => f === "server.ts",
+    what: "the MCP server SDK",
+  },
   // web/assets.ts only embeds @xterm/xterm's browser build as files for the viewer page
   { pattern: /from "@xterm\//, allowed: (f) => f.startsWith("term/") || f === "web/assets.ts", what: "@xterm/*" },
   { pattern: /from "bun-pty"|import\("bun-pty"\)/, allowed: (f) => f.startsWith("pty/"), what: "bun-pty" },
-  { pattern: /console\.log|process\.stdout\.write/, allowed: (f) => f === "main.ts", what: "stdout writes (stdout is the protocol)" },
+  {
+    pattern: /console\.log|process\.stdout\.write/,
+    allowed: (f) => f === "main.ts",
+    what: "stdout writes (stdout is the protocol)",
+  },
 ];
 
 interface Import {
@@ -71,7 +106,8 @@ async function sources(): Promise<Map<string, { text: string; imports: Import[] 
       const target = at(spec);
       if (!target.startsWith("..")) imports.push({ target, eager }); // package.json and the like are outside the rooms
     };
-    for (const m of text.matchAll(/^(import|export)\s+(type\s+)?[^;]*?\bfrom\s+"(\.[^"]+)"/gm)) add(m[3]!, m[2] === undefined);
+    for (const m of text.matchAll(/^(import|export)\s+(type\s+)?[^;]*?\bfrom\s+"(\.[^"]+)"/gm))
+      add(m[3]!, m[2] === undefined);
     for (const m of text.matchAll(/^import\s+"(\.[^"]+)"/gm)) add(m[1]!, true);
     for (const m of text.matchAll(/\bimport\(\s*"(\.[^"]+)"\s*\)/g)) add(m[1]!, false);
     files.set(path, { text, imports });
@@ -93,7 +129,8 @@ test("each room imports only the rooms its entry lists (no import runs upward)",
     const from = roomOf(file);
     for (const { target } of imports) {
       const to = roomOf(target);
-      if (to !== from && !DEPS[from]?.includes(to)) violations.push(`${file} imports ${target}: ${from} may import ${DEPS[from]?.join(", ") || "nothing"}`);
+      if (to !== from && !DEPS[from]?.includes(to))
+        violations.push(`${file} imports ${target}: ${from} may import ${DEPS[from]?.join(", ") || "nothing"}`);
     }
   }
   expect(violations).toEqual([]);
@@ -103,7 +140,8 @@ test("the table has no circle: its rooms stack into floors", () => {
   const floor = new Map<string, number>();
   const visiting: string[] = [];
   const place = (room: string): number => {
-    if (visiting.includes(room)) throw new Error(`circle in DEPS: ${[...visiting.slice(visiting.indexOf(room)), room].join(" -> ")}`);
+    if (visiting.includes(room))
+      throw new Error(`circle in DEPS: ${[...visiting.slice(visiting.indexOf(room)), room].join(" -> ")}`);
     const known = floor.get(room);
     if (known !== undefined) return known;
     visiting.push(room);
@@ -143,7 +181,8 @@ test("no circle of value imports between files", () => {
 test("libraries are imported only in their own room", () => {
   const violations: string[] = [];
   for (const [file, { text }] of files) {
-    for (const rule of LIBRARY_RULES) if (rule.pattern.test(text) && !rule.allowed(file)) violations.push(`${file} uses ${rule.what}`);
+    for (const rule of LIBRARY_RULES)
+      if (rule.pattern.test(text) && !rule.allowed(file)) violations.push(`${file} uses ${rule.what}`);
   }
   expect(violations).toEqual([]);
 });

@@ -10,7 +10,9 @@ test("regex match returns the full match then groups", async () => {
   const version = compileMatcher({ pattern: "v=(\\d+)\\.(\\d+)", regex: true });
   expect(version.engine).toBe("re2");
   expect((await version.find("v=1.22"))?.value).toEqual(["v=1.22", "1", "22"]);
-  expect((await compileMatcher({ pattern: "HELLO", regex: true, regexFlags: "i" }).find("hello"))?.value).toEqual(["hello"]);
+  expect((await compileMatcher({ pattern: "HELLO", regex: true, regexFlags: "i" }).find("hello"))?.value).toEqual([
+    "hello",
+  ]);
   // a group that did not take part is "" (as Array.from(RegExpMatchArray) with ?? "")
   expect((await compileMatcher({ pattern: "a(x)?b", regex: true }).find("ab"))?.value).toEqual(["ab", ""]);
 });
@@ -23,7 +25,11 @@ test("bad patterns are clear errors", () => {
 
 test("a literal's trailing spaces may reach the right edge exactly, not one column past it", async () => {
   // "ab " on a 3-column row: the space is the last column
-  expect(await compileMatcher({ pattern: "ab " }).find("ab", { screenCols: 3 })).toEqual({ value: "ab ", index: 0, length: 2 });
+  expect(await compileMatcher({ pattern: "ab " }).find("ab", { screenCols: 3 })).toEqual({
+    value: "ab ",
+    index: 0,
+    length: 2,
+  });
   expect(await compileMatcher({ pattern: "ab " }).find("ab", { screenCols: 2 })).toBeNull();
   // only spaces: a row with exactly that much blank room at its end
   expect(await compileMatcher({ pattern: "  " }).find("abc", { screenCols: 5 })).not.toBeNull();
@@ -40,7 +46,11 @@ test("a literal with trailing spaces matches the screen as displayed", async () 
   // more spaces than the row has columns left is not on screen
   expect(await compileMatcher({ pattern: "ab   " }).find("ab", { screenCols: 4 })).toBeNull();
   // spaces before a line break stand for the blank end of that row
-  expect(await compileMatcher({ pattern: "42\n>>> " }).find(">>> 6*7\n42\n>>>\n", { screenCols: 80 })).toEqual({ value: "42\n>>> ", index: 8, length: 6 });
+  expect(await compileMatcher({ pattern: "42\n>>> " }).find(">>> 6*7\n42\n>>>\n", { screenCols: 80 })).toEqual({
+    value: "42\n>>> ",
+    index: 8,
+    length: 6,
+  });
   // a space written inside the row must really be a space
   expect(await compileMatcher({ pattern: "$ " }).find("$x", { screenCols: 80 })).toBeNull();
   // multi-row literals still match the trimmed text
@@ -51,8 +61,12 @@ test("regex $ is the end of the last non-blank row; with m, of every row", async
   const screen = "line one\nuser@host:~$\n\n\n";
   expect(await compileMatcher({ pattern: "\\$$", regex: true }).find(screen, { screenCols: 80 })).not.toBeNull();
   expect(await compileMatcher({ pattern: "one$", regex: true }).find(screen, { screenCols: 80 })).toBeNull();
-  expect(await compileMatcher({ pattern: "one$", regex: true, regexFlags: "m" }).find(screen, { screenCols: 80 })).not.toBeNull();
-  expect(await compileMatcher({ pattern: "^user", regex: true, regexFlags: "m" }).find(screen, { screenCols: 80 })).not.toBeNull();
+  expect(
+    await compileMatcher({ pattern: "one$", regex: true, regexFlags: "m" }).find(screen, { screenCols: 80 }),
+  ).not.toBeNull();
+  expect(
+    await compileMatcher({ pattern: "^user", regex: true, regexFlags: "m" }).find(screen, { screenCols: 80 }),
+  ).not.toBeNull();
   expect(await compileMatcher({ pattern: "^user", regex: true }).find(screen, { screenCols: 80 })).toBeNull();
 });
 
@@ -99,6 +113,8 @@ test("a regex longer than MAX_REGEX_CHARS is refused before compiling; a literal
   expect(() => compileMatcher({ pattern: "z".repeat(MAX_REGEX_CHARS + 1), regex: true })).toThrow(
     expect.objectContaining({ code: "INVALID_ARGUMENT", hint: expect.stringContaining("regex: false") }),
   );
-  expect(await compileMatcher({ pattern: `a${"z".repeat(MAX_REGEX_CHARS - 1)}`, regex: true }).find(`xa${long}`)).toMatchObject({ index: 1 });
+  expect(
+    await compileMatcher({ pattern: `a${"z".repeat(MAX_REGEX_CHARS - 1)}`, regex: true }).find(`xa${long}`),
+  ).toMatchObject({ index: 1 });
   expect(await compileMatcher({ pattern: long }).find(`x${long}`)).toMatchObject({ index: 1 });
 });

@@ -1,7 +1,17 @@
 import { expect, test } from "bun:test";
 import { encodeMouse, reported, type MouseEvent } from "../../src/mouse/encode.ts";
 
-const ev = (over: Partial<MouseEvent>): MouseEvent => ({ kind: "press", button: "left", row: 4, col: 9, shift: false, alt: false, ctrl: false, buttonHeld: false, ...over });
+const ev = (over: Partial<MouseEvent>): MouseEvent => ({
+  kind: "press",
+  button: "left",
+  row: 4,
+  col: 9,
+  shift: false,
+  alt: false,
+  ctrl: false,
+  buttonHeld: false,
+  ...over,
+});
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const str = (b: Uint8Array) => new TextDecoder().decode(b);
 

@@ -48,7 +48,8 @@ test("relative links in README.md and docs/*.md lead to existing files and headi
       const [path, fragment] = target!.split("#");
       const file = path === "" ? join(ROOT, doc) : join(ROOT, dirname(doc), path!);
       expect(existsSync(file), `${doc} links to ${target}`).toBe(true);
-      if (fragment && file.endsWith(".md")) expect(await headings(file), `${doc} links to ${target}`).toContain(fragment);
+      if (fragment && file.endsWith(".md"))
+        expect(await headings(file), `${doc} links to ${target}`).toContain(fragment);
     }
   }
 });

@@ -8,7 +8,15 @@ const diff = { identical: true, cursorMoved: false, resized: false, changedLines
 const line = (screen: Record<string, unknown>) =>
   renderText(
     "sent",
-    blockParts({ diff, cursor: { row: 0, col: 0, visible: true }, settle: "adaptive", waitAfterMs: 4, waitedMs: 4, quiet: true, ...screen } as unknown as ScreenBlock),
+    blockParts({
+      diff,
+      cursor: { row: 0, col: 0, visible: true },
+      settle: "adaptive",
+      waitAfterMs: 4,
+      waitedMs: 4,
+      quiet: true,
+      ...screen,
+    } as unknown as ScreenBlock),
   ).split("\n")[1];
 
 test("idle, periodic, exit and the quiet fallback", () => {

@@ -162,7 +162,10 @@ describe("the test save_test writes", () => {
     const steps = plan.test.steps as Record<string, unknown>[];
     expect(steps[2]).toMatchObject({ type: "send_keys", keys: "j" });
     expect(steps[2]!.waitFor).toBeUndefined();
-    expect(steps[3]).toMatchObject({ type: "wait_for_idle", label: expect.stringContaining("before the app had finished") });
+    expect(steps[3]).toMatchObject({
+      type: "wait_for_idle",
+      label: expect.stringContaining("before the app had finished"),
+    });
     expect(steps[4]).toMatchObject({ keys: "k", waitFor: { pattern: "k done", after: "input" } });
   });
 

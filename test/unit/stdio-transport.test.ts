@@ -9,7 +9,11 @@ function harness(limit: number) {
   const transport = new LineLimitedStdioTransport(stdin, stdout, limit);
   const received: unknown[] = [];
   transport.onmessage = (message) => received.push(message);
-  const written = () => String(stdout.read() ?? "").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const written = () =>
+    String(stdout.read() ?? "")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   return { stdin, transport, received, written };
 }
 

@@ -2,12 +2,24 @@
 import { describe, expect, test } from "bun:test";
 import { diffSnapshots } from "../../src/term/diff.ts";
 
-const snap = (lines: string[], cursor = { row: 0, col: 0, visible: true }, cols = 10, rows = lines.length) => ({ lines, cursor, cols, rows });
+const snap = (lines: string[], cursor = { row: 0, col: 0, visible: true }, cols = 10, rows = lines.length) => ({
+  lines,
+  cursor,
+  cols,
+  rows,
+});
 
 describe("diffSnapshots", () => {
   test("identical", () => {
     const a = snap(["a", "b"]);
-    expect(diffSnapshots(a, snap(["a", "b"]))).toEqual({ identical: true, cursorMoved: false, resized: false, changedLines: [], addedRows: [], removedRows: [] });
+    expect(diffSnapshots(a, snap(["a", "b"]))).toEqual({
+      identical: true,
+      cursorMoved: false,
+      resized: false,
+      changedLines: [],
+      addedRows: [],
+      removedRows: [],
+    });
   });
 
   test("changed rows", () => {
@@ -40,9 +52,15 @@ describe("diffSnapshots", () => {
   });
 
   test("cursor moved, and a visibility change alone is not a move", () => {
-    const moved = diffSnapshots(snap(["a"], { row: 0, col: 0, visible: true }), snap(["a"], { row: 0, col: 1, visible: true }));
+    const moved = diffSnapshots(
+      snap(["a"], { row: 0, col: 0, visible: true }),
+      snap(["a"], { row: 0, col: 1, visible: true }),
+    );
     expect(moved).toMatchObject({ cursorMoved: true, identical: false });
-    const hidden = diffSnapshots(snap(["a"], { row: 0, col: 0, visible: true }), snap(["a"], { row: 0, col: 0, visible: false }));
+    const hidden = diffSnapshots(
+      snap(["a"], { row: 0, col: 0, visible: true }),
+      snap(["a"], { row: 0, col: 0, visible: false }),
+    );
     expect(hidden).toMatchObject({ cursorMoved: false, identical: true });
   });
 

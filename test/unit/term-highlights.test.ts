@@ -8,7 +8,9 @@ const at = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
 test("an inverse item is a highlight with its exact columns", async () => {
   const { emulator, feed } = makeEmulator({ cols: 20, rows: 4 });
   await feed(`${at(0, 0)}  one${at(1, 0)}  \x1b[7mtwo\x1b[0m${at(2, 0)}  three`);
-  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([{ row: 1, startCol: 2, endCol: 5, text: "two", kind: "inverse" }]);
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([
+    { row: 1, startCol: 2, endCol: 5, text: "two", kind: "inverse" },
+  ]);
   expect(emulator.snapshot().highlights).toBeUndefined();
 });
 
@@ -18,9 +20,12 @@ test("a one-row background bar on a coloured panel is a highlight; the panel is 
   const cyan = "\x1b[46m";
   // a blue panel filling the screen, the cursor line in cyan on row 2
   let screen = "";
-  for (let r = 0; r < 5; r++) screen += `${at(r, 0)}${r === 2 ? cyan : blue}${["..", "a.txt", "b.txt", "c.txt", ""][r]!.padEnd(12)}`;
+  for (let r = 0; r < 5; r++)
+    screen += `${at(r, 0)}${r === 2 ? cyan : blue}${["..", "a.txt", "b.txt", "c.txt", ""][r]!.padEnd(12)}`;
   await feed(screen + "\x1b[0m");
-  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([{ row: 2, startCol: 0, endCol: 12, text: "b.txt       ", kind: "background" }]);
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([
+    { row: 2, startCol: 0, endCol: 12, text: "b.txt       ", kind: "background" },
+  ]);
 });
 
 test("a tab drawn in its bar's colour, sitting on the bar, is a highlight (htop's active tab)", async () => {
@@ -28,8 +33,13 @@ test("a tab drawn in its bar's colour, sitting on the bar, is a highlight (htop'
   const green = "\x1b[42m";
   const blue = "\x1b[44m";
   // row 1: the active tab in the header bar's green, the other tab in blue; row 2: the green header bar
-  await feed(`${at(1, 2)}${green}[Main]\x1b[0m ${blue}[I/O]\x1b[0m${at(2, 0)}${green}${"  PID USER".padEnd(20)}\x1b[0m`);
-  const tabs = emulator.snapshot({ highlights: true }).highlights!.filter((h) => h.row === 1).map((h) => h.text);
+  await feed(
+    `${at(1, 2)}${green}[Main]\x1b[0m ${blue}[I/O]\x1b[0m${at(2, 0)}${green}${"  PID USER".padEnd(20)}\x1b[0m`,
+  );
+  const tabs = emulator
+    .snapshot({ highlights: true })
+    .highlights!.filter((h) => h.row === 1)
+    .map((h) => h.text);
   expect(tabs).toEqual(["[Main]", "[I/O]"]);
 });
 
@@ -42,13 +52,17 @@ test("a bar in the screen's own colour inside a box counts too (dialog's menu)",
   for (let r = 1; r < 5; r++) screen += `${at(r, 2)}${white}${["", "Apple", "Banana", ""][r - 1]!.padEnd(10)}`;
   screen += `${at(3, 3)}${blue}Banana`;
   await feed(screen + "\x1b[0m");
-  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([{ row: 3, startCol: 3, endCol: 9, text: "Banana", kind: "background" }]);
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([
+    { row: 3, startCol: 3, endCol: 9, text: "Banana", kind: "background" },
+  ]);
 });
 
 test("bold is reported while rare, dropped when the app bolds everything; blank and line-drawing runs are skipped", async () => {
   const { emulator, feed } = makeEmulator({ cols: 30, rows: 12 });
   await feed(`${at(0, 0)}plain \x1b[1mBold\x1b[0m ${at(1, 0)}\x1b[7m   \x1b[0m ${at(2, 0)}\x1b[7m────\x1b[0m`);
-  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([{ row: 0, startCol: 6, endCol: 10, text: "Bold", kind: "bold" }]);
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([
+    { row: 0, startCol: 6, endCol: 10, text: "Bold", kind: "bold" },
+  ]);
   let many = "";
   for (let r = 3; r < 12; r++) many += `${at(r, 0)}\x1b[1m${r}\x1b[0m x`;
   await feed(many);

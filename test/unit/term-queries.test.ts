@@ -6,7 +6,6 @@ import { palette256, parseColorSpec, toXColor } from "../../src/term/theme.ts";
 import type { TerminalTheme } from "../../src/term/types.ts";
 import pkg from "../../package.json" with { type: "json" };
 
-
 const newEmulator = useEmulators();
 const makeEmulator = (theme?: Partial<TerminalTheme>) => newEmulator({ theme });
 
@@ -41,19 +40,25 @@ describe("colour queries", () => {
 
   test("a list walks on to the next dynamic colour", async () => {
     const { ask } = makeEmulator({ foreground: "#102030", background: "#fafafa", cursor: "#ff0000" });
-    expect(await ask(`\x1b]10;?;?;?${ST}`)).toBe(`\x1b]10;rgb:1010/2020/3030${ST}\x1b]11;rgb:fafa/fafa/fafa${ST}\x1b]12;rgb:ffff/0000/0000${ST}`);
+    expect(await ask(`\x1b]10;?;?;?${ST}`)).toBe(
+      `\x1b]10;rgb:1010/2020/3030${ST}\x1b]11;rgb:fafa/fafa/fafa${ST}\x1b]12;rgb:ffff/0000/0000${ST}`,
+    );
   });
 
   test("OSC 4 palette queries, several pairs in one request", async () => {
     const { ask } = makeEmulator();
     expect(await ask(`\x1b]4;1;?${BEL}`)).toBe(`\x1b]4;1;rgb:cdcd/0000/0000${BEL}`);
-    expect(await ask(`\x1b]4;0;?;196;?;232;?${ST}`)).toBe(`\x1b]4;0;rgb:0000/0000/0000${ST}\x1b]4;196;rgb:ffff/0000/0000${ST}\x1b]4;232;rgb:0808/0808/0808${ST}`);
+    expect(await ask(`\x1b]4;0;?;196;?;232;?${ST}`)).toBe(
+      `\x1b]4;0;rgb:0000/0000/0000${ST}\x1b]4;196;rgb:ffff/0000/0000${ST}\x1b]4;232;rgb:0808/0808/0808${ST}`,
+    );
     expect(await ask(`\x1b]4;256;?${ST}`)).toBe(""); // out of range: no answer
   });
 
   test("the configured theme's ANSI colours are reported", async () => {
     const { ask } = makeEmulator({ ansi: ["#111111", "#222222"] });
-    expect(await ask(`\x1b]4;1;?;2;?${BEL}`)).toBe(`\x1b]4;1;rgb:2222/2222/2222${BEL}\x1b]4;2;rgb:0000/cdcd/0000${BEL}`);
+    expect(await ask(`\x1b]4;1;?;2;?${BEL}`)).toBe(
+      `\x1b]4;1;rgb:2222/2222/2222${BEL}\x1b]4;2;rgb:0000/cdcd/0000${BEL}`,
+    );
   });
 
   test("sets, resets and RIS change what later queries see", async () => {
@@ -62,7 +67,9 @@ describe("colour queries", () => {
     expect(await ask(`\x1b]11;?${ST}`)).toBe(`\x1b]11;rgb:3333/6666/9999${ST}`);
     expect(await ask(`\x1b]4;5;?${ST}`)).toBe(`\x1b]4;5;rgb:ffff/8080/0000${ST}`);
     await ask(`\x1b]111${ST}\x1b]104;5${ST}`);
-    expect(await ask(`\x1b]11;?${ST}\x1b]4;5;?${ST}`)).toBe(`\x1b]11;rgb:0000/0000/0000${ST}\x1b]4;5;rgb:cdcd/0000/cdcd${ST}`);
+    expect(await ask(`\x1b]11;?${ST}\x1b]4;5;?${ST}`)).toBe(
+      `\x1b]11;rgb:0000/0000/0000${ST}\x1b]4;5;rgb:cdcd/0000/cdcd${ST}`,
+    );
     await ask(`\x1b]10;#123456${ST}\x1bc`);
     expect(await ask(`\x1b]10;?${ST}`)).toBe(`\x1b]10;rgb:e5e5/e5e5/e5e5${ST}`);
   });
@@ -153,7 +160,15 @@ describe("helpers", () => {
   test("the 256-colour palette", () => {
     const p = palette256();
     expect(p).toHaveLength(256);
-    expect([p[7], p[16], p[21], p[196], p[231], p[232], p[255]]).toEqual(["#e5e5e5", "#000000", "#0000ff", "#ff0000", "#ffffff", "#080808", "#eeeeee"]);
+    expect([p[7], p[16], p[21], p[196], p[231], p[232], p[255]]).toEqual([
+      "#e5e5e5",
+      "#000000",
+      "#0000ff",
+      "#ff0000",
+      "#ffffff",
+      "#080808",
+      "#eeeeee",
+    ]);
   });
 
   test("terminator tracker: ESC followed by anything else still ends the OSC with ST", () => {

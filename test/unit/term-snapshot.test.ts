@@ -2,14 +2,15 @@
 import { describe, expect, test } from "bun:test";
 import { useEmulators } from "./emulator-harness.ts";
 
-
 const newEmulator = useEmulators();
 const makeEmulator = (cols = 20, rows = 5, scrollback?: number) => newEmulator({ cols, rows, scrollback });
 
 describe("cells", () => {
   test("SGR attributes land on the right cells, one run per change of attributes", async () => {
     const { emulator, feed } = makeEmulator(30, 3);
-    await feed("\x1b[1mB\x1b[0m\x1b[3mI\x1b[0m\x1b[4mU\x1b[0m\x1b[7mR\x1b[0m\x1b[2mD\x1b[0m\x1b[9mS\x1b[0m\x1b[5mK\x1b[0m\x1b[8mH\x1b[0m\x1b[53mO\x1b[0mn");
+    await feed(
+      "\x1b[1mB\x1b[0m\x1b[3mI\x1b[0m\x1b[4mU\x1b[0m\x1b[7mR\x1b[0m\x1b[2mD\x1b[0m\x1b[9mS\x1b[0m\x1b[5mK\x1b[0m\x1b[8mH\x1b[0m\x1b[53mO\x1b[0mn",
+    );
     const row = emulator.snapshot({ format: "cells" }).cells!.rows[0]!;
     expect(row.map((run) => [run.col, run.text, run.attrs ?? []])).toEqual([
       [0, "B", ["bold"]],
@@ -29,7 +30,9 @@ describe("cells", () => {
 
   test("palette, 256-colour and true-colour foregrounds and backgrounds", async () => {
     const { emulator, feed } = makeEmulator(30, 3);
-    await feed("\x1b[31ma\x1b[38;5;196mb\x1b[38;2;1;2;3mc\x1b[0m\x1b[48;5;21md\x1b[0m\x1b[48;2;255;128;0me\x1b[0m\x1b[91mf\x1b[0m  \x1b[44m  ");
+    await feed(
+      "\x1b[31ma\x1b[38;5;196mb\x1b[38;2;1;2;3mc\x1b[0m\x1b[48;5;21md\x1b[0m\x1b[48;2;255;128;0me\x1b[0m\x1b[91mf\x1b[0m  \x1b[44m  ",
+    );
     const row = emulator.snapshot({ format: "cells" }).cells!.rows[0]!;
     expect(row.map((r) => [r.text, r.fg ?? "default", r.bg ?? "default"])).toEqual([
       ["a", "p1", "default"],
@@ -60,13 +63,17 @@ describe("cells", () => {
     expect(cells.region).toEqual({ row: 1, col: 3, rows: 2, cols: 4 });
     expect(cells.rows).toEqual([[{ col: 3, text: "defg" }], [{ col: 3, text: "DEFG" }]]);
     // out-of-range regions are clamped to the screen
-    expect(emulator.snapshot({ format: "cells", region: { row: 3, col: 8, rows: 50, cols: 50 } }).cells!.region).toEqual({ row: 3, col: 8, rows: 1, cols: 2 });
+    expect(
+      emulator.snapshot({ format: "cells", region: { row: 3, col: 8, rows: 50, cols: 50 } }).cells!.region,
+    ).toEqual({ row: 3, col: 8, rows: 1, cols: 2 });
   });
 
   test("wide characters: one run, with width when it differs from the text length", async () => {
     const { emulator, feed } = makeEmulator();
     await feed("\x1b[1ma界b\x1b[0m");
-    expect(emulator.snapshot({ format: "cells" }).cells!.rows[0]).toEqual([{ col: 0, text: "a界b", width: 4, attrs: ["bold"] }]);
+    expect(emulator.snapshot({ format: "cells" }).cells!.rows[0]).toEqual([
+      { col: 0, text: "a界b", width: 4, attrs: ["bold"] },
+    ]);
   });
 
   test("a huge screen is read in bounded parts and says so", async () => {

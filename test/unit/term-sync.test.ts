@@ -3,7 +3,6 @@ import { describe, expect, test } from "bun:test";
 import { useEmulators } from "./emulator-harness.ts";
 import { until } from "../helpers.ts";
 
-
 const newEmulator = useEmulators();
 const makeEmulator = () => newEmulator({ cols: 20, rows: 3 });
 

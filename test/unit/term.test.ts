@@ -3,7 +3,6 @@ import { describe, expect, test } from "bun:test";
 import { useEmulators } from "./emulator-harness.ts";
 import { Emulator } from "../../src/term/emulator.ts";
 
-
 const newEmulator = useEmulators();
 const makeEmulator = (cols = 20, rows = 5, scrollback?: number) => newEmulator({ cols, rows, scrollback });
 
@@ -136,21 +135,43 @@ describe("modes", () => {
   test("DECCKM, DECKPAM, bracketed paste, focus, alt screen", async () => {
     const { emulator, feed } = makeEmulator();
     await feed("\x1b[?1h\x1b=\x1b[?2004h\x1b[?1004h\x1b[?1049h");
-    expect(emulator.modes()).toMatchObject({ applicationCursorKeys: true, applicationKeypad: true, bracketedPaste: true, focusEvents: true, altScreen: true });
+    expect(emulator.modes()).toMatchObject({
+      applicationCursorKeys: true,
+      applicationKeypad: true,
+      bracketedPaste: true,
+      focusEvents: true,
+      altScreen: true,
+    });
     expect(emulator.keyboardModes()).toMatchObject({ applicationCursorKeys: true, applicationKeypad: true });
     await feed("\x1b[?1l\x1b>\x1b[?2004l\x1b[?1004l\x1b[?1049l");
-    expect(emulator.modes()).toMatchObject({ applicationCursorKeys: false, applicationKeypad: false, bracketedPaste: false, focusEvents: false, altScreen: false });
+    expect(emulator.modes()).toMatchObject({
+      applicationCursorKeys: false,
+      applicationKeypad: false,
+      bracketedPaste: false,
+      focusEvents: false,
+      altScreen: false,
+    });
   });
 
   test("mouse tracking modes and encodings", async () => {
     const { emulator, feed } = makeEmulator();
-    for (const [seq, mode] of [["\x1b[?9h", "x10"], ["\x1b[?1000h", "vt200"], ["\x1b[?1002h", "drag"], ["\x1b[?1003h", "any"]] as const) {
+    for (const [seq, mode] of [
+      ["\x1b[?9h", "x10"],
+      ["\x1b[?1000h", "vt200"],
+      ["\x1b[?1002h", "drag"],
+      ["\x1b[?1003h", "any"],
+    ] as const) {
       await feed(seq);
       expect(emulator.modes().mouseTracking).toBe(mode);
     }
     await feed("\x1b[?1003l");
     expect(emulator.modes().mouseTracking).toBe("none");
-    for (const [n, encoding] of [[1006, "sgr"], [1016, "sgr-pixels"], [1005, "utf8"], [1015, "urxvt"]] as const) {
+    for (const [n, encoding] of [
+      [1006, "sgr"],
+      [1016, "sgr-pixels"],
+      [1005, "utf8"],
+      [1015, "urxvt"],
+    ] as const) {
       await feed(`\x1b[?1000;${n}h`);
       expect(emulator.modes()).toMatchObject({ mouseTracking: "vt200", mouseEncoding: encoding });
       await feed(`\x1b[?${n}l`);
@@ -160,7 +181,12 @@ describe("modes", () => {
 
   test("a repaint from serializeScreen keeps the mouse tracking mode, its encoding and a hidden cursor", async () => {
     const { emulator, feed } = makeEmulator();
-    for (const [n, encoding] of [[1006, "sgr"], [1016, "sgr-pixels"], [1005, "utf8"], [1015, "urxvt"]] as const) {
+    for (const [n, encoding] of [
+      [1006, "sgr"],
+      [1016, "sgr-pixels"],
+      [1005, "utf8"],
+      [1015, "urxvt"],
+    ] as const) {
       await feed(`\x1b[?1002;${n}h\x1b[?25l`);
       const copy = Emulator.restore(emulator.serializeScreen(), { cols: 20, rows: 5, reply: () => undefined });
       expect(copy.modes()).toMatchObject({ mouseTracking: "drag", mouseEncoding: encoding });

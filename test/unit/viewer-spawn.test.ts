@@ -8,7 +8,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Emulator } from "../../src/term/emulator.ts";
 import { ViewerManager, type ViewerCommand } from "../../src/viewer/manager.ts";
-import { FifoWriter, MAX_BACKLOG_BYTES, createViewerDir, removeViewerDir, waitForReader } from "../../src/viewer/fifo.ts";
+import {
+  FifoWriter,
+  MAX_BACKLOG_BYTES,
+  createViewerDir,
+  removeViewerDir,
+  waitForReader,
+} from "../../src/viewer/fifo.ts";
 import { processAlive, until } from "../helpers.ts";
 import { startOptions, testRegistry } from "../registry-helpers.ts";
 
@@ -23,7 +29,12 @@ function recorder(name: string): { cmd: ViewerCommand; titleFile: string; stream
   const streamFile = join(work, `${name}.stream`);
   const pidFile = join(work, `${name}.pid`);
   const script = 'printf %s "$0" > "$2"; echo $$ > "$4"; exec cat "$1" > "$3"';
-  return { cmd: { command: "bash", args: ["-c", script, "{title}", "{fifo}", titleFile, streamFile, pidFile] }, titleFile, streamFile, pidFile };
+  return {
+    cmd: { command: "bash", args: ["-c", script, "{title}", "{fifo}", titleFile, streamFile, pidFile] },
+    titleFile,
+    streamFile,
+    pidFile,
+  };
 }
 
 async function shell(registry: ReturnType<typeof testRegistry>, name?: string) {
@@ -34,7 +45,12 @@ async function shell(registry: ReturnType<typeof testRegistry>, name?: string) {
 
 describe("viewerCommand", () => {
   const pwned = `/tmp/pwned-${process.pid}`;
-  const hostileNames = [`x"; do shell script "touch ${pwned}`, `$(touch ${pwned})`, `'; touch ${pwned}; '`, `\`touch ${pwned}\`; {fifo}`];
+  const hostileNames = [
+    `x"; do shell script "touch ${pwned}`,
+    `$(touch ${pwned})`,
+    `'; touch ${pwned}; '`,
+    `\`touch ${pwned}\`; {fifo}`,
+  ];
   test.each(hostileNames)("hostile session name %p reaches the viewer verbatim and runs nothing", async (name) => {
     await using registry = testRegistry();
     const session = await shell(registry, name);
@@ -43,7 +59,12 @@ describe("viewerCommand", () => {
     const rec = recorder("hostile");
     const viewers = new ViewerManager({ env: process.env });
     const status = await viewers.open(session, rec.cmd);
-    expect(status).toEqual({ requested: true, open: true, terminal: "bash", fifo: expect.stringMatching(/screen\.fifo$/) });
+    expect(status).toEqual({
+      requested: true,
+      open: true,
+      terminal: "bash",
+      fifo: expect.stringMatching(/screen\.fifo$/),
+    });
     expect(statSync(dirname(status.fifo!)).mode & 0o777).toBe(0o700);
     expect(statSync(status.fifo!).isFIFO()).toBe(true);
     await until(() => read(rec.titleFile) !== "", "the title file");
@@ -76,7 +97,9 @@ describe("viewerCommand", () => {
 
   test("replaying what a late viewer got, across a resize of an animating TUI, reproduces the screen", async () => {
     await using registry = testRegistry();
-    const session = await registry.start(startOptions(process.execPath, [join(import.meta.dir, "../../scripts/demo-tui.ts")]));
+    const session = await registry.start(
+      startOptions(process.execPath, [join(import.meta.dir, "../../scripts/demo-tui.ts")]),
+    );
     await until(() => session.emulator.text().includes("tick 5"), "a few animation frames");
     const rec = recorder("replay");
     const viewers = new ViewerManager({ env: process.env });
@@ -99,7 +122,10 @@ describe("viewerCommand", () => {
     await using registry = testRegistry();
     const session = await shell(registry);
     const viewers = new ViewerManager({ env: process.env });
-    const status = await viewers.open(session, { command: "bash", args: ["-c", 'head -c 1 "$0" >/dev/null', "{fifo}"] });
+    const status = await viewers.open(session, {
+      command: "bash",
+      args: ["-c", 'head -c 1 "$0" >/dev/null', "{fifo}"],
+    });
     expect(status.open).toBe(true);
     for (let i = 0; i < 20 && existsSync(status.fifo!); i++) {
       session.write(enc.encode("echo more output\r"));
@@ -123,7 +149,10 @@ describe("viewerCommand", () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 20);
     const started = performance.now();
-    const status = await viewers.open(session, { command: "bash", args: ["-c", 'echo $$ > "$0"; exec sleep 30', pidFile] });
+    const status = await viewers.open(session, {
+      command: "bash",
+      args: ["-c", 'echo $$ > "$0"; exec sleep 30', pidFile],
+    });
     clearInterval(timer);
     expect(status.open).toBe(false);
     expect(status.reason).toBe("bash started but did not open the viewer pipe within 600 ms");
@@ -137,29 +166,57 @@ describe("viewerCommand", () => {
     await using registry = testRegistry();
     const session = await shell(registry);
     const viewers = new ViewerManager({ env: process.env });
-    expect(await viewers.open(session, { command: "bash", args: ["-c", "echo boom >&2; exit 3"] })).toEqual({ requested: true, open: false, reason: "bash exited with code 3: boom" });
-    expect(await viewers.open(session, { command: "no-such-viewer-xyz", args: [] })).toEqual({ requested: true, open: false, reason: 'viewerCommand.command "no-such-viewer-xyz" not found on PATH' });
-    expect(await new ViewerManager({ platform: "linux", env: { PATH: process.env.PATH } }).open(session)).toEqual({ requested: true, open: false, reason: "no display (DISPLAY/WAYLAND_DISPLAY unset)" });
-    expect(await new ViewerManager({ platform: "win32", env: {} }).open(session)).toEqual({ requested: true, open: false, reason: "viewer windows are not supported on win32" });
+    expect(await viewers.open(session, { command: "bash", args: ["-c", "echo boom >&2; exit 3"] })).toEqual({
+      requested: true,
+      open: false,
+      reason: "bash exited with code 3: boom",
+    });
+    expect(await viewers.open(session, { command: "no-such-viewer-xyz", args: [] })).toEqual({
+      requested: true,
+      open: false,
+      reason: 'viewerCommand.command "no-such-viewer-xyz" not found on PATH',
+    });
+    expect(await new ViewerManager({ platform: "linux", env: { PATH: process.env.PATH } }).open(session)).toEqual({
+      requested: true,
+      open: false,
+      reason: "no display (DISPLAY/WAYLAND_DISPLAY unset)",
+    });
+    expect(await new ViewerManager({ platform: "win32", env: {} }).open(session)).toEqual({
+      requested: true,
+      open: false,
+      reason: "viewer windows are not supported on win32",
+    });
     expect(await new ViewerManager({ platform: "linux", env: { DISPLAY: ":0", PATH: work } }).open(session)).toEqual({
       requested: true,
       open: false,
       reason: "no terminal emulator found on PATH (tried x-terminal-emulator, gnome-terminal, konsole, xterm)",
     });
     await registry.stop(session.id, "SIGKILL");
-    expect(await viewers.open(session, recorder("late").cmd)).toEqual({ requested: true, open: false, reason: `session ${session.id} has already exited` });
+    expect(await viewers.open(session, recorder("late").cmd)).toEqual({
+      requested: true,
+      open: false,
+      reason: `session ${session.id} has already exited`,
+    });
   });
 });
 
 describe("FifoWriter", () => {
   test("a reader that stops reading never blocks writes; the backlog is capped", async () => {
     const dir = createViewerDir();
-    const reader = Bun.spawn(["bash", "-c", 'exec 3<"$0"; sleep 30', dir.fifo], { stdio: ["ignore", "ignore", "ignore"] });
+    const reader = Bun.spawn(["bash", "-c", 'exec 3<"$0"; sleep 30', dir.fifo], {
+      stdio: ["ignore", "ignore", "ignore"],
+    });
     try {
       const opened = await waitForReader(dir.fifo, performance.now() + 5000, () => undefined);
       if (!("fd" in opened)) throw new Error(opened.failed);
       let overflows = 0;
-      const writer = new FifoWriter(opened.fd, (e) => { throw e; }, () => overflows++);
+      const writer = new FifoWriter(
+        opened.fd,
+        (e) => {
+          throw e;
+        },
+        () => overflows++,
+      );
       const chunk = new Uint8Array(256 * 1024).fill(65);
       const started = performance.now();
       for (let i = 0; i < 40; i++) writer.write(chunk); // 10 MiB into a 64 KiB pipe nobody drains
@@ -179,7 +236,13 @@ describe("FifoWriter", () => {
     const reader = Bun.spawn(["/bin/sh", dir.reader], { stdio: ["ignore", "pipe", "ignore"] });
     const opened = await waitForReader(dir.fifo, performance.now() + 5000, () => undefined);
     if (!("fd" in opened)) throw new Error(opened.failed);
-    const writer = new FifoWriter(opened.fd, (e) => { throw e; }, () => undefined);
+    const writer = new FifoWriter(
+      opened.fd,
+      (e) => {
+        throw e;
+      },
+      () => undefined,
+    );
     writer.write("raw\nbytes\x1b[1m");
     await writer.drain(1000);
     writer.close(); // the server going away, however it went

@@ -5,11 +5,31 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { linuxPlan } from "../../src/viewer/linux.ts";
 import { terminalAppScript } from "../../src/viewer/macos.ts";
-import { appleScriptString, MAX_TITLE_LENGTH, sanitizeTitle, shellQuote, substitutePlaceholders, viewerTitle } from "../../src/viewer/quote.ts";
+import {
+  appleScriptString,
+  MAX_TITLE_LENGTH,
+  sanitizeTitle,
+  shellQuote,
+  substitutePlaceholders,
+  viewerTitle,
+} from "../../src/viewer/quote.ts";
 import { chooseStrategy, type LaunchContext, type LaunchPlan } from "../../src/viewer/strategy.ts";
 
-const HOSTILE = [`x"; do shell script "touch /tmp/pwned`, "$(touch /tmp/pwned)", "'; touch /tmp/pwned; '", "`touch /tmp/pwned`", "a\\\"b\\", "{fifo}"];
-const ctx = (title = "tui-tester: t"): LaunchContext => ({ fifo: "/tmp/d/screen.fifo", reader: "/tmp/d/reader.sh", title, cols: 100, rows: 30 });
+const HOSTILE = [
+  `x"; do shell script "touch /tmp/pwned`,
+  "$(touch /tmp/pwned)",
+  "'; touch /tmp/pwned; '",
+  "`touch /tmp/pwned`",
+  'a\\"b\\',
+  "{fifo}",
+];
+const ctx = (title = "tui-tester: t"): LaunchContext => ({
+  fifo: "/tmp/d/screen.fifo",
+  reader: "/tmp/d/reader.sh",
+  title,
+  cols: 100,
+  rows: 30,
+});
 const none = () => null;
 
 /** Parse the AppleScript string literal starting at `s[start]`; returns its value and the index after it. */
@@ -44,7 +64,12 @@ describe("titles", () => {
 
 describe("placeholders", () => {
   test("every occurrence in every arg, other braces untouched", () => {
-    expect(substitutePlaceholders(["--title={title}", "cat '{fifo}' {fifo}", "{other}", "{ fifo}"], { fifo: "/p", title: "T" })).toEqual(["--title=T", "cat '/p' /p", "{other}", "{ fifo}"]);
+    expect(
+      substitutePlaceholders(["--title={title}", "cat '{fifo}' {fifo}", "{other}", "{ fifo}"], {
+        fifo: "/p",
+        title: "T",
+      }),
+    ).toEqual(["--title=T", "cat '/p' /p", "{other}", "{ fifo}"]);
   });
   test("single pass: a title containing {fifo} stays literal", () => {
     expect(substitutePlaceholders(["{title}|{fifo}"], { fifo: "/p", title: "{fifo}$(x)" })).toEqual(["{fifo}$(x)|/p"]);
@@ -114,8 +139,12 @@ describe("strategy", () => {
   };
 
   test("Linux without a display says so", () => {
-    expect(chooseStrategy({ platform: "linux", env: { PATH: "/usr/bin" }, which: () => "/usr/bin/xterm" })).toEqual({ reason: "no display (DISPLAY/WAYLAND_DISPLAY unset)" });
-    expect(chooseStrategy({ platform: "linux", env: { DISPLAY: "" }, which: () => "/usr/bin/xterm" })).toEqual({ reason: "no display (DISPLAY/WAYLAND_DISPLAY unset)" });
+    expect(chooseStrategy({ platform: "linux", env: { PATH: "/usr/bin" }, which: () => "/usr/bin/xterm" })).toEqual({
+      reason: "no display (DISPLAY/WAYLAND_DISPLAY unset)",
+    });
+    expect(chooseStrategy({ platform: "linux", env: { DISPLAY: "" }, which: () => "/usr/bin/xterm" })).toEqual({
+      reason: "no display (DISPLAY/WAYLAND_DISPLAY unset)",
+    });
   });
   test("Linux with a display but no terminal lists what was tried", () => {
     expect(chooseStrategy({ platform: "linux", env: { WAYLAND_DISPLAY: "wayland-0" }, which: none })).toEqual({
@@ -123,24 +152,57 @@ describe("strategy", () => {
     });
   });
   test("unsupported platforms", () => {
-    expect(chooseStrategy({ platform: "win32", env: {} })).toEqual({ reason: "viewer windows are not supported on win32" });
-    expect(chooseStrategy({ platform: "win32", env: {}, viewerCommand: { command: "cmd", args: [] } })).toEqual({ reason: "viewer windows are not supported on win32" });
-    expect(chooseStrategy({ platform: "freebsd", env: { DISPLAY: ":0" }, which: () => "/x" })).toEqual({ reason: "viewer windows are not supported on freebsd" });
+    expect(chooseStrategy({ platform: "win32", env: {} })).toEqual({
+      reason: "viewer windows are not supported on win32",
+    });
+    expect(chooseStrategy({ platform: "win32", env: {}, viewerCommand: { command: "cmd", args: [] } })).toEqual({
+      reason: "viewer windows are not supported on win32",
+    });
+    expect(chooseStrategy({ platform: "freebsd", env: { DISPLAY: ":0" }, which: () => "/x" })).toEqual({
+      reason: "viewer windows are not supported on freebsd",
+    });
   });
   test("macOS needs osascript", () => {
-    expect(chooseStrategy({ platform: "darwin", env: {}, which: none })).toEqual({ reason: "osascript not found on PATH (needed to open Terminal.app)" });
+    expect(chooseStrategy({ platform: "darwin", env: {}, which: none })).toEqual({
+      reason: "osascript not found on PATH (needed to open Terminal.app)",
+    });
     const [plan] = plans(chooseStrategy({ platform: "darwin", env: {}, which: (n) => `/usr/bin/${n}` }));
     expect(plan!.terminal).toBe("Terminal.app");
     expect(plan!.argv[0]).toBe("/usr/bin/osascript");
-    expect(plan!.closeArgv?.("4242\n")).toEqual(["/usr/bin/osascript", "-e", 'tell application "Terminal" to close (every window whose id is 4242)']);
+    expect(plan!.closeArgv?.("4242\n")).toEqual([
+      "/usr/bin/osascript",
+      "-e",
+      'tell application "Terminal" to close (every window whose id is 4242)',
+    ]);
     expect(plan!.closeArgv?.('1 ) & (do shell script "x"')).toBeUndefined();
   });
   test("Linux tries the terminals in order, only those on PATH", () => {
     const found = new Set(["gnome-terminal", "xterm"]);
-    const list = plans(chooseStrategy({ platform: "linux", env: { DISPLAY: ":0" }, which: (n) => (found.has(n) ? `/opt/${n}` : null) }));
+    const list = plans(
+      chooseStrategy({ platform: "linux", env: { DISPLAY: ":0" }, which: (n) => (found.has(n) ? `/opt/${n}` : null) }),
+    );
     expect(list.map((p) => p.terminal)).toEqual(["gnome-terminal", "xterm"]);
-    expect(list[1]!.argv).toEqual(["/opt/xterm", "-T", "tui-tester: t", "-geometry", "100x30", "-xrm", expect.stringContaining("disallowedWindowOps"), "-e", "/bin/sh", "/tmp/d/reader.sh"]);
-    expect(list[0]!.argv).toEqual(["/opt/gnome-terminal", "--title", "tui-tester: t", "--geometry=100x30", "--", "/bin/sh", "/tmp/d/reader.sh"]);
+    expect(list[1]!.argv).toEqual([
+      "/opt/xterm",
+      "-T",
+      "tui-tester: t",
+      "-geometry",
+      "100x30",
+      "-xrm",
+      expect.stringContaining("disallowedWindowOps"),
+      "-e",
+      "/bin/sh",
+      "/tmp/d/reader.sh",
+    ]);
+    expect(list[0]!.argv).toEqual([
+      "/opt/gnome-terminal",
+      "--title",
+      "tui-tester: t",
+      "--geometry=100x30",
+      "--",
+      "/bin/sh",
+      "/tmp/d/reader.sh",
+    ]);
   });
   test("the title is always one argv entry; konsole's -p cannot be given a second property", () => {
     const title = viewerTitle({ id: "x", name: "a;Command=touch /tmp/pwned" });
@@ -154,8 +216,18 @@ describe("strategy", () => {
   test("viewerCommand: placeholders substituted into argv, command resolved on PATH", () => {
     const name = HOSTILE[0]!;
     const title = viewerTitle({ id: "x", name });
-    const [plan] = plans(chooseStrategy({ platform: "linux", env: {}, which: (n) => `/bin/${n}`, viewerCommand: { command: "kitty", args: ["--title={title}", "cat", "{fifo}"] } }), ctx(title));
+    const [plan] = plans(
+      chooseStrategy({
+        platform: "linux",
+        env: {},
+        which: (n) => `/bin/${n}`,
+        viewerCommand: { command: "kitty", args: ["--title={title}", "cat", "{fifo}"] },
+      }),
+      ctx(title),
+    );
     expect(plan!.argv).toEqual(["/bin/kitty", `--title=${title}`, "cat", "/tmp/d/screen.fifo"]);
-    expect(chooseStrategy({ platform: "darwin", env: {}, which: none, viewerCommand: { command: "nope", args: [] } })).toEqual({ reason: 'viewerCommand.command "nope" not found on PATH' });
+    expect(
+      chooseStrategy({ platform: "darwin", env: {}, which: none, viewerCommand: { command: "nope", args: [] } }),
+    ).toEqual({ reason: 'viewerCommand.command "nope" not found on PATH' });
   });
 });

@@ -9,7 +9,11 @@ const makeEmulator = useEmulators();
 type Line = BufferLineShape & { clone(): Line };
 
 function linesOf(terminal: Terminal): { lines: { get(i: number): Line; length: number } } {
-  return (terminal as unknown as { _core: { _bufferService: { buffer: { lines: { get(i: number): Line; length: number } } } } })._core._bufferService.buffer;
+  return (
+    terminal as unknown as {
+      _core: { _bufferService: { buffer: { lines: { get(i: number): Line; length: number } } } };
+    }
+  )._core._bufferService.buffer;
 }
 
 function write(terminal: Terminal, data: string): Promise<void> {
@@ -17,7 +21,10 @@ function write(terminal: Terminal, data: string): Promise<void> {
 }
 
 /** Lines with combining marks, wide emoji, curly coloured underlines and a wrapped row. */
-const RICH = "e\u0301a\u0308 \u{1F600}\u200d\u{1F4BB} \x1b[4:3m\x1b[58;2;255;0;0mwavy\x1b[0m plain\r\n" + "x".repeat(30) + "\r\nlast";
+const RICH =
+  "e\u0301a\u0308 \u{1F600}\u200d\u{1F4BB} \x1b[4:3m\x1b[58;2;255;0;0mwavy\x1b[0m plain\r\n" +
+  "x".repeat(30) +
+  "\r\nlast";
 
 describe("BufferLine.copyFrom recycling", () => {
   test("the fix is installed on the xterm.js in node_modules (a refused install means the shape changed)", () => {

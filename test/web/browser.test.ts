@@ -16,7 +16,8 @@ declare const document: any, DataTransfer: any, ClipboardEvent: any;
 
 const CHROMIUM = "/usr/bin/chromium";
 const present = existsSync(CHROMIUM);
-if (!present) console.warn(`skipping web viewer browser tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
+if (!present)
+  console.warn(`skipping web viewer browser tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
 setDefaultTimeout(60_000);
 
 /** Where the test leaves its picture of the page, for a person to look at. */
@@ -34,7 +35,16 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1100, height: 520 },
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   });
   afterAll(async () => {
@@ -45,10 +55,19 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
 
   /** The text of xterm.js's rendered rows. */
   const screenText = (page: Page) => page.locator(".xterm-rows").innerText();
-  const waitScreen = (page: Page, text: string) => page.waitForFunction((t) => document.querySelector(".xterm-rows")?.textContent?.includes(t) ?? false, text, { timeout: 15_000 });
+  const waitScreen = (page: Page, text: string) =>
+    page.waitForFunction((t) => document.querySelector(".xterm-rows")?.textContent?.includes(t) ?? false, text, {
+      timeout: 15_000,
+    });
 
   test("live screen, takeover typing, agent refused during takeover and accepted after release", async () => {
-    const { sessionId } = await c.ok("start_session", { command: BUN, args: [fixture("echo-keys.ts")], name: "echo-keys", cols: 70, rows: 14 });
+    const { sessionId } = await c.ok("start_session", {
+      command: BUN,
+      args: [fixture("echo-keys.ts")],
+      name: "echo-keys",
+      cols: 70,
+      rows: 14,
+    });
     await c.ok("wait_for_text", { sessionId, pattern: "READY" });
     const { url } = await c.ok("web_viewer", { sessionId });
     const page = await browser.newPage();
@@ -74,7 +93,9 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
 
     // the human may fit the PTY to the window while holding control
     await page.click("#fit");
-    await page.waitForFunction(() => document.querySelector("#size")?.textContent !== "70×14", undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelector("#size")?.textContent !== "70×14", undefined, {
+      timeout: 15_000,
+    });
     const resized = (await c.ok("list_sessions")).sessions.find((s: any) => s.sessionId === sessionId);
     expect(resized.cols).toBeGreaterThan(70);
     await expect(page.locator("#size").innerText()).resolves.toBe(`${resized.cols}×${resized.rows}`);
@@ -88,14 +109,17 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
 
     // exit is marked in the list and the header
     await c.ok("send_text", { sessionId, text: "q" });
-    await page.waitForFunction(() => document.querySelector("#state")?.textContent?.startsWith("exited"), undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelector("#state")?.textContent?.startsWith("exited"), undefined, {
+      timeout: 15_000,
+    });
     await expect(page.locator("#take").isDisabled()).resolves.toBe(true);
     await page.close();
   });
 
   test("the page's terminal does not answer the app's queries a second time while a human types", async () => {
     // prints each input chunk as hex; "d" makes it ask for device attributes (CSI c)
-    const app = "process.stdin.setRawMode(true); console.log('READY'); process.stdin.on('data', (d) => { process.stdout.write('KEY ' + d.toString('hex') + '\\r\\n'); if (d.toString() === 'd') process.stdout.write('\\x1b[c'); });";
+    const app =
+      "process.stdin.setRawMode(true); console.log('READY'); process.stdin.on('data', (d) => { process.stdout.write('KEY ' + d.toString('hex') + '\\r\\n'); if (d.toString() === 'd') process.stdout.write('\\x1b[c'); });";
     const { sessionId } = await c.ok("start_session", { command: BUN, args: ["-e", app] });
     await c.ok("wait_for_text", { sessionId, pattern: "READY" });
     const { url } = await c.ok("web_viewer", { sessionId });
@@ -115,7 +139,12 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
   });
 
   test("the human's mouse clicks and pastes reach the program in the modes it enabled", async () => {
-    const mouse = await c.ok("start_session", { command: BUN, args: [fixture("mouse-app.ts"), "1000,1006"], cols: 60, rows: 16 });
+    const mouse = await c.ok("start_session", {
+      command: BUN,
+      args: [fixture("mouse-app.ts"), "1000,1006"],
+      cols: 60,
+      rows: 16,
+    });
     await c.ok("wait_for_text", { sessionId: mouse.sessionId, pattern: "READY" });
     const page = await browser.newPage();
     await page.goto((await c.ok("web_viewer", { sessionId: mouse.sessionId })).url);
@@ -125,7 +154,12 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
     // the middle of the cell at row 5, col 12 (0-based): "CLICK ME" starts at col 10
     const box = (await page.locator(".xterm-screen").boundingBox())!;
     await page.mouse.click(box.x + (12.5 * box.width) / 60, box.y + (5.5 * box.height) / 16);
-    await c.ok("wait_for_text", { sessionId: mouse.sessionId, pattern: "EV 2 0;13;6 m", errorOnTimeout: true, timeoutMs: 15_000 });
+    await c.ok("wait_for_text", {
+      sessionId: mouse.sessionId,
+      pattern: "EV 2 0;13;6 m",
+      errorOnTimeout: true,
+      timeoutMs: 15_000,
+    });
     expect((await c.ok("get_text", { sessionId: mouse.sessionId })).text).toContain("EV 1 0;13;6 M");
     await page.click("#release");
 
@@ -138,10 +172,17 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
     await page.evaluate(() => {
       const data = new DataTransfer();
       data.setData("text/plain", "hi");
-      document.querySelector(".xterm-helper-textarea")!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+      document
+        .querySelector(".xterm-helper-textarea")!
+        .dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
     });
     // ESC [200~ hi ESC [201~: the page's terminal follows the app's bracketed-paste mode
-    await c.ok("wait_for_text", { sessionId: paste.sessionId, pattern: "IN 1b5b3230307e68691b5b3230317e", errorOnTimeout: true, timeoutMs: 15_000 });
+    await c.ok("wait_for_text", {
+      sessionId: paste.sessionId,
+      pattern: "IN 1b5b3230307e68691b5b3230317e",
+      errorOnTimeout: true,
+      timeoutMs: 15_000,
+    });
     await page.close();
     for (const s of [mouse, paste]) await c.ok("stop_session", { sessionId: s.sessionId, signal: "SIGKILL" });
   });
@@ -153,7 +194,11 @@ describe.skipIf(!present)("web viewer in Chromium", () => {
     expect(wrong?.status()).toBe(403);
 
     // another origin: a page served from a different port tries the real token
-    const evil = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("<!doctype html><title>evil</title>", { headers: { "Content-Type": "text/html" } }) });
+    const evil = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response("<!doctype html><title>evil</title>", { headers: { "Content-Type": "text/html" } }),
+    });
     try {
       await page.goto(`http://127.0.0.1:${evil.port}/`);
       const target = new URL(url);

@@ -18,7 +18,9 @@ test("linux needs a display and xdg-open", () => {
   } finally {
     rmSync(bin, { recursive: true, force: true });
   }
-  expect(browserCommand(url, "linux", { WAYLAND_DISPLAY: "wayland-0", PATH: "/nonexistent" })).toBe("xdg-open is not installed");
+  expect(browserCommand(url, "linux", { WAYLAND_DISPLAY: "wayland-0", PATH: "/nonexistent" })).toBe(
+    "xdg-open is not installed",
+  );
 });
 
 test("macOS uses open; Windows passes the URL as one argument, untouched by cmd's & parsing", () => {

@@ -16,7 +16,8 @@ declare const window: any, document: any;
 
 const CHROMIUM = "/usr/bin/chromium";
 const present = existsSync(CHROMIUM);
-if (!present) console.warn(`skipping web viewer playback tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
+if (!present)
+  console.warn(`skipping web viewer playback tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
 setDefaultTimeout(60_000);
 
 /** Where the test leaves its picture of the viewer playing a recording, for a person to look at. */
@@ -51,12 +52,22 @@ test("a recording is served by session and index with the token, and by nothing 
 describe.skipIf(!present)("web viewer playback in Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
   });
   afterAll(() => browser?.close());
 
   test("the session's recording is listed and plays with asciinema-player; Back to live returns", async () => {
-    const { sessionId } = await c.ok("start_session", { command: BUN, args: [fixture("echo-keys.ts")], name: "recorded", cols: 60, rows: 12, record: "played.cast" });
+    const { sessionId } = await c.ok("start_session", {
+      command: BUN,
+      args: [fixture("echo-keys.ts")],
+      name: "recorded",
+      cols: 60,
+      rows: 12,
+      record: "played.cast",
+    });
     await c.ok("wait_for_text", { sessionId, pattern: "READY" });
     await c.ok("send_text", { sessionId, text: "hi", waitFor: { pattern: "KEY 6869" } });
     await c.ok("stop_recording", { sessionId });
@@ -73,7 +84,11 @@ describe.skipIf(!present)("web viewer playback in Chromium", () => {
     expect(await page.locator("#screen").isHidden()).toBe(true);
     // the player reaches the end of the recording: its terminal shows the typed keys
     await page.evaluate(() => window.__tuiPlayer.seek("100%"));
-    await page.waitForFunction(() => document.querySelector("#player")?.textContent?.includes("KEY 6869") ?? false, undefined, { timeout: 15_000 });
+    await page.waitForFunction(
+      () => document.querySelector("#player")?.textContent?.includes("KEY 6869") ?? false,
+      undefined,
+      { timeout: 15_000 },
+    );
     await page.screenshot({ path: PLAYBACK_SCREENSHOT });
     await page.locator("#playback-close").click();
     expect(await page.locator("#screen").isVisible()).toBe(true);

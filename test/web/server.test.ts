@@ -38,7 +38,12 @@ describe("web viewer access", () => {
     const xterm = await fetch(`${page.origin}/xterm.js?token=${page.searchParams.get("token")}`);
     expect(xterm.status).toBe(200);
     expect(await xterm.text()).toContain("Terminal");
-    for (const bad of [`${page.origin}/`, `${page.origin}/?token=wrong`, `${page.origin}/xterm.js`, `${page.origin}/?token=${page.searchParams.get("token")}x`]) {
+    for (const bad of [
+      `${page.origin}/`,
+      `${page.origin}/?token=wrong`,
+      `${page.origin}/xterm.js`,
+      `${page.origin}/?token=${page.searchParams.get("token")}x`,
+    ]) {
       expect((await fetch(bad)).status).toBe(403);
     }
   });
@@ -67,7 +72,7 @@ describe("web viewer access", () => {
 });
 
 describe("web viewer sessions", () => {
-  test("start_session visible: \"web\" without a display returns the URL; the tab gets a repaint, live output and resizes", async () => {
+  test('start_session visible: "web" without a display returns the URL; the tab gets a repaint, live output and resizes', async () => {
     const reply = await c.call("start_session", { command: BUN, args: [fixture("echo-keys.ts")], visible: "web" });
     const started = reply.data;
     const sessionId = started.sessionId;
@@ -79,7 +84,12 @@ describe("web viewer sessions", () => {
     await c.ok("wait_for_text", { sessionId, pattern: "READY" });
     const tab = await openTab(started.info.viewer.url);
     const list = await tab.next((m) => m.type === "sessions", "the session list");
-    expect(list.sessions.find((s: any) => s.id === sessionId)).toMatchObject({ state: "running", cols: 80, rows: 24, control: "agent" });
+    expect(list.sessions.find((s: any) => s.id === sessionId)).toMatchObject({
+      state: "running",
+      cols: 80,
+      rows: 24,
+      control: "agent",
+    });
     tab.send({ type: "attach", id: sessionId });
     const repaint = await tab.next((m) => m.type === "repaint", "the first repaint");
     expect(repaint).toMatchObject({ id: sessionId, cols: 80, rows: 24 });
@@ -90,7 +100,10 @@ describe("web viewer sessions", () => {
     await tab.next((m) => m.type === "repaint" && m.cols === 100 && m.rows === 30, "a repaint at the new size");
     await c.ok("send_text", { sessionId, text: "q" });
     await tab.next((m) => m.type === "exit" && m.id === sessionId, "the exit");
-    await tab.next((m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.state === "exited"), "the session marked exited");
+    await tab.next(
+      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.state === "exited"),
+      "the session marked exited",
+    );
     await tab.close();
   });
 
@@ -106,8 +119,14 @@ describe("web viewer sessions", () => {
     tab.send({ type: "input", data: "x" });
     await tab.next((m) => m.type === "error" && m.message.includes("take control"), "refusal without control");
     tab.send({ type: "take" });
-    await tab.next((m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"), "control granted");
-    await other.next((m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "another viewer"), "the other tab sees it taken");
+    await tab.next(
+      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"),
+      "control granted",
+    );
+    await other.next(
+      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "another viewer"),
+      "the other tab sees it taken",
+    );
     other.send({ type: "take" });
     await other.next((m) => m.type === "error" && m.message.includes("another viewer"), "second taker refused");
 
@@ -130,7 +149,10 @@ describe("web viewer sessions", () => {
     expect((await c.ok("get_text", { sessionId })).text).toContain("KEY 6869");
 
     tab.send({ type: "release" });
-    await tab.next((m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "agent"), "control released");
+    await tab.next(
+      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "agent"),
+      "control released",
+    );
     const after = await c.call("send_text", { sessionId, text: "b", waitFor: { pattern: "KEY 62" } });
     expect(after.isError).toBe(false);
     expect(after.data.humanInput).toMatchObject({ bytes: 2, writes: 1 });
@@ -152,7 +174,10 @@ describe("web viewer sessions", () => {
     const tab = await openTab(url);
     tab.send({ type: "attach", id: sessionId });
     tab.send({ type: "take" });
-    await tab.next((m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"), "control granted");
+    await tab.next(
+      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"),
+      "control granted",
+    );
     tab.send({ type: "input", data: "é" });
     await c.ok("wait_for_text", { sessionId, pattern: "KEY c3a9", errorOnTimeout: true });
     await tab.close();
@@ -167,7 +192,10 @@ describe("web viewer sessions", () => {
     const tab = await openTab(url);
     tab.send({ type: "attach", id: sessionId });
     tab.send({ type: "take" });
-    await tab.next((m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"), "control granted");
+    await tab.next(
+      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"),
+      "control granted",
+    );
     expect((await c.call("send_text", { sessionId, text: "x" })).data.error.code).toBe("HUMAN_IN_CONTROL");
     await tab.close();
     let result = await c.call("send_text", { sessionId, text: "y", waitFor: { pattern: "KEY 79" } });

@@ -244,7 +244,6 @@ export class ReadyOracle {
     if (this.quietWaits.size > 4096) this.quietWaits.clear(); // bounded, as the rests are
   }
 
-
   /** What keeps `seen` from being at rest, or undefined when it is at rest. */
   private busyIn(seen: Look): Busy | undefined {
     const verdicts = this.verdicts(seen);

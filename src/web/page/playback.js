@@ -25,8 +25,13 @@ window.tuiPlayback = (() => {
     close();
     $("screen").hidden = true;
     $("playback").hidden = false;
-    $("playback-title").textContent = `${recording.name}${recording.closed ? "" : " (still recording: played up to now)"}`;
-    player = AsciinemaPlayer.create({ data: cast }, $("player"), { fit: "width", autoPlay: true, terminalFontFamily: '"tui-tester mono", monospace' });
+    $("playback-title").textContent =
+      `${recording.name}${recording.closed ? "" : " (still recording: played up to now)"}`;
+    player = AsciinemaPlayer.create({ data: cast }, $("player"), {
+      fit: "width",
+      autoPlay: true,
+      terminalFontFamily: '"tui-tester mono", monospace',
+    });
     window.__tuiPlayer = player;
   }
 

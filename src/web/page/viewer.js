@@ -3,7 +3,10 @@
 (async () => {
   "use strict";
   // xterm.js measures the font when it opens, so load the bundled one first.
-  await Promise.all([document.fonts.load('14px "tui-tester mono"'), document.fonts.load('bold 14px "tui-tester mono"')]).catch(() => undefined);
+  await Promise.all([
+    document.fonts.load('14px "tui-tester mono"'),
+    document.fonts.load('bold 14px "tui-tester mono"'),
+  ]).catch(() => undefined);
   const token = new URLSearchParams(location.search).get("token") || "";
   const $ = (id) => document.getElementById(id);
   const term = new Terminal({
@@ -21,8 +24,17 @@
   // This terminal is a mirror: the server's emulator already answers the app's queries. Answering
   // again would type a second reply into the program while a human holds control.
   const swallow = () => true;
-  for (const id of [{ final: "c" }, { prefix: ">", final: "c" }, { prefix: "=", final: "c" }, { final: "n" }, { prefix: "?", final: "n" },
-    { intermediates: "$", final: "p" }, { prefix: "?", intermediates: "$", final: "p" }, { prefix: ">", final: "q" }, { prefix: "?", final: "u" }]) {
+  for (const id of [
+    { final: "c" },
+    { prefix: ">", final: "c" },
+    { prefix: "=", final: "c" },
+    { final: "n" },
+    { prefix: "?", final: "n" },
+    { intermediates: "$", final: "p" },
+    { prefix: "?", intermediates: "$", final: "p" },
+    { prefix: ">", final: "q" },
+    { prefix: "?", final: "u" },
+  ]) {
     term.parser.registerCsiHandler(id, swallow); // DA1-3, DSR/CPR, DECRQM, XTVERSION, kitty flags query
   }
   term.parser.registerDcsHandler({ intermediates: "$", final: "q" }, swallow); // DECRQSS
@@ -62,7 +74,8 @@
       id.textContent = `${s.id} · ${s.cols}×${s.rows}`;
       li.append(cmd, id);
       if (s.state === "exited") li.append(badge(describeState(s), "exited"));
-      if (s.control !== "agent") li.append(badge(s.control === "you" ? "you have control" : "human in control", "human"));
+      if (s.control !== "agent")
+        li.append(badge(s.control === "you" ? "you have control" : "human in control", "human"));
       li.addEventListener("click", () => attach(s.id));
       window.tuiPlayback.decorate(li, s, token); // the session's recordings, playable (playback.js)
       list.append(li);
@@ -83,7 +96,13 @@
     $("state").textContent = s ? describeState(s) : "";
     const mine = !!s && s.control === "you";
     const control = $("control");
-    control.textContent = !s ? "" : mine ? "You have control: keys, paste and mouse go to the program" : s.control === "agent" ? "Agent in control (watching)" : "Another viewer has control";
+    control.textContent = !s
+      ? ""
+      : mine
+        ? "You have control: keys, paste and mouse go to the program"
+        : s.control === "agent"
+          ? "Agent in control (watching)"
+          : "Another viewer has control";
     control.className = s && s.control !== "agent" ? "human" : "";
     $("take").hidden = mine;
     $("take").disabled = !s || s.state === "exited" || s.control !== "agent";
@@ -106,7 +125,10 @@
         if (!attached) {
           const pick = m.sessions.find((s) => s.id === wanted) || m.sessions.find((s) => s.state !== "exited");
           if (pick) attach(pick.id);
-          else say(m.sessions.length ? "Pick a session." : "No sessions yet; they appear here when the agent starts them.");
+          else
+            say(
+              m.sessions.length ? "Pick a session." : "No sessions yet; they appear here when the agent starts them.",
+            );
         }
         break;
       }
