@@ -1,0 +1,157 @@
+/**
+ * What the ready oracle knows of a program's rest: each thread's rest wait, the foreground group at
+ * rest, and the timed input waits learnt as rest too. Judges a look against them (busyIn).
+ */
+import { judge, restOf, type BusyState, type RestWait, type Verdict } from "./classify.ts";
+import type { Busy } from "./outcome.ts";
+import type { Look, ThreadLook } from "./reading.ts";
+
+/** A timed input wait seen this often ending in the rest with nothing written is taken as rest (mc). */
+const QUIET_WAIT_REPEATS = 2;
+
+export class RestModel {
+  private readonly rest = new Map<number, RestWait>();
+  /** The foreground group at rest, once one was seen. */
+  restGroup: number | undefined;
+  /**
+   * Per thread, timed input waits ("nr:timeoutMs") that are rest besides the one in `rest`, with how
+   * often each was seen ending in the rest with nothing written (see noteQuietWaits); a long wait learnt
+   * after a timeout (learnLongWaits) counts in full at once. Kept when `rest` changes: mc rests both in
+   * select with no timeout (after Tab) and in select(10 s) (after an arrow key).
+   */
+  private readonly quietWaits = new Map<number, Map<string, number>>();
+  /** Per thread, the timed input wait it is in during this settle, and its process's wchar then. */
+  private readonly watching = new Map<number, { key: string; wchar: number; left: boolean }>();
+
+  /** Take the waits of `seen` as the rest; at start-up only a look with no thread running counts. */
+  remember(seen: Look, startup: boolean): void {
+    if (startup && !allWaiting(seen)) return;
+    this.restGroup = seen.tpgid;
+    for (const thread of seen.threads) {
+      const wait = restOf(thread.activity, this.rest.get(thread.tid), startup);
+      if (wait !== undefined) this.rest.set(thread.tid, wait);
+    }
+    if (this.rest.size > 4096) this.rest.clear(); // threads come and go; never grow without bound
+  }
+
+  private verdicts(seen: Look): { thread: ThreadLook; verdict: Verdict }[] {
+    return seen.threads.map((thread) => ({ thread, verdict: this.verdict(thread) }));
+  }
+
+  /** Some thread of `seen` is at rest on a timer. */
+  restsOnTimer(seen: Look): boolean {
+    return this.verdicts(seen).some(({ verdict }) => verdict.rest && verdict.timed);
+  }
+
+  /** judge() against the thread's rest, or a timed input wait learnt as rest too (quietWaits). */
+  private verdict(thread: ThreadLook): Verdict {
+    const verdict = judge(thread.activity, this.rest.get(thread.tid), thread.tid === thread.pid);
+    const key = timedInputWait(thread);
+    const learnt = key !== undefined && (this.quietWaits.get(thread.tid)?.get(key) ?? 0) >= QUIET_WAIT_REPEATS;
+    return !verdict.rest && learnt ? { rest: true, waitsForInput: true, timed: true } : verdict;
+  }
+
+  /** A settle starts: the timed waits watched in the last one are forgotten. */
+  stopWatching(): void {
+    this.watching.clear();
+  }
+
+  /**
+   * Learn the timed input waits a thread goes through after an input and leaves for its rest having
+   * written nothing (mc: select(1 s) after every key, then its rest): seen QUIET_WAIT_REPEATS times,
+   * such a wait is taken as rest too. Written is the process's wchar (a write counts at the syscall,
+   * not when the bytes reach us); a wait that ends in writing, or in anything but the rest, is never
+   * learnt (a raw-mode app that answers after select(400) writes when the wait ends).
+   */
+  noteQuietWaits(seen: Look): void {
+    for (const thread of seen.threads) {
+      const wchar = seen.io.get(thread.pid)?.wchar;
+      if (wchar === undefined) continue;
+      const key = timedInputWait(thread);
+      const watched = this.watching.get(thread.tid);
+      if (watched !== undefined && key === watched.key && !watched.left) continue;
+      if (watched !== undefined && thread.activity.kind !== "wait") {
+        watched.left = true;
+        continue;
+      }
+      if (watched !== undefined) {
+        this.watching.delete(thread.tid);
+        if (this.verdict(thread).rest && wchar === watched.wchar) this.countQuietWait(thread.tid, watched.key, 1);
+      }
+      if (key !== undefined && !this.verdict(thread).rest) this.watching.set(thread.tid, { key, wchar, left: false });
+    }
+  }
+
+  private countQuietWait(tid: number, key: string, by: number): void {
+    const counts = this.quietWaits.get(tid) ?? new Map<string, number>();
+    counts.set(key, (counts.get(key) ?? 0) + by);
+    this.quietWaits.set(tid, counts);
+    if (this.quietWaits.size > 4096) this.quietWaits.clear(); // bounded, as the rests are
+  }
+
+  /**
+   * After a timeout: a thread whose rest is only known from start-up, and that now waits for input
+   * with a timeout longer than the whole cap, has changed its rest (mc rests in select(10 s) after
+   * its first key, where it started in select with none). It is learnt, so the next input is not
+   * held to the cap again. A rest seen after an idle settle is never replaced this way.
+   */
+  learnLongWaits(seen: Look, capMs: number): void {
+    for (const thread of seen.threads) {
+      const activity = thread.activity;
+      const known = this.rest.get(thread.tid);
+      if (known !== undefined && !known.provisional) continue;
+      if (
+        activity.kind !== "wait" ||
+        activity.waitKind !== "input" ||
+        !activity.timed ||
+        (activity.timeoutMs ?? 0) < capMs
+      )
+        continue;
+      this.rest.set(thread.tid, { nr: activity.nr, timed: true, timeoutMs: activity.timeoutMs });
+      this.countQuietWait(thread.tid, `${activity.nr}:${activity.timeoutMs}`, QUIET_WAIT_REPEATS);
+    }
+  }
+
+  /**
+   * What keeps `seen` from being at rest, or undefined when it is at rest. `sessionPid` is the group
+   * expected to hold the terminal while no rest group is known.
+   */
+  busyIn(seen: Look, sessionPid: number): Busy | undefined {
+    const verdicts = this.verdicts(seen);
+    const busy = verdicts.filter((v) => !v.verdict.rest);
+    const order: BusyState[] = ["running", "timer", "sleeping"];
+    busy.sort((a, b) => order.indexOf(stateOf(a.verdict)) - order.indexOf(stateOf(b.verdict)));
+    const first = busy[0];
+    if (first !== undefined && !first.verdict.rest) {
+      const { verdict, thread } = first;
+      return {
+        pid: thread.pid,
+        command: thread.command,
+        state: verdict.state,
+        ...(verdict.timerDueMs !== undefined ? { timerDueMs: verdict.timerDueMs } : {}),
+      };
+    }
+    if (seen.tpgid !== (this.restGroup ?? sessionPid)) {
+      // Another group has the terminal (a shell running a command) and none of its threads is busy:
+      // it waits, but not for us.
+      return { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" };
+    }
+    return undefined;
+  }
+}
+
+/** Every thread of `seen` waits or is stopped: none is running. */
+export function allWaiting(seen: Look): boolean {
+  return seen.threads.every((t) => t.activity.kind === "wait" || t.activity.kind === "stopped");
+}
+
+/** "nr:timeoutMs" of a thread in a timed wait for input with a known timeout, else undefined. */
+function timedInputWait(thread: ThreadLook): string | undefined {
+  const a = thread.activity;
+  if (a.kind !== "wait" || a.waitKind !== "input" || !a.timed || a.timeoutMs === undefined) return undefined;
+  return `${a.nr}:${a.timeoutMs}`;
+}
+
+function stateOf(verdict: Verdict): BusyState {
+  return verdict.rest ? "sleeping" : verdict.state;
+}

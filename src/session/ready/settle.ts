@@ -1,0 +1,151 @@
+/**
+ * The settle loop of the ready oracle: look at the foreground group until the program has taken the
+ * input, is back at rest and its output has reached the emulator, or the cap passes.
+ */
+import { cancelled } from "../../errors.ts";
+import type { Session } from "../session.ts";
+import type { ForegroundLooker } from "./foreground.ts";
+import type { Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
+import { procCost } from "./proc.ts";
+import type { Look } from "./reading.ts";
+import type { RestModel } from "./rest-model.ts";
+import { learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
+
+/**
+ * A program that has neither read its input nor written anything this long after it is taken to
+ * ignore it (cooked mode with no echo, a key it does not read). Until then a program still in its
+ * rest may simply not have been handed the key yet: the tty layer delivers input from a kernel
+ * worker, and on a loaded machine (load 14 on 2 cores) that took over 50 ms.
+ */
+export const NO_RESPONSE_MS = 250;
+/**
+ * Back at rest, output the program wrote may still be on its way to the emulator (the PTY's reader
+ * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores).
+ * Wait for it until the bytes received cover the bytes written, or at most this long (a program that
+ * also writes files or eventfds never reaches that).
+ */
+const DRAIN_GRACE_MS = 100;
+/** Looks are 1 ms apart at first, then an eighth of the time waited so far, at most this far apart. */
+const MAX_LOOK_GAP_MS = 25;
+
+/** What the settle loop works with: the oracle's parts. */
+export interface SettleParts {
+  session: Session;
+  group: ForegroundLooker;
+  rests: RestModel;
+  /**
+   * The program is back at rest in `seen` and drained: record it. Returns whether it rests on a
+   * periodic redraw. `base` is undefined when the settle had no baseline.
+   */
+  atRest(seen: Look, base: Look | undefined): boolean;
+}
+
+/**
+ * Wait until the program is back at rest after an input (or, without a baseline, at rest now) and
+ * the emulator has parsed what it wrote; at most `capMs` from `since`.
+ */
+export async function settle(
+  parts: SettleParts,
+  baseline: Baseline | undefined,
+  since: number,
+  capMs: number,
+  signal?: AbortSignal,
+): Promise<ReadyOutcome> {
+  const { session, group, rests } = parts;
+  const cost = { reads: procCost.reads, ms: procCost.ms };
+  const outcome = (settledBy: SettledBy, program?: string, busy?: Busy): ReadyOutcome => ({
+    settledBy,
+    ...(program !== undefined ? { program } : {}),
+    ...(busy !== undefined ? { busy } : {}),
+    procReads: procCost.reads - cost.reads,
+    procMs: Math.round((procCost.ms - cost.ms) * 100) / 100,
+  });
+  const base = baseline?.look;
+  if (base === undefined && rests.restGroup === undefined && group.available && session.running) {
+    const first = group.guarded(() => group.lookNow());
+    if (first !== undefined) {
+      await learnStartupRest(session, group, rests, first, Math.min(STARTUP_LOOK_MS, capMs / 2));
+    }
+  }
+  const bytesAtStart = baseline?.bytesOut ?? session.bytesOut;
+  rests.stopWatching();
+  let known = base;
+  let restSince: { at: number; bytes: number; scanned: boolean } | undefined;
+  for (;;) {
+    if (signal?.aborted) throw cancelled("The wait");
+    if (!session.running) {
+      await session.whenExited();
+      return outcome("exit");
+    }
+    const now = performance.now();
+    const seen = group.guarded(() => group.lookNow(restSince === undefined ? known : undefined));
+    if (seen === undefined) {
+      if (!group.available) return outcome("quiet");
+      await Bun.sleep(1); // the process is exiting; the next turn reports the exit
+      continue;
+    }
+    known = seen;
+    if (base !== undefined) rests.noteQuietWaits(seen);
+    const busy = rests.busyIn(seen, session.pid);
+    const responded = base === undefined || respondedTo(parts, base, seen, bytesAtStart, now - since);
+    if (busy === undefined && responded) {
+      if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut, scanned: false };
+      else if (
+        session.bytesOut === restSince.bytes &&
+        (drained(session, base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)
+      ) {
+        await session.emulator.flushed();
+        if (session.bytesOut === restSince.bytes) {
+          const periodic = parts.atRest(seen, base);
+          return outcome(periodic ? "periodic" : "idle", seen.leader);
+        }
+      }
+      if (restSince !== undefined) restSince.bytes = session.bytesOut;
+    } else {
+      restSince = undefined;
+    }
+    const elapsed = performance.now() - since;
+    if (elapsed >= capMs) {
+      await session.emulator.flushed();
+      rests.learnLongWaits(seen, capMs);
+      return outcome(
+        "timeout",
+        seen.leader,
+        busy ?? (responded ? undefined : { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" }),
+      );
+    }
+    const gap = restSince !== undefined ? 1 : Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
+    await Bun.sleep(Math.min(gap, capMs - elapsed));
+  }
+}
+
+/**
+ * Has the program taken the input? It read, wrote (from a rest with no timer), changed group, or had
+ * time.
+ */
+function respondedTo(parts: SettleParts, base: Look, seen: Look, bytesAtStart: number, elapsed: number): boolean {
+  if (seen.tpgid !== base.tpgid || seen.pids.join() !== base.pids.join()) return true;
+  if (sum(seen, "rchar") > sum(base, "rchar", seen.pids)) return true;
+  const timedRest = parts.rests.restsOnTimer(seen);
+  if (!timedRest && parts.session.bytesOut > bytesAtStart) return true;
+  return elapsed >= NO_RESPONSE_MS;
+}
+
+/**
+ * Everything the group wrote since the input has reached us: bytes received ≥ bytes written (echo
+ * and CRLF only add). Counted over the processes of this look: a reaped child's writes are in its
+ * parent's counter from then on (the kernel adds them at wait()), so they must not be kept apart.
+ */
+function drained(session: Session, base: Look | undefined, seen: Look, bytesAtStart: number): boolean {
+  if (base === undefined) return false;
+  let written = 0;
+  for (const [pid, io] of seen.io) written += io.wchar - (base.io.get(pid)?.wchar ?? 0);
+  return session.bytesOut - bytesAtStart >= written;
+}
+
+/** Sum of a counter over the processes of `seen` (only those in `only`, when given). */
+function sum(seen: Look, key: "rchar" | "wchar", only?: number[]): number {
+  let total = 0;
+  for (const [pid, io] of seen.io) if (only === undefined || only.includes(pid)) total += io[key];
+  return total;
+}

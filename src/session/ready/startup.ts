@@ -1,0 +1,49 @@
+/**
+ * The start-up rule of the ready oracle (docs/ready-oracle.md): learn the rest of a program never yet
+ * seen waiting for its user.
+ */
+import type { Session } from "../session.ts";
+import type { ForegroundLooker } from "./foreground.ts";
+import type { Look } from "./reading.ts";
+import { allWaiting, type RestModel } from "./rest-model.ts";
+
+/**
+ * The rest is the first wait after the start-up output has been quiet STARTUP_QUIET_MS with no thread
+ * running. The first input waits for that moment at most STARTUP_LOOK_MS (a spinner is never quiet:
+ * then the last look with no thread running is taken). Runtimes settle into their idle rhythm after
+ * start-up (bun waits 100 ms at a time for ~150 ms, then 1000), and a rest taken during that would
+ * pass a pending timer as rest.
+ */
+const STARTUP_QUIET_MS = 200;
+export const STARTUP_LOOK_MS = 500;
+
+/**
+ * Take as rest the first look with no thread running once the output has been quiet
+ * STARTUP_QUIET_MS, looking for at most `forMs`. Returns the last look (undefined when /proc
+ * failed). Used before the first input settled here, and by wait_for_idle when no rest is known
+ * (the inputs before it may all have used waitFor or a fixed wait, which learn nothing).
+ */
+export async function learnStartupRest(
+  session: Session,
+  group: ForegroundLooker,
+  rests: RestModel,
+  first: Look,
+  forMs: number,
+): Promise<Look | undefined> {
+  const until = performance.now() + forMs;
+  let last = first;
+  // Only the session's own group at rest counts: an interactive shell hands the terminal to a
+  // command's group while it runs, and that group is not the rest.
+  const resting = (seen: Look) => allWaiting(seen) && seen.tpgid === session.pid;
+  let waiting = resting(first) ? first : undefined;
+  const settled = () => waiting !== undefined && performance.now() - session.lastOutputAt >= STARTUP_QUIET_MS;
+  while (!settled() && performance.now() < until && session.running) {
+    await Bun.sleep(Math.min(10, Math.max(1, until - performance.now())));
+    const again = group.guarded(() => group.lookNow());
+    if (again === undefined) return undefined;
+    last = again;
+    if (resting(again)) waiting = again;
+  }
+  if (waiting !== undefined) rests.remember(waiting, true);
+  return last;
+}
