@@ -69,8 +69,11 @@ export class RegexFallback implements Disposable {
           reject(
             new TuiError(
               "REGEX_TIMEOUT",
-              `The regex /${this.source.slice(0, 100)}/ ran longer than ${Math.round(budgetMs)} ms on ${haystack.length} characters and was stopped (catastrophic backtracking).`,
-              "Drop lookaround and backreferences so the linear-time engine (RE2) runs it, or avoid nested quantifiers such as (a+)+.",
+              `The regex /${this.source.slice(0, 100)}/ ran longer than ` +
+                `${Math.round(budgetMs)} ms on ${haystack.length} characters and was stopped ` +
+                `(catastrophic backtracking).`,
+              "Drop lookaround and backreferences so the linear-time engine (RE2) runs it, or " +
+                "avoid nested quantifiers such as (a+)+.",
             ),
           );
         },
