@@ -12,7 +12,8 @@ self.onmessage = (event) => {
   const { id, source, flags, haystack } = event.data;
   try {
     const m = new RegExp(source, flags).exec(haystack);
-    self.postMessage({ id, match: m === null ? null : Array.from(m, (g) => g ?? ""), index: m === null ? -1 : m.index });
+    self.postMessage({ id, match: m === null ? null : Array.from(m, (g) => g ?? ""),\
+ index: m === null ? -1 : m.index });
   } catch (error) {
     self.postMessage({ id, error: String(error) });
   }
