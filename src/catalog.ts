@@ -40,7 +40,10 @@ const sessionTools = [
   resize,
 ] as unknown as SessionToolDef[];
 
-/** Every run_script step type: the tools marked scriptable plus the script-only sleep, assert_text and expect_snapshot. */
+/**
+ * Every run_script step type: the tools marked scriptable plus the script-only sleep, assert_text and
+ * expect_snapshot.
+ */
 export const scriptSteps: SessionToolDef[] = [
   ...([...sessionTools, markRecordingTool, screenshotTool] as unknown as SessionToolDef[]).filter(
     (tool) => tool.scriptable,

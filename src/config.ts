@@ -180,7 +180,8 @@ export const ENVIRONMENT: Setting[] = [
     default: "xterm colours on black",
     meaning: 'JSON {foreground, background, cursor, ansi[16]} ("#rrggbb") the app is told via OSC 10/11/12/4.',
     accepted:
-      'a JSON object such as {"background":"#ffffff","foreground":"#000000"}, keys foreground, background, cursor, ansi (up to 16), colours "#rrggbb"',
+      'a JSON object such as {"background":"#ffffff","foreground":"#000000"}, keys ' +
+      'foreground, background, cursor, ansi (up to 16), colours "#rrggbb"',
     problem: themeProblem,
   },
   {
@@ -194,7 +195,8 @@ export const ENVIRONMENT: Setting[] = [
     name: "TUI_TESTER_READY",
     default: DEFAULT_CONFIG.ready,
     meaning:
-      "How inputs settle: auto (the ready oracle where /proc allows, docs/ready-oracle.md) or quiet (100 ms of quiet output).",
+      "How inputs settle: auto (the ready oracle where /proc allows, " +
+      "docs/ready-oracle.md) or quiet (100 ms of quiet output).",
     accepted: "auto, quiet",
     problem: oneOf("auto", "quiet"),
   },
@@ -259,7 +261,8 @@ export function settingProblems(env: Record<string, string | undefined> = proces
     if (problem === undefined) continue;
     const shown = value.length > 200 ? `${value.slice(0, 200)}...` : value;
     problems.push(
-      `${setting.name}=${JSON.stringify(shown)}: ${problem}. Accepted: ${setting.accepted}. Unset it for the default (${setting.default}).`,
+      `${setting.name}=${JSON.stringify(shown)}: ${problem}. Accepted: ` +
+        `${setting.accepted}. Unset it for the default (${setting.default}).`,
     );
   }
   return problems;

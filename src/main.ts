@@ -19,7 +19,9 @@ if (flag === "--help" || flag === "-h") {
 const problems = settingProblems();
 if (problems.length > 0) {
   process.stderr.write(
-    `tui-tester: not starting, invalid settings:\n${problems.map((p) => `  ${escapeControls(p)}\n`).join("")}Run tui-tester --help for every variable and its accepted values.\n`,
+    `tui-tester: not starting, invalid ` +
+      `settings:\n${problems.map((p) => `  ${escapeControls(p)}\n`).join("")}Run ` +
+      `tui-tester --help for every variable and its accepted values.\n`,
   );
   process.exit(2);
 }

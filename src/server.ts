@@ -46,7 +46,9 @@ export function createServer(tools: ToolDef[], context: ServerContext): Server {
     {
       capabilities: { tools: {} },
       instructions:
-        "Drive terminal apps: start_session (visible: true lets the human watch), then send_keys/send_text with waitFor, read with snapshot/get_text, and use run_script for multi-step flows with no round trips. stop_session when done.",
+        "Drive terminal apps: start_session (visible: true lets the human watch), then " +
+        "send_keys/send_text with waitFor, read with snapshot/get_text, and use " +
+        "run_script for multi-step flows with no round trips. stop_session when done.",
       // The SDK builds an Ajv instance up front, only for elicitation, which this server never
       // sends; built on first use instead, it stays off the start-up path (issue 14).
       jsonSchemaValidator: { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) },

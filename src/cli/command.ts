@@ -37,7 +37,8 @@ export async function testCommand(argv: string[], config: Config): Promise<Comma
     const loaded = await loadTests(files);
     if (loaded.problems.length > 0) {
       err(
-        `tui-tester test: ${loaded.problems.length} problem(s) in the test files; nothing was run.\n\n${loaded.problems.join("\n\n")}\n`,
+        `tui-tester test: ${loaded.problems.length} problem(s) in the test files; ` +
+          `nothing was run.\n\n${loaded.problems.join("\n\n")}\n`,
       );
       return { code: 2, stdout: "" };
     }
@@ -48,7 +49,8 @@ export async function testCommand(argv: string[], config: Config): Promise<Comma
     tests = repeatTests(shardTests(tests, options.shard), options.repeat);
     if (tests.length === 0) {
       err(
-        `tui-tester test: shard ${options.shard!.index}/${options.shard!.total} has no tests (${loaded.tests.length} in all).\n`,
+        `tui-tester test: shard ${options.shard!.index}/${options.shard!.total} has no ` +
+          `tests (${loaded.tests.length} in all).\n`,
       );
       return { code: 0, stdout: "" };
     }
@@ -82,7 +84,9 @@ async function run(
   const shardNote = options.shard ? `, shard ${options.shard.index}/${options.shard.total}` : "";
   const repeatNote = options.repeat > 1 ? `, each run ${options.repeat} times` : "";
   progress.line(
-    `tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} file(s)${shardNote}${repeatNote}, ${workers} worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`,
+    `tui-tester ${VERSION}: ${tests.length} test(s) from ${fileCount} ` +
+      `file(s)${shardNote}${repeatNote}, ${workers} ` +
+      `worker(s)${options.updateSnapshots ? ", updating snapshots" : ""}`,
   );
 
   // Ctrl-C or a CI cancel: stop every session (no orphans) and exit as interrupted.
@@ -129,7 +133,9 @@ async function run(
       .join("\n");
     err(
       p.yellow(
-        `${obsolete.length} golden(s) no test uses${options.ci ? " (--ci fails on them)" : ""}; delete them or name them in an expect_snapshot:\n${shown}${obsolete.length > 20 ? "\n  ..." : ""}\n`,
+        `${obsolete.length} golden(s) no test ` +
+          `uses${options.ci ? " (--ci fails on them)" : ""}; delete them or name them in ` +
+          `an expect_snapshot:\n${shown}${obsolete.length > 20 ? "\n  ..." : ""}\n`,
       ),
     );
   }

@@ -38,9 +38,11 @@ export async function discoverTestFiles(paths: string[], cwd = process.cwd()): P
     else found.push(absolute);
   }
   if (found.length === 0) {
-    throw new UsageError(
-      `No test files (*.tui.json, *.tui.yaml) under ${paths.length > 0 ? paths.map((p) => `"${p.slice(0, 100)}"`).join(", ") : relative(cwd, cwd) || "the current directory"}.`,
-    );
+    const where =
+      paths.length > 0
+        ? paths.map((p) => `"${p.slice(0, 100)}"`).join(", ")
+        : relative(cwd, cwd) || "the current directory";
+    throw new UsageError(`No test files (*.tui.json, *.tui.yaml) under ${where}.`);
   }
   return [...new Set(found)].sort();
 }

@@ -109,7 +109,9 @@ export async function gifCommand(argv: string[], config: Config): Promise<Comman
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const size = `${(gif.gif.length / 1024).toFixed(0)} KiB`;
     err(
-      `${args.output}: ${gif.frames} frames, ${gif.width}x${gif.height}, ${(gif.durationMs / 1000).toFixed(1)} s, ${size}, made in ${seconds} s${gif.truncated ? " (truncated at the frame limit)" : ""}\n`,
+      `${args.output}: ${gif.frames} frames, ${gif.width}x${gif.height}, ` +
+        `${(gif.durationMs / 1000).toFixed(1)} s, ${size}, made in ${seconds} ` +
+        `s${gif.truncated ? " (truncated at the frame limit)" : ""}\n`,
     );
     return { code: 0, stdout: "" };
   } catch (error) {

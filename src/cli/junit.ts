@@ -28,17 +28,34 @@ export function junitReport(results: TestResult[], durationMs: number, timestamp
   const plain = paint(false);
   const suites = [...byFile].map(([file, rs]) => {
     const cases = rs.map((r) => {
-      const open = `    <testcase name="${xmlEscape(r.name)}" classname="${xmlEscape(file)}" file="${xmlEscape(file)}" time="${seconds(r.durationMs)}"`;
+      const open =
+        `    <testcase name="${xmlEscape(r.name)}" classname="${xmlEscape(file)}" ` +
+        `file="${xmlEscape(file)}" time="${seconds(r.durationMs)}"`;
       if (r.status === "skipped") return `${open}>\n      <skipped/>\n    </testcase>`;
       if (r.status === "passed")
         return r.flaky
-          ? `${open}>\n      <system-out>${xmlEscape(`flaky: passed on attempt ${r.attempts}`)}</system-out>\n    </testcase>`
+          ? `${open}>\n      <system-out>` +
+              `${xmlEscape(`flaky: passed on attempt ${r.attempts}`)}</system-out>\n    </testcase>`
           : `${open}/>`;
       const f = r.failure!;
-      return `${open}>\n      <failure message="${xmlEscape(f.message.split("\n")[0]!.slice(0, 500))}" type="${xmlEscape(f.code)}">${xmlEscape(failureReport(r, plain))}</failure>\n    </testcase>`;
+      return (
+        `${open}>\n      <failure ` +
+        `message="${xmlEscape(f.message.split("\n")[0]!.slice(0, 500))}" ` +
+        `type="${xmlEscape(f.code)}">${xmlEscape(failureReport(r, plain))}</failure>\n    </testcase>`
+      );
     });
     const time = rs.reduce((sum, r) => sum + r.durationMs, 0);
-    return `  <testsuite name="${xmlEscape(file)}" tests="${rs.length}" failures="${count(rs, "failed")}" errors="0" skipped="${count(rs, "skipped")}" time="${seconds(time)}" timestamp="${timestamp.toISOString().slice(0, 19)}">\n${cases.join("\n")}\n  </testsuite>`;
+    return (
+      `  <testsuite name="${xmlEscape(file)}" tests="${rs.length}" ` +
+      `failures="${count(rs, "failed")}" errors="0" skipped="${count(rs, "skipped")}" ` +
+      `time="${seconds(time)}" ` +
+      `timestamp="${timestamp.toISOString().slice(0, 19)}">\n${cases.join("\n")}\n  </testsuite>`
+    );
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="tui-tester" tests="${results.length}" failures="${count(results, "failed")}" errors="0" skipped="${count(results, "skipped")}" time="${seconds(durationMs)}">\n${suites.join("\n")}\n</testsuites>\n`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="tui-tester" ` +
+    `tests="${results.length}" failures="${count(results, "failed")}" errors="0" ` +
+    `skipped="${count(results, "skipped")}" ` +
+    `time="${seconds(durationMs)}">\n${suites.join("\n")}\n</testsuites>\n`
+  );
 }

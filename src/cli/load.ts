@@ -64,7 +64,9 @@ async function parseFile(file: string): Promise<unknown> {
     return yaml ? Bun.YAML.parse(text) : JSON.parse(text);
   } catch (error) {
     throw new Error(
-      `not valid ${yaml ? "YAML" : "JSON"} (${error instanceof Error ? error.message : String(error)}). Fix the syntax; an editor with a ${yaml ? "YAML" : "JSON"} linter shows where.`,
+      `not valid ${yaml ? "YAML" : "JSON"} ` +
+        `(${error instanceof Error ? error.message : String(error)}). Fix the syntax; an ` +
+        `editor with a ${yaml ? "YAML" : "JSON"} linter shows where.`,
     );
   }
 }
@@ -79,7 +81,9 @@ function checkTest(
   if (!parsed.success) {
     return {
       problems: [
-        `${where}:\n${issueList(parsed.issues)}\n  Fix: a test is { "name": string, "session": start_session arguments, "steps": run_script steps, "defaults"?, "timeoutMs"?, "retries"?, "skip"? }.`,
+        `${where}:\n${issueList(parsed.issues)}\n  Fix: a test is { "name": string, ` +
+          `"session": start_session arguments, "steps": run_script steps, "defaults"?, ` +
+          `"timeoutMs"?, "retries"?, "skip"? }.`,
       ],
     };
   }
@@ -92,12 +96,15 @@ function checkTest(
   });
   if (!session.success)
     problems.push(
-      `${at} session:\n${issueList(session.issues)}\n  Fix: "session" takes start_session's arguments (command, args, cwd, env, cols, rows, term, name).`,
+      `${at} session:\n${issueList(session.issues)}\n  Fix: "session" takes ` +
+        `start_session's arguments (command, args, cwd, env, cols, rows, term, name).`,
     );
   for (const [index, step] of t.steps.entries()) {
     if (step.type === "expect_snapshot" && ("dir" in step || "update" in step)) {
       problems.push(
-        `${at} steps[${index}] (expect_snapshot): "dir" and "update" are set by the test runner.\n  Fix: remove them; goldens live in __snapshots__/${basename(file)}/, and --update-snapshots rewrites them.`,
+        `${at} steps[${index}] (expect_snapshot): "dir" and "update" are set by the ` +
+          `test runner.\n  Fix: remove them; goldens live in ` +
+          `__snapshots__/${basename(file)}/, and --update-snapshots rewrites them.`,
       );
     }
   }
@@ -122,7 +129,9 @@ function checkTest(
     });
     if (!script.success) {
       problems.push(
-        `${at} steps:\n${issueList(script.issues)}\n  Fix: each step is { "type": a run_script step type, ...that tool's arguments without sessionId, "label"?, "continueOnError"? }.`,
+        `${at} steps:\n${issueList(script.issues)}\n  Fix: each step is { "type": a ` +
+          `run_script step type, ...that tool's arguments without sessionId, "label"?, ` +
+          `"continueOnError"? }.`,
       );
     } else {
       try {
@@ -166,7 +175,8 @@ export async function loadTests(
       if (!test) continue;
       if (names.has(test.name))
         problems.push(
-          `${where}: a second test is named "${test.name}".\n  Fix: give every test in a file its own name (reports and --filter use it).`,
+          `${where}: a second test is named "${test.name}".\n  Fix: give every test in a ` +
+            `file its own name (reports and --filter use it).`,
         );
       names.add(test.name);
       for (const [stepIndex, step] of test.steps.entries()) {
@@ -175,7 +185,9 @@ export async function loadTests(
         const owner = goldens.get(key);
         if (owner !== undefined)
           problems.push(
-            `${where} ("${test.name}") steps[${stepIndex}] (expect_snapshot): the golden "${key}" is already used by ${owner.replace(/#(\d+)$/, " steps[$1]")}.\n  Fix: give each expect_snapshot in a file its own name.`,
+            `${where} ("${test.name}") steps[${stepIndex}] (expect_snapshot): the golden ` +
+              `"${key}" is already used by ${owner.replace(/#(\d+)$/, " steps[$1]")}.\n  Fix: ` +
+              `give each expect_snapshot in a file its own name.`,
           );
         goldens.set(key, `${test.name}#${stepIndex}`);
       }

@@ -82,11 +82,13 @@ export class Progress {
     if (result.status === "skipped") this.line(this.p.dim(`  - ${result.title} (skipped)`));
     else if (result.status === "passed")
       this.line(
-        `  ${this.p.green("✓")} ${result.title} ${time}${result.flaky ? this.p.yellow(` flaky: passed on attempt ${result.attempts}`) : ""}`,
+        `  ${this.p.green("✓")} ${result.title} ` +
+          `${time}${result.flaky ? this.p.yellow(` flaky: passed on attempt ${result.attempts}`) : ""}`,
       );
     else
       this.line(
-        `  ${this.p.red("✗")} ${result.title} ${time}\n      ${this.p.red(failureLine(result.failure!).slice(0, 200))}`,
+        `  ${this.p.red("✗")} ${result.title} ${time}\n` +
+          `      ${this.p.red(failureLine(result.failure!).slice(0, 200))}`,
       );
     for (const note of result.snapshots) {
       if (note.status === "written" || note.status === "updated")
@@ -113,7 +115,9 @@ export class Progress {
     const filled = Math.round((this.finished / Math.max(1, this.total)) * BAR_WIDTH);
     const bar = `${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}`;
     const names = [...this.running].join(", ");
-    const text = `${SPINNER[this.frame++ % SPINNER.length]} ${bar} ${this.finished}/${this.total}${names ? ` · ${names}` : ""}`;
+    const text =
+      `${SPINNER[this.frame++ % SPINNER.length]} ${bar} ` +
+      `${this.finished}/${this.total}${names ? ` · ${names}` : ""}`;
     const width = Math.max(20, (this.out.columns || 80) - 1);
     this.out.write(`\r\x1b[K${[...text].slice(0, width).join("")}`);
   }

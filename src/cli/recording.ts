@@ -11,7 +11,9 @@ import type { TestCase } from "./load.ts";
 
 /** What the CLI needs from a session recorder. */
 export interface RecorderBackend {
-  /** Start writing `path`; returns false when the session is already being recorded elsewhere (TUI_TESTER_RECORD_DIR). */
+  /**
+   * Start writing `path`; returns false when the session is already being recorded elsewhere (TUI_TESTER_RECORD_DIR).
+   */
   start(session: Session, path: string): boolean;
   /** Close the file and return its path. */
   stop(session: Session): string;

@@ -34,7 +34,8 @@ export function screenBlock(screen: NonNullable<TestResult["screen"]>, indent = 
   const rest = screen.lines.length - shown.length;
   if (rest > 0) rows.push(`${indent}    │ (${rest} more row(s)${last + 1 > MAX_SCREEN_ROWS ? "" : ", empty"})`);
   return [
-    `${indent}screen at the failure (${screen.cols}x${screen.rows}, cursor row ${screen.cursor.row} col ${screen.cursor.col}):`,
+    `${indent}screen at the failure (${screen.cols}x${screen.rows}, cursor row ` +
+      `${screen.cursor.row} col ${screen.cursor.col}):`,
     ...rows,
   ].join("\n");
 }
@@ -59,15 +60,16 @@ export function failureReport(result: TestResult, p: Paint, cwd = process.cwd())
     out.push("  steps:");
     for (const s of result.steps)
       out.push(
-        `    ${s.ok ? p.green("✓") : p.red("✗")} ${s.index} ${s.type}${s.label ? ` "${s.label}"` : ""} ${p.dim(`(${formatDuration(s.elapsedMs)})`)}`,
+        `    ${s.ok ? p.green("✓") : p.red("✗")} ${s.index} ` +
+          `${s.type}${s.label ? ` "${s.label}"` : ""} ` +
+          `${p.dim(`(${formatDuration(s.elapsedMs)})`)}`,
       );
     const notRun = result.stepsPlanned - result.steps.length;
-    if (notRun > 0)
-      out.push(
-        p.dim(
-          `    · ${notRun === 1 ? `step ${result.steps.length}` : `steps ${result.steps.length}-${result.stepsPlanned - 1}`} not run`,
-        ),
-      );
+    if (notRun > 0) {
+      const which =
+        notRun === 1 ? `step ${result.steps.length}` : `steps ${result.steps.length}-${result.stepsPlanned - 1}`;
+      out.push(p.dim(`    · ${which} not run`));
+    }
   }
   if (result.screen) out.push(screenBlock(result.screen));
   if (result.recording?.path)
@@ -89,5 +91,13 @@ export function summaryLine(s: RunSummary, results: TestResult[], p: Paint): str
 }
 
 export function jsonReport(results: TestResult[], summary: RunSummary, options: { workers: number }): string {
-  return `${JSON.stringify({ tool: "tui-tester", version: VERSION, ok: summary.failed === 0, ...summary, workers: options.workers, tests: results }, null, 2)}\n`;
+  const report = {
+    tool: "tui-tester",
+    version: VERSION,
+    ok: summary.failed === 0,
+    ...summary,
+    workers: options.workers,
+    tests: results,
+  };
+  return `${JSON.stringify(report, null, 2)}\n`;
 }

@@ -55,7 +55,8 @@ export async function writeReports(
     const shown = relative(process.cwd(), path) || path;
     err(
       p.dim(
-        `HTML report: ${shown} (${(bytes / 1024).toFixed(0)} KiB); open it, or run: tui-tester show-report ${options.reportDir}\n`,
+        `HTML report: ${shown} (${(bytes / 1024).toFixed(0)} KiB); open it, or run: ` +
+          `tui-tester show-report ${options.reportDir}\n`,
       ),
     );
   }

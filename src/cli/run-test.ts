@@ -143,7 +143,8 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
       const screen = sessionId ? await screenOf(deps, sessionId) : undefined;
       const failure: Failure = {
         code: "TIMEOUT",
-        message: `The test did not finish within ${timeoutMs} ms${sessionId ? "" : " (the session was still starting)"}.`,
+        message:
+          `The test did not finish within ${timeoutMs} ` + `ms${sessionId ? "" : " (the session was still starting)"}.`,
         hint: 'Raise --timeout or the test\'s "timeoutMs", or look at the screen below for what the app was doing.',
         timedOut: true,
       };

@@ -100,7 +100,8 @@ function splitChord(raw: string): { modTokens: string[]; keyToken: string } {
   if (keyToken === "") {
     throw invalid(
       `Unknown key "${raw}": nothing after the last "${raw.charAt(raw.length - 1)}"`,
-      `Write the key after the modifiers, e.g. "ctrl+c"; for the + or - key itself use "ctrl++" / "ctrl+-" (or "ctrl+plus" / "ctrl+minus").`,
+      `Write the key after the modifiers, e.g. "ctrl+c"; for the + or - key itself ` +
+        `use "ctrl++" / "ctrl+-" (or "ctrl+plus" / "ctrl+minus").`,
     );
   }
   const modTokens = modPart.split(/[+-]/).map((t) => t.trim());

@@ -174,7 +174,8 @@ export class Monitor {
 
   private capture(): void {
     const held = this.session.emulator.syncHeldSince;
-    if (held !== null && performance.now() - held < DEFAULT_MAX_HOLD_MS && !this.stopped) return; // onSyncRelease reschedules
+    // onSyncRelease reschedules
+    if (held !== null && performance.now() - held < DEFAULT_MAX_HOLD_MS && !this.stopped) return;
     const start = performance.now();
     const snapshot = this.session.emulator.snapshot();
     if (this.dropped > 0) {

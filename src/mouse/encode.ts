@@ -86,7 +86,8 @@ function encodeMouseString(tracking: MouseTracking, encoding: MouseEncoding, eve
       if (x > 223 || y > 223) {
         throw new TuiError(
           "INVALID_ARGUMENT",
-          `Cell (${event.row}, ${event.col}) is beyond column/row 223, which the app's default mouse encoding cannot express.`,
+          `Cell (${event.row}, ${event.col}) is beyond column/row 223, which the app's ` +
+            `default mouse encoding cannot express.`,
           "The app should enable SGR mouse mode (1006); or click a cell nearer the top left.",
         );
       }

@@ -97,7 +97,8 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
       throw new TuiError(
         "INVALID_ARGUMENT",
         "The bun-pty backend can only send valid UTF-8; these bytes include 0x80-0xff outside a UTF-8 sequence.",
-        "Send UTF-8 text, or run on the bun-terminal backend (TUI_TESTER_PTY=bun-terminal, POSIX) which sends raw bytes.",
+        "Send UTF-8 text, or run on the bun-terminal backend " +
+          "(TUI_TESTER_PTY=bun-terminal, POSIX) which sends raw bytes.",
       );
     }
     if (!this.exited) this.pty.write(text);

@@ -97,7 +97,8 @@ class Reader {
    */
   private pause(): void {
     this.slave ??= slavePathOf(this.pid);
-    if (this.slave === undefined || this.gate.closed || !ttyFlow()!.pause(this.slave)) return; // a gone tty: nothing to hold back
+    // a gone tty: nothing to hold back
+    if (this.slave === undefined || this.gate.closed || !ttyFlow()!.pause(this.slave)) return;
     this.gate.setPaused(true);
     if (!this.gate.over) this.resume();
   }

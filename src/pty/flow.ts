@@ -9,7 +9,10 @@
  *   fills and the child blocks in write(2); one reader thread per session.
  */
 
-/** Read-but-unparsed bytes above which the child is held back (a few hundred ms of parsing, far below xterm's 50 MB discard). */
+/**
+ * Read-but-unparsed bytes above which the child is held back (a few hundred ms of parsing, far below xterm's 50 MB
+ * discard).
+ */
 export const HIGH_WATER = 1 << 20;
 /** A child held back at the tty is let go once the backlog is down to this. */
 export const LOW_WATER = HIGH_WATER / 2;

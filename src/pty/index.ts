@@ -61,7 +61,8 @@ export function resolveCommand(command: string, cwd: string, env: Record<string,
     throw new TuiError(
       "SPAWN_FAILED",
       `Command "${command}" was not found on PATH.`,
-      'Install it, pass an absolute path, or set env.PATH. To run a shell line, use command "bash" with args ["-c", "..."].',
+      "Install it, pass an absolute path, or set env.PATH. To run a shell line, use " +
+        'command "bash" with args ["-c", "..."].',
     );
   }
   return found;

@@ -91,7 +91,8 @@ export async function readCast(path: string): Promise<Cast> {
   if (file.size > MAX_CAST_READ_BYTES) {
     throw new TuiError(
       "INVALID_ARGUMENT",
-      `Recording "${path.slice(0, 200)}" is ${Math.round(file.size / 2 ** 20)} MiB, over the ${MAX_CAST_READ_BYTES / 2 ** 20} MiB limit.`,
+      `Recording "${path.slice(0, 200)}" is ${Math.round(file.size / 2 ** 20)} MiB, ` +
+        `over the ${MAX_CAST_READ_BYTES / 2 ** 20} MiB limit.`,
       "Cut the recording shorter (asciinema cut) first.",
     );
   }

@@ -4,7 +4,10 @@
  * the line height is taller than the font, and a screenshot should show joined frames.
  */
 
-/** Arms up/right/down/left: 0 none, 1 light, 2 heavy, 3 double. Dashed lines are drawn solid; rounded corners get an arc (ROUNDED). */
+/**
+ * Arms up/right/down/left: 0 none, 1 light, 2 heavy, 3 double. Dashed lines are drawn solid; rounded corners get an
+ * arc (ROUNDED).
+ */
 const ARMS: Record<number, string> = {};
 const table: [number, string][] = [
   [0x2500, "0101 0202 1010 2020 0101 0202 1010 2020 0101 0202 1010 2020"],
@@ -15,7 +18,8 @@ const table: [number, string][] = [
   [0x254c, "0101 0202 1010 2020"],
   [
     0x2550,
-    "0303 3030 0310 0130 0330 0013 0031 0033 1300 3100 3300 1003 3001 3003 1310 3130 3330 1013 3031 3033 0313 0131 0333 1303 3101 3303 1313 3131 3333",
+    "0303 3030 0310 0130 0330 0013 0031 0033 1300 3100 3300 1003 3001 3003 1310 " +
+      "3130 3330 1013 3031 3033 0313 0131 0333 1303 3101 3303 1313 3131 3333",
   ],
   [0x256d, "0110 0011 1001 1100"],
   [0x2574, "0001 1000 0100 0010 0002 2000 0200 0020"],
@@ -70,11 +74,16 @@ export function isDrawnGlyph(char: string): boolean {
   return char.length === 1 && (ARMS[code] !== undefined || BLOCKS[code] !== undefined);
 }
 
-/** SVG rects drawing `char` (with opacity `alpha`) in the cell at (x, y) of size w x h, or "" when it is not a drawn glyph. */
+/**
+ * SVG rects drawing `char` (with opacity `alpha`) in the cell at (x, y) of size w x h, or "" when it is not a drawn
+ * glyph.
+ */
 export function drawGlyph(char: string, x: number, y: number, w: number, h: number, fill: string, alpha = 1): string {
   const code = char.codePointAt(0) ?? 0;
   const rect = (x0: number, y0: number, x1: number, y1: number, opacity = 1) =>
-    `<rect x="${fmt(x0)}" y="${fmt(y0)}" width="${fmt(x1 - x0)}" height="${fmt(y1 - y0)}" fill="${fill}"${opacity * alpha < 1 ? ` fill-opacity="${opacity * alpha}"` : ""}/>`;
+    `<rect x="${fmt(x0)}" y="${fmt(y0)}" width="${fmt(x1 - x0)}" ` +
+    `height="${fmt(y1 - y0)}" ` +
+    `fill="${fill}"${opacity * alpha < 1 ? ` fill-opacity="${opacity * alpha}"` : ""}/>`;
   const blocks = BLOCKS[code];
   if (blocks)
     return blocks.map(([x0, y0, x1, y1, o]) => rect(x + x0 * w, y + y0 * h, x + x1 * w, y + y1 * h, o)).join("");
@@ -131,7 +140,11 @@ function roundedCorner(
   const sweep = (side === "right") === (vertical === "up") ? 1 : 0;
   const d = `M${fmt(edgeX)} ${fmt(cy)}H${fmt(arcX)}A${r} ${r} 0 0 ${sweep} ${fmt(cx)} ${fmt(arcY)}V${fmt(edgeY)}`;
   // Antialiased: a curve drawn with crisp edges flips whole pixels with its position on the page.
-  return `<path d="${d}" fill="none" stroke="${fill}" stroke-width="${light}" shape-rendering="geometricPrecision"${alpha < 1 ? ` stroke-opacity="${alpha}"` : ""}/>`;
+  return (
+    `<path d="${d}" fill="none" stroke="${fill}" stroke-width="${light}" ` +
+    `shape-rendering="geometricPrecision"` +
+    `${alpha < 1 ? ` stroke-opacity="${alpha}"` : ""}/>`
+  );
 }
 
 export function fmt(n: number): string {

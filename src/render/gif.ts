@@ -16,7 +16,10 @@ export interface GifOptions {
   speed: number;
   /** Pauses longer than this are shortened to it. */
   maxIdleMs: number;
-  /** Highest frame rate; screens shown for less than 1/fps are merged into the next. At most 50 (GIF delays are in 1/100 s). */
+  /**
+   * Highest frame rate; screens shown for less than 1/fps are merged into the next. At most 50 (GIF delays are in
+   * 1/100 s).
+   */
   fps: number;
   scale: number;
   theme?: Partial<TerminalTheme>;
@@ -46,7 +49,8 @@ export async function castToGif(cast: Cast, options: GifOptions): Promise<GifRes
   if (width * height > MAX_GIF_PIXELS) {
     throw new TuiError(
       "INVALID_ARGUMENT",
-      `A ${cast.cols}x${cast.rows} recording at scale ${options.scale} is ${width}x${height} pixels, over the GIF limit.`,
+      `A ${cast.cols}x${cast.rows} recording at scale ${options.scale} is ` +
+        `${width}x${height} pixels, over the GIF limit.`,
       "Use a smaller scale.",
     );
   }
@@ -58,7 +62,8 @@ export async function castToGif(cast: Cast, options: GifOptions): Promise<GifRes
   let written = 0;
   let frames = 0;
   let lastAt = 0;
-  // A frame's delay is known when the next frame arrives; delays are rounded from absolute times so errors do not add up.
+  // A frame's delay is known when the next frame arrives; delays are rounded from absolute times so errors do not add
+  // up.
   const flush = (nextAtMs: number) => {
     if (!pending) return;
     const endCs = Math.round(nextAtMs / 10);
@@ -157,7 +162,9 @@ async function drawFrame(
   return { rgba, rowKeys, frameKey };
 }
 
-/** Indexed pixels: the first frame whole, later frames only where they differ from `previous` (the rest transparent). */
+/**
+ * Indexed pixels: the first frame whole, later frames only where they differ from `previous` (the rest transparent).
+ */
 function encodeFrame(
   rgba: Uint8Array,
   previous: Uint8Array | undefined,

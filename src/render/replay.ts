@@ -47,7 +47,8 @@ export async function* replayFrames(
     }
     while (i < events.length && produced < MAX_FRAMES) {
       // Everything up to the end of this event's slot is one frame.
-      const slotEnd = (Math.floor(events[i]!.atMs / slotMs + 1e-9) + 1) * slotMs; // 1e-9: 1000 / (1000 / 30) is 29.999…
+      // 1e-9: 1000 / (1000 / 30) is 29.999…
+      const slotEnd = (Math.floor(events[i]!.atMs / slotMs + 1e-9) + 1) * slotMs;
       const slotStart = events[i]!.atMs;
       while (i < events.length && events[i]!.atMs < slotEnd) await apply(emulator, events[i++]!);
       await emulator.flushed();

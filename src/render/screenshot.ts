@@ -50,7 +50,9 @@ export async function screenshot(
     if (pixels > MAX_PIXELS) {
       throw new TuiError(
         "INVALID_ARGUMENT",
-        `A ${snap.cols}x${snap.rows} screen at scale ${options.scale} is ${Math.round(pixels / 1e6)} megapixels, over the ${(MAX_PIXELS / 1e6) | 0} megapixel limit.`,
+        `A ${snap.cols}x${snap.rows} screen at scale ${options.scale} is ` +
+          `${Math.round(pixels / 1e6)} megapixels, over the ${(MAX_PIXELS / 1e6) | 0} ` +
+          `megapixel limit.`,
         `Use a smaller scale (at most ${Math.sqrt(MAX_PIXELS / (width * height)).toFixed(2)} here) or format: "svg".`,
       );
     }

@@ -1,6 +1,7 @@
 /**
  * The screen as SVG, cell by cell from the emulator: colours (default, 256-palette, true colour)
- * resolved through the session's live colours (Emulator.liveColours), bold/italic/underline/inverse/dim/strikethrough/invisible,
+ * resolved through the session's live colours (Emulator.liveColours),
+ * bold/italic/underline/inverse/dim/strikethrough/invisible,
  * wide and combining characters, box drawing, and the cursor in the shape the app set (DECSCUSR).
  * Geometry: DejaVu Sans Mono advances 1233/2048 em, so a 9 px cell takes a 14.95 px font, and
  * runs of plain characters line up with the grid; anything else gets its own positioned element.
@@ -53,7 +54,11 @@ interface Run {
 }
 
 function textStyle(cell: CellInfo, fg: string): string {
-  return `fill="${fg}"${cell.bold ? ' font-weight="bold"' : ""}${cell.italic ? ' font-style="italic"' : ""}${cell.dim ? ' fill-opacity="0.5"' : ""}`;
+  return (
+    `fill="${fg}"${cell.bold ? ' font-weight="bold"' : ""}` +
+    `${cell.italic ? ' font-style="italic"' : ""}` +
+    `${cell.dim ? ' fill-opacity="0.5"' : ""}`
+  );
 }
 
 /**
@@ -63,7 +68,9 @@ function textStyle(cell: CellInfo, fg: string): string {
  */
 const textAt = (col: number, row: number, text: string, style: string) => {
   const length = text.length > 1 ? ` textLength="${text.length * CELL_WIDTH}" lengthAdjust="spacing"` : "";
-  return `<text x="${col * CELL_WIDTH}" y="${row * CELL_HEIGHT + BASELINE}"${length} ${style}>${escapeXml(text)}</text>`;
+  return (
+    `<text x="${col * CELL_WIDTH}" y="${row * CELL_HEIGHT + BASELINE}"${length} ` + `${style}>${escapeXml(text)}</text>`
+  );
 };
 
 export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string; width: number; height: number } {
@@ -81,7 +88,9 @@ export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string;
     const flushBg = () => {
       if (bgRun && bgRun.colour !== colours.bg)
         backgrounds.push(
-          `<rect x="${bgRun.col * CELL_WIDTH}" y="${y}" width="${(bgRun.end - bgRun.col) * CELL_WIDTH}" height="${CELL_HEIGHT}" fill="${bgRun.colour}"/>`,
+          `<rect x="${bgRun.col * CELL_WIDTH}" y="${y}" ` +
+            `width="${(bgRun.end - bgRun.col) * CELL_WIDTH}" height="${CELL_HEIGHT}" ` +
+            `fill="${bgRun.colour}"/>`,
         );
       bgRun = undefined;
     };
@@ -104,7 +113,8 @@ export function renderSvg(screen: ScreenImage, colours: Colours): { svg: string;
         lines.push(`<rect x="${x}" y="${y + BASELINE + 2}" width="${span * CELL_WIDTH}" height="1" fill="${fg}"/>`);
       if (cell.strikethrough)
         lines.push(
-          `<rect x="${x}" y="${y + Math.round(CELL_HEIGHT / 2)}" width="${span * CELL_WIDTH}" height="1" fill="${fg}"/>`,
+          `<rect x="${x}" y="${y + Math.round(CELL_HEIGHT / 2)}" ` +
+            `width="${span * CELL_WIDTH}" height="1" fill="${fg}"/>`,
         );
       const char = cell.invisible ? " " : cell.char;
       const style = textStyle(cell, fg);

@@ -31,23 +31,36 @@ function statusOf(view: TestView): string {
   return view.result.flaky ? "flaky" : view.result.status;
 }
 
-const STATUS_ICON: Record<string, string> = { passed: "✓", failed: "✗", skipped: "–", flaky: "!", "not run": "·" };
+const STATUS_ICON: Record<string, string> = {
+  passed: "✓",
+  failed: "✗",
+  skipped: "–",
+  flaky: "!",
+  "not run": "·",
+};
 
 function testRow(view: TestView): string {
   const r = view.result;
   const status = statusOf(view);
   return (
-    `<tr class="${status}"><td class="status">${STATUS_ICON[status]} ${status}</td><td><a href="#${view.id}">${escapeHtml(r.name)}</a></td>` +
-    `<td class="file">${escapeHtml(r.file)}</td><td class="num">${formatDuration(r.durationMs)}</td><td class="num">${Math.max(0, r.attempts - 1)}</td></tr>`
+    `<tr class="${status}"><td class="status">${STATUS_ICON[status]} ` +
+    `${status}</td><td><a href="#${view.id}">${escapeHtml(r.name)}</a></td>` +
+    `<td class="file">${escapeHtml(r.file)}</td><td ` +
+    `class="num">${formatDuration(r.durationMs)}</td><td ` +
+    `class="num">${Math.max(0, r.attempts - 1)}</td></tr>`
   );
 }
 
 function stepItem(step: StepView, view: TestView): string {
-  const title = `${step.index} ${escapeHtml(step.type)}${step.label ? ` <span class="label">“${escapeHtml(step.label)}”</span>` : ""}`;
+  const title =
+    `${step.index} ${escapeHtml(step.type)}` +
+    `${step.label ? ` <span class="label">“${escapeHtml(step.label)}”</span>` : ""}`;
   const time = step.elapsedMs !== undefined ? `<span class="time">${formatDuration(step.elapsedMs)}</span>` : "";
   const input = step.input ? `<code class="input">${escapeHtml(step.input)}</code>` : "";
   const error = step.error
-    ? `<pre class="error">${escapeHtml(`${step.error.code}: ${step.error.message}${step.error.hint ? `\nFix: ${step.error.hint}` : ""}`)}</pre>`
+    ? `<pre class="error">${escapeHtml(
+        `${step.error.code}: ${step.error.message}${step.error.hint ? `\nFix: ${step.error.hint}` : ""}`,
+      )}</pre>`
     : "";
   const diff = step.diff ? `<pre class="diff">${diffLines(step.diff)}</pre>` : "";
   const changed =
@@ -58,7 +71,11 @@ function stepItem(step: StepView, view: TestView): string {
         : "";
   const seek = step.marker !== undefined && view.cast ? ` data-marker="${step.marker}" title="Play from here"` : "";
   const screen = step.svg ? `<div class="screen">${step.svg}</div>` : "";
-  return `<li class="step ${step.status.replace(" ", "-")}"${seek}><div class="step-head"><span class="icon">${STATUS_ICON[step.status]}</span> ${title} ${time} ${changed}</div>${input}${error}${diff}${screen}</li>`;
+  return (
+    `<li class="step ${step.status.replace(" ", "-")}"${seek}><div ` +
+    `class="step-head"><span class="icon">${STATUS_ICON[step.status]}</span> ` +
+    `${title} ${time} ${changed}</div>${input}${error}${diff}${screen}</li>`
+  );
 }
 
 function diffLines(diff: string): string {
@@ -89,7 +106,8 @@ function testSection(view: TestView): string {
           ? "timed out: "
           : "";
     parts.push(
-      `<div class="failure"><pre>${where}${escapeHtml(f.code)}: ${escapeHtml(f.message)}${f.hint ? `\nFix: ${escapeHtml(f.hint)}` : ""}</pre></div>`,
+      `<div class="failure"><pre>${where}${escapeHtml(f.code)}: ` +
+        `${escapeHtml(f.message)}${f.hint ? `\nFix: ${escapeHtml(f.hint)}` : ""}</pre></div>`,
     );
     if (!view.finalSvg && r.screen)
       parts.push(
@@ -103,12 +121,14 @@ function testSection(view: TestView): string {
   if (view.cast) {
     parts.push(`<h3>Recording</h3><div class="player" data-test="${view.id}"></div>`);
     parts.push(
-      `<script type="application/json" id="cast-${view.id}">${json({ cast: view.cast, markers: view.markers })}</script>`,
+      `<script type="application/json" ` +
+        `id="cast-${view.id}">${json({ cast: view.cast, markers: view.markers })}</script>`,
     );
   }
   if (view.recordingHref)
     parts.push(
-      `<p class="facts"><a href="${escapeHtml(view.recordingHref)}">recording file</a> (asciinema play, tui-tester gif)</p>`,
+      `<p class="facts"><a href="${escapeHtml(view.recordingHref)}">recording ` +
+        `file</a> (asciinema play, tui-tester gif)</p>`,
     );
   if (view.note) parts.push(`<p class="note">${escapeHtml(view.note)}</p>`);
   else if (r.recording?.unavailable) parts.push(`<p class="note">${escapeHtml(r.recording.unavailable)}</p>`);
@@ -130,7 +150,14 @@ export async function reportHtml(page: ReportPage): Promise<string> {
     .filter(Boolean)
     .join(", ");
   const fontFace = (data: string, weight: string) =>
-    `@font-face { font-family: "DejaVu Sans Mono"; src: url(data:font/ttf;base64,${data}) format("truetype"); font-weight: ${weight}; }`;
+    `@font-face { font-family: "DejaVu Sans Mono"; src: ` +
+    `url(data:font/ttf;base64,${data}) format("truetype"); font-weight: ${weight}; }`;
+  const summary =
+    `<p class="summary ${s.failed ? "failed" : "passed"}">` +
+    `${escapeHtml(counts)} in ${formatDuration(s.durationMs)}</p>`;
+  const facts =
+    `<p class="facts">tui-tester ${escapeHtml(page.version)} · ` +
+    `${escapeHtml(page.generatedAt.toISOString())} · trace: ${escapeHtml(page.trace)}</p>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -142,8 +169,8 @@ export async function reportHtml(page: ReportPage): Promise<string> {
 <style>${REPORT_CSS}</style>
 </head>
 <body>
-<header><h1>tui-tester report</h1><p class="summary ${s.failed ? "failed" : "passed"}">${escapeHtml(counts)} in ${formatDuration(s.durationMs)}</p>
-<p class="facts">tui-tester ${escapeHtml(page.version)} · ${escapeHtml(page.generatedAt.toISOString())} · trace: ${escapeHtml(page.trace)}</p></header>
+<header><h1>tui-tester report</h1>${summary}
+${facts}</header>
 <main>
 <table class="tests"><thead><tr><th>Status</th><th>Test</th><th>File</th><th>Time</th><th>Retries</th></tr></thead>
 <tbody>${page.tests.map(testRow).join("")}</tbody></table>

@@ -66,7 +66,9 @@ export function markRows(svg: string, rows: number[], width: number): string {
   if (rows.length === 0) return svg;
   const marks = rows.map(
     (r) =>
-      `<rect x="0" y="${r * CELL_HEIGHT}" width="${width}" height="${CELL_HEIGHT}" fill="#f5a623" fill-opacity="0.13"/><rect x="0" y="${r * CELL_HEIGHT}" width="3" height="${CELL_HEIGHT}" fill="#f5a623"/>`,
+      `<rect x="0" y="${r * CELL_HEIGHT}" width="${width}" height="${CELL_HEIGHT}" ` +
+      `fill="#f5a623" fill-opacity="0.13"/><rect x="0" y="${r * CELL_HEIGHT}" ` +
+      `width="3" height="${CELL_HEIGHT}" fill="#f5a623"/>`,
   );
   return svg.replace(/<\/svg>$/, `<g class="changed">${marks.join("")}</g></svg>`);
 }
@@ -114,7 +116,9 @@ export async function buildTestView(
   }
   if (file.size <= MAX_INLINE_CAST_BYTES) view.cast = text;
   else
-    view.note = `the recording is ${Math.round(file.size / 2 ** 20)} MiB, too large to play in the page; open ${recordingHref ?? path}`;
+    view.note =
+      `the recording is ${Math.round(file.size / 2 ** 20)} MiB, too large to play in ` +
+      `the page; open ${recordingHref ?? path}`;
   // Step ends on the recording's clock, as the runner noted them (without them, the durations summed,
   // which misses the moments between steps and so can show a step's screen before its output).
   const noted = result.recording?.stepEndsMs ?? [];

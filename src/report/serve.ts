@@ -21,7 +21,8 @@ export function serveReport(reportDir: string, port = 0): { url: string; server:
   const dir = resolve(reportDir);
   if (!existsSync(join(dir, "index.html"))) {
     throw new Error(
-      `${join(dir, "index.html")} does not exist. Run tui-tester test --reporter html${reportDir === "tui-tester-report" ? "" : ` --report-dir ${reportDir}`} first.`,
+      `${join(dir, "index.html")} does not exist. Run tui-tester test --reporter ` +
+        `html${reportDir === "tui-tester-report" ? "" : ` --report-dir ${reportDir}`} first.`,
     );
   }
   const server = Bun.serve({

@@ -22,9 +22,11 @@ tr.passed .status, section.passed h2 .icon, li.passed .icon { color: var(--pass)
 tr.failed .status, section.failed h2 .icon, li.failed .icon { color: var(--fail); }
 tr.flaky .status, section.flaky h2 .icon { color: var(--flaky); }
 tr.skipped .status, li.not-run { color: var(--muted); }
-section.test { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 14px 18px; margin-bottom: 20px; }
+section.test { background: var(--panel); border: 1px solid var(--line); border-radius: 6px;\
+ padding: 14px 18px; margin-bottom: 20px; }
 section.test.failed { border-left: 4px solid var(--fail); }
-.failure pre, pre.error { background: color-mix(in srgb, var(--fail) 10%, transparent); border-left: 3px solid var(--fail);
+.failure pre, pre.error { background: color-mix(in srgb, var(--fail) 10%, transparent);\
+ border-left: 3px solid var(--fail);
   padding: 8px 10px; white-space: pre-wrap; margin: 6px 0; }
 pre.diff { background: #0d1117; color: #ccc; padding: 8px 10px; overflow-x: auto; }
 pre.diff .del { color: #ff7b72; } pre.diff .add { color: #7ee787; }

@@ -41,7 +41,9 @@ export const maskSchema = v.pipe(
   ),
   v.maxLength(100),
   v.description(
-    `Replaced by "${MASK_CHAR}" in golden and screen before comparing: { regex, flags? } (each match on a row becomes one ${MASK_CHAR}) or { region: { row, col, rows (1), cols (to the edge) } } (one per cell), in screen coordinates.`,
+    `Replaced by "${MASK_CHAR}" in golden and screen before comparing: { regex, ` +
+      `flags? } (each match on a row becomes one ${MASK_CHAR}) or { region: { row, ` +
+      `col, rows (1), cols (to the edge) } } (one per cell), in screen coordinates.`,
   ),
 );
 
@@ -66,7 +68,9 @@ export function toLibMasks(masks: StepMask[] | undefined): Mask[] {
 export const expectSnapshotStep = defineSessionTool({
   name: "expect_snapshot",
   description:
-    'Compare the screen (or a region) with the golden file <dir>/<name>.txt (.ansi with format ansi); fails with a row diff. Writes files only with update "missing" or "all".',
+    "Compare the screen (or a region) with the golden file <dir>/<name>.txt (.ansi " +
+    "with format ansi); fails with a row diff. Writes files only with update " +
+    '"missing" or "all".',
   input: v.strictObject({
     sessionId,
     name: v.pipe(

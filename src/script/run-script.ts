@@ -60,8 +60,10 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
       finalSnapshot: viewShape,
     }),
     description:
-      "Run steps in order inside the server, no round trips. A step is {type, ...that tool's arguments minus sessionId}, or " +
-      "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, excerptBytes, includeText} (pattern on screen; absent with negate), " +
+      "Run steps in order inside the server, no round trips. " +
+      "A step is {type, ...that tool's arguments minus sessionId}, or " +
+      "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, excerptBytes, includeText} " +
+      "(pattern on screen; absent with negate), " +
       "expect_snapshot {name, format, region, dir, update, timeoutMs} (screen vs golden <dir>/<name>.txt). " +
       "Validated first; wait_for_text steps fail on timeout. ok: false is an error result with all step results.",
     input: v.strictObject({
@@ -99,7 +101,8 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
     annotations: annotations("Run script", "write", false),
     allowExited: true,
     check(args) {
-      // Every step's own schema and checks before anything is sent (the CLI runs this on test files before any session starts).
+      // Every step's own schema and checks before anything is sent (the CLI runs this on test files before any
+      // session starts).
       for (const [index, raw] of (args.steps as Record<string, unknown>[]).entries())
         planStep(tools, raw, index, "tui-check", {});
     },
@@ -137,7 +140,11 @@ function planStep(
     throw new TuiError(
       "INVALID_ARGUMENT",
       `steps[${index}] (${tool.name}): ${describeIssues(parsed.issues, tool.input)}.`,
-      `A ${tool.name} step takes ${tool === sleepStep || tool === assertTextStep ? "the arguments in the run_script description" : `the ${tool.name} tool's arguments without sessionId`}; check the script defaults too.`,
+      `A ${tool.name} step takes ${
+        tool === sleepStep || tool === assertTextStep
+          ? "the arguments in the run_script description"
+          : `the ${tool.name} tool's arguments without sessionId`
+      }; check the script defaults too.`,
     );
   }
   try {
@@ -237,7 +244,9 @@ async function runPlanned(
   const failed = results.filter((r) => !r.ok);
   const summary = ok
     ? `Script ok: ${results.length}/${planned.length} steps in ${data.durationMs} ms`
-    : `Script failed: ${failed.map((r) => `step ${r.index} (${r.type}${r.label ? ` "${r.label}"` : ""}): ${r.error?.message}`).join("; ")}; ran ${results.length}/${planned.length}`;
+    : `Script failed: ${failed
+        .map((r) => `step ${r.index} (${r.type}${r.label ? ` "${r.label}"` : ""}): ${r.error?.message}`)
+        .join("; ")}; ran ${results.length}/${planned.length}`;
   const fields = fieldsWithout(data, "results", "finalSnapshot", "monitor");
   const parts = scriptParts(fields, rendered, finalSnapshot);
   if (monitorReport)

@@ -131,7 +131,10 @@ export interface ScriptDefaults {
   captureScreen?: boolean;
   waitAfterMs?: number;
   screenDetail?: "full" | "diff";
-  /** Waits that time out do not fail their step. Unset: wait_for_text steps fail, inline waitFor does not (the CLI sets false). */
+  /**
+   * Waits that time out do not fail their step. Unset: wait_for_text steps fail, inline waitFor does not (the CLI
+   * sets false).
+   */
   optional?: boolean;
 }
 
@@ -155,7 +158,8 @@ export function withDefaults(
   Object.assign(step, raw);
   const waitFor = raw.waitFor;
   if (waitFor !== null && typeof waitFor === "object" && !Array.isArray(waitFor)) {
-    // an inline waitFor fails its step when optional is false (tui-tester test's default); run_script keeps the original's "not matched"
+    // an inline waitFor fails its step when optional is false (tui-tester test's default); run_script keeps the
+    // original's "not matched"
     const nested: Record<string, unknown> = { errorOnTimeout: !(optional ?? defaults.optional ?? true) };
     if (defaults.timeoutMs !== undefined) nested.timeoutMs = defaults.timeoutMs;
     if (defaults.pollIntervalMs !== undefined) nested.pollIntervalMs = defaults.pollIntervalMs;

@@ -40,7 +40,9 @@ export class InputCap {
     }
     throw new TuiError(
       "INPUT_BLOCKED",
-      `Session ${this.sessionId}: the program is not reading its input; ${this.inputSinceRead} bytes sent since it last read are still waiting (limit ${INPUT_CAP_BYTES}).`,
+      `Session ${this.sessionId}: the program is not reading its input; ` +
+        `${this.inputSinceRead} bytes sent since it last read are still waiting (limit ` +
+        `${INPUT_CAP_BYTES}).`,
       "Wait until the program reads again (wait_for_text on its prompt), or stop it with stop_session.",
       { pendingInputBytes: this.inputSinceRead },
     );

@@ -10,7 +10,8 @@
  *
  * Screen haystacks (`screenCols` given) are the visible rows joined with "\n", each row right-trimmed.
  * A literal matches the screen as displayed: its spaces at a row's end match the blank cells there,
- * so "$ " finds a bash prompt and "42\n>>> " a python answer. A regex runs on the trimmed rows with trailing blank rows dropped: `$`
+ * so "$ " finds a bash prompt and "42\n>>> " a python answer. A regex runs on the trimmed rows with trailing blank
+ * rows dropped: `$`
  * is the end of the last non-blank row, and with the `m` flag the end of each row's visible text.
  */
 import { RE2JS } from "re2js";

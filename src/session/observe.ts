@@ -78,7 +78,9 @@ export interface ScreenBlock {
    * written to within the last ADAPTIVE_QUIET_MS (quiet window).
    */
   quiet: boolean;
-  /** How the settle ended: idle, periodic (back at rest, redrawing on a timer), quiet, timeout, exit, waitFor, fixed. */
+  /**
+   * How the settle ended: idle, periodic (back at rest, redrawing on a timer), quiet, timeout, exit, waitFor, fixed.
+   */
   settledBy: SettledBy;
   /** The foreground program judged by the oracle (its command name). */
   program?: string;

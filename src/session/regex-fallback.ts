@@ -12,7 +12,8 @@ self.onmessage = (event) => {
   const { id, source, flags, haystack } = event.data;
   try {
     const m = new RegExp(source, flags).exec(haystack);
-    self.postMessage({ id, match: m === null ? null : Array.from(m, (g) => g ?? ""), index: m === null ? -1 : m.index });
+    self.postMessage({ id, match: m === null ? null : Array.from(m, (g) => g ?? ""),\
+ index: m === null ? -1 : m.index });
   } catch (error) {
     self.postMessage({ id, error: String(error) });
   }
@@ -69,8 +70,11 @@ export class RegexFallback implements Disposable {
           reject(
             new TuiError(
               "REGEX_TIMEOUT",
-              `The regex /${this.source.slice(0, 100)}/ ran longer than ${Math.round(budgetMs)} ms on ${haystack.length} characters and was stopped (catastrophic backtracking).`,
-              "Drop lookaround and backreferences so the linear-time engine (RE2) runs it, or avoid nested quantifiers such as (a+)+.",
+              `The regex /${this.source.slice(0, 100)}/ ran longer than ` +
+                `${Math.round(budgetMs)} ms on ${haystack.length} characters and was stopped ` +
+                `(catastrophic backtracking).`,
+              "Drop lookaround and backreferences so the linear-time engine (RE2) runs it, or " +
+                "avoid nested quantifiers such as (a+)+.",
             ),
           );
         },

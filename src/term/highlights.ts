@@ -4,7 +4,8 @@
  * background colour (htop, mc, dialog's menus) or bold.
  *
  * A background counts as emphasis where it is a bar one row high (see standsOut): mc's cursor line
- * on its blue panel, dialog's item on its white box, but not the panel or box itself. Bold counts only while it is rare (an app that bolds every number, as
+ * on its blue panel, dialog's item on its white box, but not the panel or box itself. Bold counts only while it is
+ * rare (an app that bolds every number, as
  * htop does, is not selecting them). A run is a stretch of one row with the same emphasis; blank
  * runs are left out and the list is bounded, inverse first, then background, then bold.
  */

@@ -63,7 +63,11 @@ function unknownKeyMessage(issue: v.BaseIssue<unknown>, schema: AnySchema | unde
   const byLower = new Map(valid.map((k) => [k.toLowerCase(), k]));
   const guess = name.length <= 64 ? nearest(name, byLower.keys()) : undefined;
   const where = parents.length ? ` in ${parents.join(".")}` : "";
-  return `unknown argument "${clip(name, 60)}"${where}${guess ? ` (did you mean "${byLower.get(guess)}"?)` : ""}; valid: ${valid.join(", ")}`;
+  return (
+    `unknown argument "${clip(name, 60)}"${where}` +
+    `${guess ? ` (did you mean "${byLower.get(guess)}"?)` : ""}; valid: ` +
+    `${valid.join(", ")}`
+  );
 }
 
 /** At most five issues, each as `path: message`, unknown arguments spelled out. */

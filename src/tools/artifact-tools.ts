@@ -26,7 +26,8 @@ export const startRecordingTool = defineSessionTool({
   name: "start_recording",
   output: shape({ path: S }),
   description:
-    "Record the session to an asciicast v2 file (asciinema play), written as output arrives; closed by stop_recording, stop_session or exit.",
+    "Record the session to an asciicast v2 file (asciinema play), written as output " +
+    "arrives; closed by stop_recording, stop_session or exit.",
   input: v.strictObject({
     sessionId,
     path: path("TUI_TESTER_RECORD_DIR or the output directory"),
@@ -58,7 +59,9 @@ export const stopRecordingTool = defineSessionTool({
     const stats = stopRecording(session);
     const { closed: _closed, ...data } = stats;
     return {
-      summary: `Recorded ${stats.events} events over ${stats.durationMs} ms to ${stats.path} (${stats.bytes} bytes${stats.truncated ? ", truncated at the size cap" : ""})`,
+      summary:
+        `Recorded ${stats.events} events over ${stats.durationMs} ms to ${stats.path} ` +
+        `(${stats.bytes} bytes${stats.truncated ? ", truncated at the size cap" : ""})`,
       data: { sessionId: session.id, ...data },
       extraContent: [fileLink(stats.path, "application/x-asciicast")],
     };
@@ -70,7 +73,8 @@ export const markRecordingTool = defineSessionTool({
   scriptable: true,
   output: shape({ path: S, atMs: N }),
   description:
-    'Add a marker (asciicast "m" event) labelled text to the recording, e.g. between run_script steps; players can jump to it.',
+    'Add a marker (asciicast "m" event) labelled text to the recording, e.g. ' +
+    "between run_script steps; players can jump to it.",
   // "text", not "label": run_script steps already have a label of their own.
   input: v.strictObject({ sessionId, text: v.optional(v.pipe(v.string(), v.maxLength(200)), "") }),
   annotations: annotations("Mark recording", "write", false),
@@ -96,7 +100,8 @@ export const screenshotTool = defineSessionTool({
   scriptable: true,
   output: shape({ path: S, format: S, width: N, height: N, bytes: N, inlined: B }),
   description:
-    "Picture of the screen (colours, attributes, cursor, theme): PNG returned as an image or SVG as text, and saved to a file.",
+    "Picture of the screen (colours, attributes, cursor, theme): PNG returned as an " +
+    "image or SVG as text, and saved to a file.",
   input: v.strictObject({
     sessionId,
     format: v.optional(v.picklist(["png", "svg"]), "png"),
@@ -128,7 +133,9 @@ export const screenshotTool = defineSessionTool({
       bytes: shot.bytes,
       renderMs: shot.renderMs,
     };
-    const summary = `Screenshot of ${session.id} (${shot.width}x${shot.height} ${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
+    const summary =
+      `Screenshot of ${session.id} (${shot.width}x${shot.height} ` +
+      `${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
     const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");
     if (typeof shot.content === "string")
       return { summary, data, extraContent: [{ type: "text", text: shot.content }, link] };
@@ -165,7 +172,8 @@ export const webViewerTool = defineTool({
   name: "web_viewer",
   output: shape({ url: S }),
   description:
-    "URL of a local page (127.0.0.1, secret token) to watch all sessions live and take control; input tools then fail with HUMAN_IN_CONTROL.",
+    "URL of a local page (127.0.0.1, secret token) to watch all sessions live and " +
+    "take control; input tools then fail with HUMAN_IN_CONTROL.",
   input: v.strictObject({
     sessionId: v.optional(v.pipe(sessionId, v.description("Shown first. Default: the first running one."))),
   }),
@@ -177,7 +185,10 @@ export const webViewerTool = defineTool({
   },
 });
 
-/** start_session visible: "web": open the viewer in the default browser where there is a display, else return the URL to pass on. */
+/**
+ * start_session visible: "web": open the viewer in the default browser where there is a display, else return the URL
+ * to pass on.
+ */
 export function openWebViewer(
   session: Session,
   ctx: ToolContext,
@@ -210,7 +221,10 @@ export function withHumanInputNotice(tool: ToolDef): ToolDef {
       if (!notice) return outcome;
       return {
         ...outcome,
-        summary: `Note: a human typed ${notice.bytes} bytes into ${id} through the web viewer between ${notice.firstInputAt} and ${notice.lastInputAt} (control released ${notice.releasedAt}); the screen may have changed. ${outcome.summary}`,
+        summary:
+          `Note: a human typed ${notice.bytes} bytes into ${id} through the web viewer ` +
+          `between ${notice.firstInputAt} and ${notice.lastInputAt} (control released ` +
+          `${notice.releasedAt}); the screen may have changed. ${outcome.summary}`,
         data: { ...outcome.data, humanInput: notice },
       };
     },

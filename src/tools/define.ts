@@ -66,7 +66,10 @@ export interface ToolDef<S extends ObjectSchema = ObjectSchema> {
 export interface SessionToolDef<S extends ObjectSchema = ObjectSchema> extends ToolDef<S> {
   /** Accept exited sessions (read-only tools) instead of failing with SESSION_EXITED. */
   allowExited: boolean;
-  /** Validation beyond the schema (key names, regexes), run before anything is sent; run_script runs it for every step first. */
+  /**
+   * Validation beyond the schema (key names, regexes), run before anything is sent; run_script runs it for every step
+   * first.
+   */
   check?(args: v.InferOutput<S>): void;
   act(session: Session, args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
   /** Runs in the session's input queue; default: every tool that is not read-only. */

@@ -15,7 +15,8 @@ export const exportRecordingTool = defineTool({
   name: "export_recording",
   output: shape({ out: S, format: S, frames: N, width: N, height: N, bytes: N, durationMs: N, truncated: B }),
   description:
-    "Draw an asciicast recording as a GIF (every screen; pauses over maxIdleMs cut) saved to out; an existing out needs overwrite.",
+    "Draw an asciicast recording as a GIF (every screen; pauses over maxIdleMs cut) " +
+    "saved to out; an existing out needs overwrite.",
   input: v.strictObject({
     path: filePath("The .cast file, relative to the server's cwd."),
     out: filePath("The .gif to write."),
@@ -52,7 +53,10 @@ export const exportRecordingTool = defineTool({
     };
     const took = Math.round(performance.now() - started);
     return {
-      summary: `GIF of ${args.path}: ${gif.frames} frames, ${gif.width}x${gif.height}, ${(gif.durationMs / 1000).toFixed(1)} s, ${gif.gif.length} bytes, saved to ${out} in ${took} ms${gif.truncated ? " (stopped at the frame limit)" : ""}`,
+      summary:
+        `GIF of ${args.path}: ${gif.frames} frames, ${gif.width}x${gif.height}, ` +
+        `${(gif.durationMs / 1000).toFixed(1)} s, ${gif.gif.length} bytes, saved to ` +
+        `${out} in ${took} ms${gif.truncated ? " (stopped at the frame limit)" : ""}`,
       data,
       extraContent: [
         { type: "resource_link", uri: pathToFileURL(out).href, name: basename(out), mimeType: "image/gif" },

@@ -27,7 +27,9 @@ export const sendKeys = defineSessionTool({
   scriptable: true,
   output: shape({ ...observedOutput, keyCount: N }),
   description:
-    "Send key chords as xterm encodes them. Returns the changed rows and the screen after. Its observe options (captureScreen, waitAfterMs, waitFor, screenDetail) apply to every input tool.",
+    "Send key chords as xterm encodes them. Returns the changed rows and the screen " +
+    "after. Its observe options (captureScreen, waitAfterMs, waitFor, screenDetail) " +
+    "apply to every input tool.",
   input: v.strictObject({
     sessionId,
     // Listed as a list of chords; one chord as a plain string is also accepted.
@@ -59,7 +61,8 @@ export const sendText = defineSessionTool({
   scriptable: true,
   output: shape(observedOutput),
   description:
-    'Write literal text at once, no key parsing ("\\n" stays LF; Enter is "\\r"). At most 1 MiB; empty text only observes.',
+    'Write literal text at once, no key parsing ("\\n" stays LF; Enter is "\\r"). ' +
+    "At most 1 MiB; empty text only observes.",
   input: v.strictObject({ sessionId, text: v.string(), ...observeEntries }),
   annotations: annotations("Send text", "write"),
   compat: FLUSH_COMPAT,
@@ -108,7 +111,8 @@ export const sendRaw = defineSessionTool({
   scriptable: true,
   output: shape(observedOutput),
   description:
-    'Send bytes (at most 1 MiB) given as exactly one of hex ("1b5b41"), base64 or utf8, for sequences send_keys cannot name.',
+    'Send bytes (at most 1 MiB) given as exactly one of hex ("1b5b41"), base64 or ' +
+    "utf8, for sequences send_keys cannot name.",
   input: v.strictObject({
     sessionId,
     hex: v.optional(v.string()),

@@ -167,7 +167,10 @@ function pointShared(node: Json, tool: string, path: string, seen: Map<string, s
   return out;
 }
 
-/** Drop what JSON Schema assumes anyway: empty required/properties/items, additionalProperties: true; an anyOf stays one (a type list is not single-type). */
+/**
+ * Drop what JSON Schema assumes anyway: empty required/properties/items, additionalProperties: true; an anyOf stays
+ * one (a type list is not single-type).
+ */
 function tidy(json: Json): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(json)) {

@@ -53,7 +53,8 @@ export const startMonitor = defineSessionTool({
   name: "start_monitor",
   output: shape({ monitorId: S }),
   description:
-    "Record screen frames (text, cursor, row diff) for animations, spinners, streaming output. Returns monitorId for stop_monitor.",
+    "Record screen frames (text, cursor, row diff) for animations, spinners, " +
+    "streaming output. Returns monitorId for stop_monitor.",
   input: v.strictObject({ sessionId, ...monitorEntries }),
   annotations: annotations("Start monitor", "write", false),
   allowExited: true,
@@ -68,14 +69,17 @@ export const stopMonitor = defineTool({
   name: "stop_monitor",
   output: shape(monitorReportFields),
   description:
-    "Stop a monitor; returns frames (the first with the whole text, later ones row diffs), droppedFrames, truncated, finalText.",
+    "Stop a monitor; returns frames (the first with the whole text, later ones row " +
+    "diffs), droppedFrames, truncated, finalText.",
   input: v.strictObject({ monitorId: v.pipe(v.string(), v.minLength(1)) }),
   annotations: annotations("Stop monitor", "write", false),
   async run(args, ctx) {
     const report = ctx.monitors.stop(args.monitorId);
     const cut = report.truncated ? `; ${report.droppedFrames} later frames dropped (maxFrames/maxBytes reached)` : "";
     const ended = report.endedBySessionExit ? `; recording ended when ${report.sessionId} exited` : "";
-    const summary = `${report.frameCount} frames (${report.changedFrameCount} changed) over ${report.durationMs} ms${cut}${ended}`;
+    const summary =
+      `${report.frameCount} frames (${report.changedFrameCount} changed) over ` +
+      `${report.durationMs} ms${cut}${ended}`;
     return { summary, data: { ...report }, parts: monitorParts(report) };
   },
 });

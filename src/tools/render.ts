@@ -37,7 +37,9 @@ export function renderError(error: TuiError, tool: string, reply: ReplyOptions):
   if (error.details) data.details = error.details;
   const text =
     reply.content === "json"
-      ? `Error ${summary.code}: ${summary.message}${summary.hint ? `\nFix: ${summary.hint}` : ""}\n${JSON.stringify(data)}`
+      ? `Error ${summary.code}: ` +
+        `${summary.message}${summary.hint ? `\nFix: ${summary.hint}` : ""}\n` +
+        `${JSON.stringify(data)}`
       : renderErrorText(summary, errorParts(error));
   return capReply({ isError: true, content: [{ type: "text", text }], structuredContent: data }, tool, reply);
 }

@@ -98,7 +98,10 @@ export function capReply(result: CallToolResult, tool: string, { maxBytes, spill
     maxReplyBytes: maxBytes,
     fields: dropped,
   };
-  const note = `\n[Reply of ${size} bytes exceeds ${maxBytes} (TUI_TESTER_MAX_REPLY_BYTES). ${where}${dropped.length ? `; fields left out here: ${dropped.join(", ")}` : ""}. Ask for less (a region, fewer lines or bytes) or read the file.]`;
+  const note =
+    `\n[Reply of ${size} bytes exceeds ${maxBytes} (TUI_TESTER_MAX_REPLY_BYTES). ` +
+    `${where}${dropped.length ? `; fields left out here: ${dropped.join(", ")}` : ""}` +
+    `. Ask for less (a region, fewer lines or bytes) or read the file.]`;
   const headBudget = Math.max(1024, Math.floor(maxBytes / 4) - bytesOf(note) - keptBytes);
   const head = cutBytes(text, headBudget);
   const links: CallToolResult["content"] = base

@@ -105,7 +105,10 @@ function settleVerdict(
     case "exit":
       return `Settled in ${ms} ms: the program exited.`;
     case "quiet":
-      return `Settled after ${ms} ms: output quiet for ${ADAPTIVE_QUIET_MS} ms (${block.fallback ?? "no view of the program"}; it may still be working).`;
+      return (
+        `Settled after ${ms} ms: output quiet for ${ADAPTIVE_QUIET_MS} ms ` +
+        `(${block.fallback ?? "no view of the program"}; it may still be working).`
+      );
     case "timeout":
       if (busy) return `Still busy after ${ms} ms: ${busyText(busy)}. Use waitFor or wait_for_idle to catch the rest.`;
       return `Output still arriving after ${ms} ms: use waitFor or wait_for_idle to catch later output.`;

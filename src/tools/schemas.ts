@@ -96,7 +96,8 @@ export const observeEntries = {
     v.pipe(
       v.number(),
       v.description(
-        "Fixed settle before the after-screen, 0-5000 ms. Omitted: until the program waits for input again, at most 2 s. Ignored with waitFor.",
+        "Fixed settle before the after-screen, 0-5000 ms. Omitted: until the program " +
+          "waits for input again, at most 2 s. Ignored with waitFor.",
       ),
       v.transform((n) => clamp(n, 0, 5000)),
     ),

@@ -28,7 +28,8 @@ const region = v.optional(
       cols: cellIndex(),
     }),
     v.description(
-      "Part of the screen cells covers: first row and col (0-based, default 0), rows and cols (default: to the edge); clamped.",
+      "Part of the screen cells covers: first row and col (0-based, default 0), rows " +
+        "and cols (default: to the edge); clamped.",
     ),
   ),
 );
@@ -42,7 +43,10 @@ export const snapshot = defineSessionTool({
   name: "snapshot",
   scriptable: true,
   output: shape({ ...viewOutput, lines: strings, ansi: S }),
-  description: `Rendered screen: text, lines, cursor, highlights; format ansi adds SGR colours, cells runs of equal attributes per row (at most ${MAX_CELLS} cells a call; region picks a part). includeScrollback adds the whole buffer.`,
+  description:
+    `Rendered screen: text, lines, cursor, highlights; format ansi adds SGR ` +
+    `colours, cells runs of equal attributes per row (at most ${MAX_CELLS} cells a ` +
+    `call; region picks a part). includeScrollback adds the whole buffer.`,
   input: v.strictObject({ sessionId, format: snapshotFormat, region, ...scrollbackEntries }),
   annotations: annotations("Snapshot", "read"),
   allowExited: true,
@@ -56,10 +60,14 @@ export const snapshot = defineSessionTool({
       maxScrollbackLines: args.maxScrollbackLines,
     });
     const cut = snap.cells?.truncated
-      ? `; cells cut after row ${snap.cells.region.row + snap.cells.region.rows - 1}, ask again with region.row ${snap.cells.region.row + snap.cells.region.rows}`
+      ? `; cells cut after row ${snap.cells.region.row + snap.cells.region.rows - 1}, ` +
+        `ask again with region.row ${snap.cells.region.row + snap.cells.region.rows}`
       : "";
     return {
-      summary: `${snap.cols}x${snap.rows} screen, cursor at ${snap.cursor.row},${snap.cursor.col}${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`,
+      summary:
+        `${snap.cols}x${snap.rows} screen, cursor at ` +
+        `${snap.cursor.row},${snap.cursor.col}` +
+        `${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`,
       data: { sessionId: session.id, ...snap, ...dropped(session) },
       parts: snapParts(snap, session),
     };
@@ -157,7 +165,8 @@ export const diffSnapshotsTool = defineTool({
   name: "diff_snapshots",
   output: shape(diffShape.entries),
   description:
-    "Row-level diff of two snapshots you already have (from snapshot, get_text or a screen block: text or lines, optional cursor/cols/rows). Stateless.",
+    "Row-level diff of two snapshots you already have (from snapshot, get_text or a " +
+    "screen block: text or lines, optional cursor/cols/rows). Stateless.",
   input: v.strictObject({ before: snapshotLike, after: snapshotLike }),
   annotations: annotations("Diff snapshots", "read"),
   async run(args) {

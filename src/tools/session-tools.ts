@@ -44,7 +44,8 @@ export const startSession = defineTool({
   name: "start_session",
   output: shape({ sessionId: S, info: sessionShape }),
   description:
-    "Run a program in a new PTY and headless xterm; returns the sessionId. Pass visible: true so the human can watch (not in headless/CI runs).",
+    "Run a program in a new PTY and headless xterm; returns the sessionId. Pass " +
+    "visible: true so the human can watch (not in headless/CI runs).",
   input: v.strictObject({
     command: v.pipe(v.string(), v.minLength(1), v.description('On PATH or a path ("bash", "./app").')),
     args: v.optional(v.array(v.string()), []),
@@ -131,7 +132,8 @@ export const stopSession = defineTool({
   name: "stop_session",
   output: shape({ alreadyExited: B, escalated: B, signalsSent: strings, exit: exitShape }),
   description:
-    "Send signal and SIGHUP (like closing the terminal) to the process group and escaped descendants; SIGKILL after graceMs. Returns the exit info.",
+    "Send signal and SIGHUP (like closing the terminal) to the process group and " +
+    "escaped descendants; SIGKILL after graceMs. Returns the exit info.",
   input: v.strictObject({
     sessionId,
     signal: v.optional(signalName, "SIGTERM"),
@@ -170,7 +172,10 @@ function sessionLine(s: Record<string, unknown>): string {
   const command = `${s.command}${args.length ? ` ${args.join(" ")}` : ""}`;
   const exit = `${s.exitCode !== null ? `, exit ${s.exitCode}` : ""}${s.signal ? `, ${s.signal}` : ""}`;
   const dropped = s.droppedBytes ? `, droppedBytes ${s.droppedBytes}` : "";
-  return `${s.id}${s.name ? ` "${s.name}"` : ""}: ${s.state}, ${command}, pid ${s.pid}, ${s.cols}x${s.rows}${exit}${dropped}`;
+  return (
+    `${s.id}${s.name ? ` "${s.name}"` : ""}: ${s.state}, ${command}, pid ${s.pid}, ` +
+    `${s.cols}x${s.rows}${exit}${dropped}`
+  );
 }
 
 /** Screen rows get_exit_info returns: the last few non-blank ones (the exit message, the prompt). */
@@ -180,7 +185,8 @@ export const getExitInfo = defineSessionTool({
   name: "get_exit_info",
   output: shape({ exited: B, exitCode: NN, signal: NS, screenTail: S, tail: S }),
   description:
-    "Exit status (exit code or killing signal), the last non-blank screen rows and outputTailBytes of raw output. Works while running too (exited: false).",
+    "Exit status (exit code or killing signal), the last non-blank screen rows and " +
+    "outputTailBytes of raw output. Works while running too (exited: false).",
   input: v.strictObject({
     sessionId,
     outputTailBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1024 * 1024)), 200),

@@ -24,7 +24,10 @@ function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
     case "exit":
       return `The program exited after ${result.elapsedMs} ms`;
     case "quiet":
-      return `Quiet after ${result.elapsedMs} ms${result.fallback ? ` (${result.fallback}: output quiet, the program may still be working)` : ""}`;
+      return (
+        `Quiet after ${result.elapsedMs} ` +
+        `ms${result.fallback ? ` (${result.fallback}: output quiet, the program may still be working)` : ""}`
+      );
     default: {
       const busy = result.busy;
       if (busy === undefined) return `Still writing after ${timeoutMs} ms`;
@@ -42,7 +45,8 @@ export const waitForText = defineSessionTool({
   scriptable: true,
   output: shape({ ...waitShape.entries, screen: waitScreen, error: errorShape }),
   description:
-    "Block until pattern appears on the screen (or in raw output). Returns the match and the screen at that instant; a timeout is an error result with that screen.",
+    "Block until pattern appears on the screen (or in raw output). Returns the " +
+    "match and the screen at that instant; a timeout is an error result with that screen.",
   input: v.strictObject({
     sessionId,
     ...waitEntries,
@@ -64,7 +68,9 @@ export const waitForText = defineSessionTool({
     const seen = result.exited ? "the process exited" : `timed out after ${args.timeoutMs} ms`;
     if (!args.errorOnTimeout) return { summary: `"${args.pattern}" not seen: ${seen}`, data, parts };
     // An error result that still carries the whole result (matched: false, the screen), as run_script's ok: false does.
-    const message = `"${args.pattern}" did not appear on the ${result.matchedAgainst} within ${args.timeoutMs} ms${result.exited ? " (the process exited)" : ""}.`;
+    const message =
+      `"${args.pattern}" did not appear on the ${result.matchedAgainst} within ` +
+      `${args.timeoutMs} ms${result.exited ? " (the process exited)" : ""}.`;
     const hint = "Check the pattern against the screen below, raise timeoutMs, or try matchScreen: false.";
     return {
       summary: `"${args.pattern}" not seen: ${seen}`,
@@ -89,7 +95,8 @@ export const waitForIdle = defineSessionTool({
     screen: waitScreen,
   }),
   description:
-    "Block until the program waits for input again (mode idle) or has written nothing for idleMs (mode quiet). Returns the screen.",
+    "Block until the program waits for input again (mode idle) or has written " +
+    "nothing for idleMs (mode quiet). Returns the screen.",
   input: v.strictObject({
     sessionId,
     mode: v.optional(v.picklist(["idle", "quiet"]), "idle"),

@@ -4,7 +4,10 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { TuiError } from "../errors.ts";
 
-/** A server's output directory: the configured one (TUI_TESTER_OUTPUT_DIR), else a private temp directory made on first use. */
+/**
+ * A server's output directory: the configured one (TUI_TESTER_OUTPUT_DIR), else a private temp directory made on
+ * first use.
+ */
 export class OutputDir {
   private made: string | undefined;
 
@@ -35,7 +38,8 @@ export function assertDirectory(dir: string, what: string): void {
     throw new TuiError(
       "INVALID_ARGUMENT",
       `${what}: directory "${shown(dir)}" does not exist.`,
-      "Create the directory first, or pass a path in an existing one (relative paths are resolved against the server's cwd).",
+      "Create the directory first, or pass a path in an existing one (relative paths " +
+        "are resolved against the server's cwd).",
     );
   }
 }

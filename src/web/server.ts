@@ -58,7 +58,9 @@ export class WebViewer {
   /** Start on first use; returns the page URL, optionally opening one session. */
   url(sessionId?: string): string {
     const server = this.start();
-    return `http://127.0.0.1:${server.port}/?token=${this.token}${sessionId ? `#${encodeURIComponent(sessionId)}` : ""}`;
+    return (
+      `http://127.0.0.1:${server.port}/?token=${this.token}` + `${sessionId ? `#${encodeURIComponent(sessionId)}` : ""}`
+    );
   }
 
   get origin(): string | undefined {
@@ -92,7 +94,8 @@ export class WebViewer {
     } catch (error) {
       throw new TuiError(
         "INVALID_ARGUMENT",
-        `The web viewer could not listen on 127.0.0.1:${this.port}: ${error instanceof Error ? error.message : String(error)}`,
+        `The web viewer could not listen on 127.0.0.1:${this.port}: ` +
+          `${error instanceof Error ? error.message : String(error)}`,
         "Set TUI_TESTER_WEB_PORT to a free port, or leave it unset for a random one.",
       );
     }
@@ -126,9 +129,13 @@ export class WebViewer {
         : new Response("WebSocket upgrade failed", { status: 400 });
     }
     if (request.method !== "GET") return new Response("Method not allowed", { status: 405 });
-    // asciinema-player compiles its terminal from WebAssembly it carries as a data: URL (wasm-unsafe-eval, connect-src data:).
+    // asciinema-player compiles its terminal from WebAssembly it carries as a data: URL (wasm-unsafe-eval,
+    // connect-src data:).
     const connect = [...this.allowedHosts().map((h) => `ws://${h}`), "'self'", "data:"].join(" ");
-    const csp = `default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; font-src 'self' data:; img-src 'self' data:; connect-src ${connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+    const csp =
+      `default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' ` +
+      `'unsafe-inline'; font-src 'self' data:; img-src 'self' data:; connect-src ` +
+      `${connect}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
     const headers = {
       "Content-Security-Policy": csp,
       "X-Frame-Options": "DENY",

@@ -46,8 +46,11 @@ export class TakeoverRegistry {
     session.inputGate = () => {
       throw new TuiError(
         "HUMAN_IN_CONTROL",
-        `A human took control of session ${session.id} in the web viewer at ${takenAt.toISOString()}; agent input and resizes are refused until they release it.`,
-        "Keep reading (snapshot, get_text, wait_for_text, wait_for_idle) or wait; input works again once they click Release or close the viewer tab. Your next result will say what they typed.",
+        `A human took control of session ${session.id} in the web viewer at ` +
+          `${takenAt.toISOString()}; agent input and resizes are refused until they release it.`,
+        "Keep reading (snapshot, get_text, wait_for_text, wait_for_idle) or wait; input " +
+          "works again once they click Release or close the viewer tab. Your next result " +
+          "will say what they typed.",
       );
     };
     const off = session.onExit(() => {

@@ -9,11 +9,15 @@ export const PAGE_TEMPLATE = `<!doctype html>
 <link rel="stylesheet" href="/xterm.css?token={{TOKEN}}">
 <link rel="stylesheet" href="/player.css?token={{TOKEN}}">
 <style>
-  @font-face { font-family: "tui-tester mono"; src: url("/mono.ttf?token={{TOKEN}}") format("truetype"); font-weight: normal; }
-  @font-face { font-family: "tui-tester mono"; src: url("/mono-bold.ttf?token={{TOKEN}}") format("truetype"); font-weight: bold; }
-  :root { color-scheme: dark; --bg: #111; --panel: #1b1b1b; --line: #333; --text: #ddd; --muted: #888; --accent: #4ea1ff; --human: #f5a623; }
+  @font-face { font-family: "tui-tester mono";\
+ src: url("/mono.ttf?token={{TOKEN}}") format("truetype"); font-weight: normal; }
+  @font-face { font-family: "tui-tester mono";\
+ src: url("/mono-bold.ttf?token={{TOKEN}}") format("truetype"); font-weight: bold; }
+  :root { color-scheme: dark; --bg: #111; --panel: #1b1b1b; --line: #333; --text: #ddd;\
+ --muted: #888; --accent: #4ea1ff; --human: #f5a623; }
   * { box-sizing: border-box; }
-  body { margin: 0; display: flex; height: 100vh; background: var(--bg); color: var(--text); font: 14px system-ui, sans-serif; }
+  body { margin: 0; display: flex; height: 100vh; background: var(--bg); color: var(--text);\
+ font: 14px system-ui, sans-serif; }
   aside { width: 260px; flex: none; background: var(--panel); border-right: 1px solid var(--line); overflow-y: auto; }
   aside h1 { font-size: 15px; margin: 0; padding: 12px 14px; border-bottom: 1px solid var(--line); }
   #sessions { list-style: none; margin: 0; padding: 0; }
@@ -23,15 +27,18 @@ export const PAGE_TEMPLATE = `<!doctype html>
   #sessions li .id { font-family: monospace; font-size: 12px; color: var(--muted); }
   #sessions li .cmd { display: block; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   #sessions li.exited .cmd { color: var(--muted); text-decoration: line-through; }
-  .badge { display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 8px; background: #333; margin-left: 4px; }
+  .badge { display: inline-block; font-size: 11px; padding: 0 6px; border-radius: 8px;\
+ background: #333; margin-left: 4px; }
   .badge.exited { background: #5a2a2a; }
   .badge.human { background: var(--human); color: #000; }
   main { flex: 1; display: flex; flex-direction: column; min-width: 0; }
-  header { display: flex; gap: 12px; align-items: center; padding: 8px 14px; border-bottom: 1px solid var(--line); background: var(--panel); flex-wrap: wrap; }
+  header { display: flex; gap: 12px; align-items: center; padding: 8px 14px;\
+ border-bottom: 1px solid var(--line); background: var(--panel); flex-wrap: wrap; }
   #title { font-weight: 600; }
   #size, #state { font-family: monospace; color: var(--muted); }
   #control.human { color: var(--human); font-weight: 600; }
-  button { font: inherit; padding: 4px 12px; border-radius: 4px; border: 1px solid var(--line); background: #2a2a2a; color: var(--text); cursor: pointer; }
+  button { font: inherit; padding: 4px 12px; border-radius: 4px; border: 1px solid var(--line);\
+ background: #2a2a2a; color: var(--text); cursor: pointer; }
   button.primary { background: var(--accent); border-color: var(--accent); color: #000; }
   button:disabled { opacity: 0.4; cursor: default; }
   #screen { flex: 1; overflow: auto; padding: 12px; }
