@@ -4,7 +4,6 @@
  * writing through a queue (parse-queue.ts) so callers can await "everything written so far has been parsed".
  */
 import type { IDisposable, Terminal } from "@xterm/headless";
-import type { SerializeAddon } from "@xterm/addon-serialize";
 import pkg from "../../package.json" with { type: "json" };
 import type { KeyboardModes } from "../keys/types.ts";
 import { log } from "../util/log.ts";
@@ -18,23 +17,13 @@ import { OscTerminatorTracker } from "./osc-terminator.ts";
 import { ANSWERED_OSC, installQueryHandlers } from "./queries.ts";
 import { buildSnapshot, cursorState, viewportLines } from "./snapshot.ts";
 import { ColourTable, type Colours } from "./theme.ts";
+import { serializeState } from "./serialize-state.ts";
+import { loadXterm } from "./xterm-load.ts";
 import { installLineRecycling } from "./xterm-recycle.ts";
-import type { CursorState, MouseEncoding, Snapshot, SnapshotOptions, TerminalModes, TerminalTheme } from "./types.ts";
+import type { CursorState, Snapshot, SnapshotOptions, TerminalModes, TerminalTheme } from "./types.ts";
 
 /** How long settledSnapshot waits by default for an open synchronized update to finish. */
 export const DEFAULT_MAX_HOLD_MS = 1000;
-
-/**
- * SerializeAddon restores the mouse tracking mode but not its encoding; without this a viewer's terminal
- * would report clicks in X10 form to an app that asked for SGR (xterm ctlseqs, "Mouse Tracking").
- */
-const MOUSE_ENCODING_MODE: Record<MouseEncoding, string> = {
-  default: "",
-  utf8: "\x1b[?1005h",
-  sgr: "\x1b[?1006h",
-  "sgr-pixels": "\x1b[?1016h",
-  urxvt: "\x1b[?1015h",
-};
 
 /** A disposed emulator with at least this much history gets a full collection soon (see collectSoon). */
 const COLLECT_AFTER_LINES = 2000;
@@ -48,18 +37,6 @@ export interface EmulatorOptions {
   reply: (data: string) => void;
   /** Version reported to XTVERSION; defaults to this package's version. */
   version?: string;
-}
-
-/**
- * xterm.js is loaded on the first session, not at start-up: evaluating it is a large share of the
- * server's spawn-to-initialize time (issue 14), and a server may never start a session.
- */
-let xterm: { Terminal: typeof Terminal; SerializeAddon: typeof SerializeAddon } | undefined;
-function loadXterm(): NonNullable<typeof xterm> {
-  return (xterm ??= {
-    Terminal: require("@xterm/headless").Terminal,
-    SerializeAddon: require("@xterm/addon-serialize").SerializeAddon,
-  });
 }
 
 export class Emulator {
@@ -294,19 +271,13 @@ export class Emulator {
     return style === "underline" || style === "bar" ? style : "block";
   }
 
-  /**
-   * The whole terminal state as one ANSI stream (scrollback, normal and alternate screen, cursor,
-   * modes) for repainting a viewer or restoring an exited session; write it into a cleared terminal of
-   * the same size. `scrollbackLines` caps the history sent with it. SerializeAddon leaves out cursor
-   * visibility and the mouse encoding, so those are appended.
-   */
+  /** The whole state as ANSI (serialize-state.ts); write it into a cleared terminal of the same size. */
   serializeScreen(scrollbackLines?: number): string {
-    const options = scrollbackLines === undefined ? undefined : { scrollback: scrollbackLines };
-    return (
-      this.serializer.serialize(options) +
-      (this.tracker.cursorVisible ? "" : "\x1b[?25l") +
-      MOUSE_ENCODING_MODE[this.tracker.mouseEncoding]
-    );
+    return serializeState(this.serializer, {
+      scrollbackLines,
+      cursorVisible: this.tracker.cursorVisible,
+      mouseEncoding: this.tracker.mouseEncoding,
+    });
   }
 
   dispose(): void {
