@@ -1,40 +1,20 @@
 /** A Session is one child process in a PTY, its emulator, its raw output ring, and its lifecycle. */
 import { bytesRead, descendants, type PtyBackend, type PtyExit, type PtyProcess } from "../pty/index.ts";
 import { Emulator, type EmulatorOptions } from "../term/emulator.ts";
-import type { TerminalModes, TerminalTheme } from "../term/types.ts";
+import type { TerminalModes } from "../term/types.ts";
 import { ByteRing } from "../util/ring-buffer.ts";
 import type { ScreenBaseline } from "./baseline.ts";
 import { sessionExitedError, type ExitInfo } from "./exit-info.ts";
 import { FinalScreen, rawTail } from "./final-screen.ts";
-import { InputHistory, type LaunchArgs } from "./history.ts";
+import { InputHistory } from "./history.ts";
 import { InputCap } from "./input-cap.ts";
 import { InputStarts, type InputSource } from "./input-starts.ts";
+import type { SessionConfig, SessionState } from "./session-config.ts";
 
 const utf8 = new TextEncoder();
 
 export type { InputSource } from "./input-starts.ts";
-
-export type SessionState = "starting" | "running" | "exited";
-
-export interface SessionConfig {
-  id: string;
-  name?: string;
-  file: string;
-  command: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  cols: number;
-  rows: number;
-  term: string;
-  rawBufferBytes: number;
-  scrollback: number;
-  theme?: Partial<TerminalTheme>;
-  /** quiet: never use the ready oracle (TUI_TESTER_READY); default auto. */
-  ready?: "auto" | "quiet";
-  /** start_session's arguments as the agent gave them (the input history writes them into a test). */
-  launch?: LaunchArgs;
-}
+export type { SessionConfig, SessionState } from "./session-config.ts";
 
 export class Session {
   readonly id: string;

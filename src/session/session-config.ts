@@ -1,0 +1,25 @@
+/** What a session is started with: the program, its terminal and the engine's settings for it. */
+import type { TerminalTheme } from "../term/types.ts";
+import type { LaunchArgs } from "./history.ts";
+
+export type SessionState = "starting" | "running" | "exited";
+
+export interface SessionConfig {
+  id: string;
+  name?: string;
+  file: string;
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+  term: string;
+  rawBufferBytes: number;
+  scrollback: number;
+  theme?: Partial<TerminalTheme>;
+  /** quiet: never use the ready oracle (TUI_TESTER_READY); default auto. */
+  ready?: "auto" | "quiet";
+  /** start_session's arguments as the agent gave them (the input history writes them into a test). */
+  launch?: LaunchArgs;
+}
