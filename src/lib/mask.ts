@@ -4,6 +4,7 @@
  * A rectangle keeps its size (one ▒ per column). A text match, whose length may vary from run to
  * run (pid 812 / pid 1204), becomes a single ▒, so what follows it on the row moves left.
  */
+import { BLANK_CELL } from "../term/cells.ts";
 import type { CellInfo } from "../term/types.ts";
 
 /**
@@ -13,20 +14,6 @@ import type { CellInfo } from "../term/types.ts";
 export type Mask = string | RegExp | { row: number; col?: number; rows?: number; cols?: number };
 
 export const MASK_CHAR = "▒";
-
-const blank: Omit<CellInfo, "char" | "width"> = {
-  fg: "default",
-  bg: "default",
-  bold: false,
-  italic: false,
-  underline: false,
-  inverse: false,
-  dim: false,
-  strikethrough: false,
-  blink: false,
-  invisible: false,
-  overline: false,
-};
 
 /** A copy of the grid with the masked cells drawn as ▒ in default colours (text matches collapsed to one). */
 export function maskCells(grid: CellInfo[][], masks: Mask[]): CellInfo[][] {
@@ -44,7 +31,7 @@ export function maskCells(grid: CellInfo[][], masks: Mask[]): CellInfo[][] {
 
 type Rectangle = { row: number; col?: number; rows?: number; cols?: number };
 
-const masked = (width: number): CellInfo => ({ ...blank, char: MASK_CHAR.repeat(width), width });
+const masked = (width: number): CellInfo => ({ ...BLANK_CELL, char: MASK_CHAR.repeat(width), width });
 
 function inside(area: Rectangle, row: number, col: number): boolean {
   const first = area.col ?? 0;
@@ -90,7 +77,7 @@ function collapseMatches(row: CellInfo[], text: string | RegExp): CellInfo[] {
  */
 export function maskRows(lines: string[], masks: Mask[], cols: number): string[] {
   if (masks.length === 0) return lines;
-  const grid = lines.map((line) => [...line.padEnd(cols)].map((char): CellInfo => ({ ...blank, char, width: 1 })));
+  const grid = lines.map((line) => [...line.padEnd(cols)].map((char): CellInfo => ({ ...BLANK_CELL, char, width: 1 })));
   return maskCells(grid, masks).map((row) =>
     row
       .map((c) => c.char)

@@ -5,10 +5,27 @@
  * MAX_CELLS cells per call; a larger region is cut after the last whole row that fits and says so.
  */
 import type { IBufferCell, Terminal } from "@xterm/headless";
-import type { CellRegion, CellRun, CellsResult } from "./types.ts";
+import type { CellInfo, CellRegion, CellRun, CellsResult } from "./types.ts";
 
 /** Cells read per call (a 300x100 screen fits; 1000x500 takes ten calls of 50 rows), ~0.1 s each. */
 export const MAX_CELLS = 50_000;
+
+/** A space in the default colours with no attribute set. */
+export const BLANK_CELL: Readonly<CellInfo> = Object.freeze({
+  char: " ",
+  width: 1,
+  fg: "default",
+  bg: "default",
+  bold: false,
+  italic: false,
+  underline: false,
+  inverse: false,
+  dim: false,
+  strikethrough: false,
+  blink: false,
+  invisible: false,
+  overline: false,
+});
 
 /** Attribute names in the order they are listed in a run's `attrs`, and how to read each. */
 const ATTRIBUTES: [name: string, on: (cell: IBufferCell) => number | boolean][] = [

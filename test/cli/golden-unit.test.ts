@@ -5,24 +5,11 @@ import { join } from "node:path";
 import { discoverTestFiles } from "../../src/cli/discover.ts";
 import { xmlEscape } from "../../src/cli/junit.ts";
 import { ansiRow, rowDiff } from "../../src/lib/golden.ts";
+import { BLANK_CELL } from "../../src/term/cells.ts";
 import type { CellInfo } from "../../src/term/types.ts";
 import { scratch } from "./cli-helpers.ts";
 
-const plain: CellInfo = {
-  char: " ",
-  width: 1,
-  fg: "default",
-  bg: "default",
-  bold: false,
-  italic: false,
-  underline: false,
-  inverse: false,
-  dim: false,
-  strikethrough: false,
-  blink: false,
-  invisible: false,
-  overline: false,
-};
+const plain = BLANK_CELL;
 const cells = (text: string, attrs: Partial<CellInfo> = {}) => [...text].map((char) => ({ ...plain, char, ...attrs }));
 
 test("ansiRow: SGR per run (palette, bright, 256, true colour, flags), reset at the end, default blanks trimmed", () => {

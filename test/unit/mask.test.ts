@@ -1,23 +1,10 @@
 /** Snapshot masks: rectangles keep their size, text matches collapse to one ▒ whatever their length. */
 import { expect, test } from "bun:test";
 import { maskCells } from "../../src/lib/mask.ts";
+import { BLANK_CELL } from "../../src/term/cells.ts";
 import type { CellInfo } from "../../src/term/types.ts";
 
-const plain: CellInfo = {
-  char: " ",
-  width: 1,
-  fg: "default",
-  bg: "default",
-  bold: false,
-  italic: false,
-  underline: false,
-  inverse: false,
-  dim: false,
-  strikethrough: false,
-  blink: false,
-  invisible: false,
-  overline: false,
-};
+const plain = BLANK_CELL;
 const row = (text: string, attrs: Partial<CellInfo> = {}) => [...text].map((char) => ({ ...plain, char, ...attrs }));
 const text = (grid: CellInfo[][]) => grid.map((cells) => cells.map((c) => c.char).join(""));
 
