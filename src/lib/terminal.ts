@@ -7,7 +7,7 @@ import { TuiError } from "../errors.ts";
 import { parseKeys } from "../keys/index.ts";
 import { startRecording, stopRecording, type RecordingStats } from "../record/recorder.ts";
 import { screenshot, type Screenshot } from "../render/screenshot.ts";
-import { settledView, type ScreenBlock, type ScreenView } from "../session/observe.ts";
+import { settledView, toView, type ScreenBlock, type ScreenView } from "../session/observe.ts";
 import type { StopResult } from "../session/registry.ts";
 import { describeExit, type ExitInfo } from "../session/exit-info.ts";
 import type { Session } from "../session/session.ts";
@@ -112,14 +112,7 @@ export class Terminal implements AsyncDisposable {
   async waitForText(pattern: TextPattern, options: WaitForOptions = {}): Promise<TextMatch> {
     const wait = toWaitOptions(pattern, options);
     const { snapshot, ...result } = await waitForText(this.session, wait);
-    const screen = {
-      text: snapshot.text,
-      lines: snapshot.lines,
-      cursor: snapshot.cursor,
-      highlights: snapshot.highlights ?? [],
-      cols: snapshot.cols,
-      rows: snapshot.rows,
-    };
+    const screen = toView(snapshot);
     if (!result.matched) throw waitFailure(wait, result, screen.text);
     return { match: result.match!, elapsedMs: result.elapsedMs, screen };
   }

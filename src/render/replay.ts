@@ -21,6 +21,17 @@ export interface ReplayFrame {
 /** Frames beyond this are not produced (a GIF of them would be hundreds of MB); the caller says so. */
 export const MAX_FRAMES = 20_000;
 
+/** A terminal the recording is replayed into: no history, and nothing answers the app. */
+function replayEmulator(cast: Pick<Cast, "cols" | "rows">, theme?: Partial<TerminalTheme>): Emulator {
+  return new Emulator({
+    cols: cast.cols,
+    rows: cast.rows,
+    reply: () => undefined,
+    scrollback: 0,
+    ...(theme ? { theme } : {}),
+  });
+}
+
 /** Replays `events` (already retimed) and yields a frame for each slot of `slotMs` that changed the screen. */
 export async function* replayFrames(
   cast: Pick<Cast, "cols" | "rows">,
@@ -28,13 +39,7 @@ export async function* replayFrames(
   slotMs: number,
   theme?: Partial<TerminalTheme>,
 ): AsyncGenerator<ReplayFrame> {
-  const emulator = new Emulator({
-    cols: cast.cols,
-    rows: cast.rows,
-    reply: () => undefined,
-    scrollback: 0,
-    ...(theme ? { theme } : {}),
-  });
+  const emulator = replayEmulator(cast, theme);
   try {
     let lastKey = "";
     let i = 0;
@@ -70,13 +75,7 @@ export async function screensAt(
   timesMs: number[],
   theme?: Partial<TerminalTheme>,
 ): Promise<ReplayFrame[]> {
-  const emulator = new Emulator({
-    cols: cast.cols,
-    rows: cast.rows,
-    reply: () => undefined,
-    scrollback: 0,
-    ...(theme ? { theme } : {}),
-  });
+  const emulator = replayEmulator(cast, theme);
   try {
     const out: ReplayFrame[] = [];
     let i = 0;
