@@ -13,19 +13,6 @@ const PROGRESS_INTERVAL_MS = 1000;
 /** Quiet time after the last tool call before the garbage of a burst of calls is collected. */
 const IDLE_COLLECT_MS = 500;
 
-/**
- * Every reply leaves garbage (screens, diffs, JSON), and JavaScriptCore grows the heap rather than
- * collect it while the server is busy: after 32 sessions each answered two echoes, RSS stood ~20 MiB
- * above what the sessions hold. One full collection once calls have stopped for half a second returns it;
- * it costs a few ms once per burst, nothing while idle, and never runs between calls of a burst.
- */
-let idleCollect: ReturnType<typeof setTimeout> | undefined;
-function collectWhenIdle(): void {
-  clearTimeout(idleCollect);
-  idleCollect = setTimeout(() => Bun.gc(true), IDLE_COLLECT_MS);
-  idleCollect.unref();
-}
-
 /** tools/list: each tool's name, title, description, schemas and hints; output shapes described once. */
 export function listTools(tools: ToolDef[]) {
   const outputs = listedOutputSchemas(tools);
@@ -41,6 +28,18 @@ export function listTools(tools: ToolDef[]) {
 
 export function createServer(tools: ToolDef[], context: ServerContext): Server {
   let ajv: AjvJsonSchemaValidator | undefined;
+  /**
+   * Every reply leaves garbage (screens, diffs, JSON), and JavaScriptCore grows the heap rather than
+   * collect it while the server is busy: after 32 sessions each answered two echoes, RSS stood ~20 MiB
+   * above what the sessions hold. One full collection once calls have stopped for half a second returns it;
+   * it costs a few ms once per burst, nothing while idle, and never runs between calls of a burst.
+   */
+  let idleCollect: ReturnType<typeof setTimeout> | undefined;
+  const collectWhenIdle = () => {
+    clearTimeout(idleCollect);
+    idleCollect = setTimeout(() => Bun.gc(true), IDLE_COLLECT_MS);
+    idleCollect.unref();
+  };
   const server = new Server(
     { name: "tui-tester", version: context.config.version },
     {
