@@ -22,12 +22,12 @@ export interface BenchClient {
   close(): Promise<void>;
 }
 
-export async function connect(env: Record<string, string> = {}): Promise<BenchClient> {
+export async function connect(env: Record<string, string> = {}, flags: string[] = []): Promise<BenchClient> {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) base[k] = v;
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [SERVER_ENTRY],
+    args: [...flags, SERVER_ENTRY],
     env: { ...base, TUI_TESTER_LOG: "silent", ...env },
     stderr: "pipe",
   });

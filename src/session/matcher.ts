@@ -94,27 +94,62 @@ export function compileMatcher(spec: PatternSpec): Matcher {
   }
   // "g" and "y" would make exec() stateful across calls; "d" and "u"/"v" change nothing we report.
   const flags = (spec.regexFlags ?? "").replace(/[gyd]/g, "");
-  let jsError: Error | undefined;
+  const compiled = compileRegex(spec.pattern, flags);
+  if (compiled.re2) return re2Matcher(spec.pattern, compiled.re2);
+  if (compiled.jsError)
+    throw new TuiError(
+      "INVALID_REGEX",
+      `Invalid regex /${shown}/${flags}: ${compiled.jsError.message.slice(0, 200)}`,
+      "Fix the pattern, or pass regex: false to match it literally.",
+    );
+  return jsMatcher(spec.pattern, flags);
+}
+
+interface CompiledRegex {
+  /** The RE2 program, when the pattern is RE2 syntax. RE2JS.exec keeps no state, so one serves every caller. */
+  re2?: RE2JS;
+  /** Why JavaScript's engine refuses the pattern, when it does. */
+  jsError?: Error;
+}
+
+/**
+ * Compiled regexes, newest last. One input compiles its waitFor pattern up to three times (the up-front
+ * check, the wait, the history's look), and a test reruns the same patterns; RE2's compile costs far
+ * more than its match, so the last COMPILED_CACHE_SIZE patterns are kept.
+ */
+const compiledCache = new Map<string, CompiledRegex>();
+export const COMPILED_CACHE_SIZE = 64;
+
+/** How many compiled regexes are kept now (for tests of the bound). */
+export function compiledRegexCount(): number {
+  return compiledCache.size;
+}
+
+function compileRegex(pattern: string, flags: string): CompiledRegex {
+  const key = `${flags}/${pattern}`;
+  const cached = compiledCache.get(key);
+  if (cached) {
+    compiledCache.delete(key);
+    compiledCache.set(key, cached);
+    return cached;
+  }
+  const compiled: CompiledRegex = {};
   try {
-    new RegExp(spec.pattern, flags);
+    new RegExp(pattern, flags);
   } catch (error) {
-    jsError = error as Error;
+    compiled.jsError = error as Error;
   }
   if (!/v/.test(flags)) {
     try {
       const re2Flags = [...flags].reduce((n, f) => n | (RE2_FLAGS[f] ?? 0), 0);
-      return re2Matcher(spec.pattern, RE2JS.compile(RE2JS.translateRegExp(spec.pattern), re2Flags));
+      compiled.re2 = RE2JS.compile(RE2JS.translateRegExp(pattern), re2Flags);
     } catch {
       // Not RE2 syntax: the JS engine may still take it (lookaround, backreferences).
     }
   }
-  if (jsError)
-    throw new TuiError(
-      "INVALID_REGEX",
-      `Invalid regex /${shown}/${flags}: ${jsError.message.slice(0, 200)}`,
-      "Fix the pattern, or pass regex: false to match it literally.",
-    );
-  return jsMatcher(spec.pattern, flags);
+  compiledCache.set(key, compiled);
+  if (compiledCache.size > COMPILED_CACHE_SIZE) compiledCache.delete(compiledCache.keys().next().value!);
+  return compiled;
 }
 
 function literalMatcher(pattern: string): Matcher {

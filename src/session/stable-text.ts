@@ -64,10 +64,20 @@ export function chooseWaitText(
   const last = reads.at(-1);
   if (last === undefined) return undefined;
   const candidates: Candidate[] = [];
-  // places on each row taken by a clock, a date or a duration: no phrase may overlap them ("Thu Dec" of a date)
-  const volatileAt = last.lines.map((line) =>
-    VOLATILE_ALL.flatMap((re) => [...line.matchAll(re)].map((m) => [m.index, m.index + m[0].length] as const)),
-  );
+  // places on a row taken by a clock, a date or a duration: no phrase may overlap them ("Thu Dec" of a date).
+  // Found only on rows with new text: eight scans of every row were most of a busy server's work (issue 22).
+  const volatileRows = new Map<number, (readonly [number, number])[]>();
+  const volatileAt = (row: number) => {
+    let places = volatileRows.get(row);
+    if (places === undefined) {
+      const line = last.lines[row] ?? "";
+      places = VOLATILE_ALL.flatMap((re) =>
+        [...line.matchAll(re)].map((m) => [m.index, m.index + m[0].length] as const),
+      );
+      volatileRows.set(row, places);
+    }
+    return places;
+  };
   const at = (read: Viewport, row: number, col: number, length: number) =>
     read.lines[last.top + row - read.top]?.slice(col, col + length) ?? "";
   for (const span of changedSpans(before, last)) {
@@ -80,7 +90,7 @@ export function chooseWaitText(
       if (
         text.length === 0 ||
         isVolatile(text) ||
-        volatileAt[span.row]!.some(([a, b]) => col < b && a < col + text.length)
+        volatileAt(span.row).some(([a, b]) => col < b && a < col + text.length)
       )
         continue;
       const old = before.screen === last.screen ? at(before, span.row, col, text.length) : "";

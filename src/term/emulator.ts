@@ -15,7 +15,8 @@ import { DEFAULT_SCROLLBACK, scrollbackFor } from "./scrollback-budget.ts";
 import { ModeTracker } from "./modes.ts";
 import { OscTerminatorTracker } from "./osc-terminator.ts";
 import { ANSWERED_OSC, installQueryHandlers } from "./queries.ts";
-import { buildSnapshot, cursorState, viewportLines } from "./snapshot.ts";
+import { ScreenReads } from "./screen-reads.ts";
+import { buildSnapshot, cursorState } from "./snapshot.ts";
 import { ColourTable, type Colours } from "./theme.ts";
 import { serializeState } from "./serialize-state.ts";
 import { loadXterm } from "./xterm-load.ts";
@@ -52,6 +53,7 @@ export class Emulator {
   private disposed = false;
   private readonly parseQueue: ParseQueue;
   private readonly requestedScrollback: number;
+  private readonly reads: ScreenReads;
 
   constructor(opts: EmulatorOptions) {
     // logLevel "off": xterm.js logs through console, and nothing may reach stdout (the protocol).
@@ -67,7 +69,8 @@ export class Emulator {
     this.terminal.loadAddon(this.serializer);
     // xterm.js's synchronous parse: the shared scheduler decides when parsing happens, not xterm's timers.
     const core = (this.terminal as unknown as { _core: { writeSync(data: string | Uint8Array): void } })._core;
-    this.parseQueue = new ParseQueue((data) => core.writeSync(data));
+    this.reads = new ScreenReads(this.terminal);
+    this.parseQueue = new ParseQueue(this.reads.parsing((data) => core.writeSync(data)));
     this.colours = new ColourTable(opts.theme);
     const reply = (data: string) => {
       // Replies are produced inside the parser; a failing PTY write must not derail parsing.
@@ -158,6 +161,7 @@ export class Emulator {
     // The history limit first: widening trims old lines before every line is widened.
     this.terminal.options.scrollback = scrollbackFor(this.requestedScrollback, cols);
     this.terminal.resize(cols, rows);
+    this.reads.changed();
   }
 
   /** The default colours and palette as the app has left them (OSC 4/10/11/12 sets and resets, RIS). */
@@ -216,7 +220,7 @@ export class Emulator {
 
   /** The screen as parsed so far (call after flushed()). During a synchronized update it may be half-drawn. */
   snapshot(opts?: SnapshotOptions): Snapshot {
-    return buildSnapshot(this.terminal, this.serializer, this.tracker.cursorVisible, opts);
+    return buildSnapshot(this.terminal, this.serializer, this.tracker.cursorVisible, opts ?? {}, this.reads);
   }
 
   /**
@@ -240,22 +244,20 @@ export class Emulator {
     });
   }
 
-  /**
-   * The visible rows with where they sit in the buffer: `top` is the buffer line of row 0, so a row
-   * keeps its number while the main screen scrolls (until the scrollback is full and trims).
-   */
+  /** The visible rows and where they sit: `top` is row 0's buffer line, so a row keeps its number while the
+   *  main screen scrolls (until the scrollback is full and trims). */
   viewport(): { top: number; screen: "main" | "alternate"; lines: string[]; cursorRow: number } {
     return {
       top: this.terminal.buffer.active.viewportY,
       screen: this.screen(),
-      lines: viewportLines(this.terminal),
+      lines: this.reads.viewportLines(),
       cursorRow: this.cursor().row,
     };
   }
 
   /** Visible rows joined with "\n", trailing blanks trimmed per row. */
   text(): string {
-    return viewportLines(this.terminal).join("\n");
+    return this.reads.viewportLines().join("\n");
   }
 
   cursor(): CursorState {

@@ -41,14 +41,17 @@ function backgrounds(buffer: IBuffer, top: number, rows: number, cols: number, s
   return out;
 }
 
-/** Each cell's run of one background along its row, as "start-end", to tell a block from a tab on a bar. */
-function runExtents(bgs: number[][]): string[][] {
+/**
+ * Each cell's run of one background along its row, as one number (start * 2^16 + end), to tell a
+ * block from a tab on a bar.
+ */
+function runExtents(bgs: number[][]): number[][] {
   return bgs.map((row) => {
-    const out: string[] = new Array(row.length);
+    const out: number[] = new Array(row.length);
     for (let start = 0; start < row.length; ) {
       let end = start;
       while (end + 1 < row.length && row[end + 1] === row[start]) end++;
-      out.fill(`${start}-${end}`, start, end + 1);
+      out.fill(start * 65_536 + end, start, end + 1);
       start = end + 1;
     }
     return out;
@@ -61,7 +64,7 @@ function runExtents(bgs: number[][]): string[][] {
  * cursor bar right under its header bar). htop's active tab "[Main]" sits on the header bar below
  * it, in the bar's colour: a run of another extent on a block's edge is still a tab.
  */
-function standsOut(bgs: number[][], runs: string[][], r: number, c: number, screenBg: number): boolean {
+function standsOut(bgs: number[][], runs: number[][], r: number, c: number, screenBg: number): boolean {
   const bg = bgs[r]![c]!;
   const same = (r2: number) => bgs[r2]?.[c] === bg;
   // Inside a block (its colour above and below) nothing stands out; on a block's edge, a run of another
@@ -79,7 +82,7 @@ function standsOut(bgs: number[][], runs: string[][], r: number, c: number, scre
  * of the same colour, unless that is the screen's own (htop's cursor bar crosses the header's sort
  * column, which has its colour).
  */
-function barCells(bgs: number[][], runs: string[][], r: number, screenBg: number): boolean[] {
+function barCells(bgs: number[][], runs: number[][], r: number, screenBg: number): boolean[] {
   const row = bgs[r]!;
   const bar = row.map((_, c) => standsOut(bgs, runs, r, c, screenBg));
   const widen = (c: number, from: number) => !bar[c] && bar[from] && row[c] === row[from] && row[c] !== screenBg;
@@ -88,8 +91,8 @@ function barCells(bgs: number[][], runs: string[][], r: number, screenBg: number
   return bar;
 }
 
-/** The background most cells have: the screen's own (default for a shell, blue for mc). */
-function mostCommon(bgs: number[][]): number {
+/** The background most cells have (the screen's own: default for a shell, blue for mc) and how many have it. */
+function mostCommon(bgs: number[][]): { bg: number; cells: number } {
   const counts = new Map<number, number>();
   for (const row of bgs) for (const bg of row) counts.set(bg, (counts.get(bg) ?? 0) + 1);
   let best = 0;
@@ -97,7 +100,37 @@ function mostCommon(bgs: number[][]): number {
   for (const [bg, n] of counts) {
     if (n > most) [best, most] = [bg, n];
   }
-  return best;
+  return { bg: best, cells: most };
+}
+
+/**
+ * xterm.js's cell words (BufferLine._data: content, fg, bg per cell) and their flags, from its
+ * src/common/buffer/Constants.ts: FgFlags.INVERSE and BOLD, Attributes.CM_MASK | RGB_MASK.
+ */
+const CELL_WORDS = 3;
+const INVERSE_OR_BOLD = 0x4000000 | 0x8000000;
+const COLOUR_BITS = 0x3ffffff;
+
+/**
+ * True when no visible cell is inverse or bold and all share one background: nothing to report. Read
+ * from xterm.js's cell words, about 50 times faster than cell objects: most screens a shell or REPL
+ * shows are plain, and this runs on each of them (issue 22). Undefined when the words cannot be read
+ * (another xterm.js build): the caller then looks cell by cell.
+ */
+export function plainScreen(buffer: IBuffer, top: number, rows: number, cols: number): boolean | undefined {
+  let screenBg: number | undefined;
+  for (let r = 0; r < rows; r++) {
+    const line = (buffer.getLine(top + r) as { _line?: { _data?: unknown; length?: number } } | undefined)?._line;
+    const data = line?._data;
+    if (!(data instanceof Uint32Array) || line!.length !== cols || data.length < cols * CELL_WORDS) return undefined;
+    for (let at = 0; at < cols * CELL_WORDS; at += CELL_WORDS) {
+      if ((data[at + 1]! & INVERSE_OR_BOLD) !== 0) return false;
+      const bg = data[at + 2]! & COLOUR_BITS;
+      if (screenBg === undefined) screenBg = bg;
+      else if (bg !== screenBg) return false;
+    }
+  }
+  return true;
 }
 
 /** The emphasised runs of the visible screen, at most MAX_HIGHLIGHTS, in row order. */
@@ -106,10 +139,13 @@ export function viewportHighlights(terminal: Terminal): Highlight[] {
   if (cols * rows > MAX_HIGHLIGHT_CELLS) return [];
   const buffer = terminal.buffer.active;
   const top = buffer.viewportY;
+  if (plainScreen(buffer, top, rows, cols) === true) return [];
   const scratch = buffer.getNullCell();
   const bgs = backgrounds(buffer, top, rows, cols, scratch);
-  const screenBg = mostCommon(bgs);
-  const runs = runExtents(bgs);
+  const { bg: screenBg, cells: plain } = mostCommon(bgs);
+  // One background everywhere (a shell, most REPLs): no bar can stand out, so skip looking for one.
+  const noBars = plain === rows * cols ? new Array<boolean>(cols).fill(false) : undefined;
+  const runs = noBars ? [] : runExtents(bgs);
   let found: Highlight[] = [];
   for (let r = 0; r < rows; r++) {
     const line = buffer.getLine(top + r);
@@ -120,7 +156,7 @@ export function viewportHighlights(terminal: Terminal): Highlight[] {
         found.push({ row: r, startCol: run.startCol, endCol, text: run.text, kind: run.kind });
       run = undefined;
     };
-    const bar = barCells(bgs, runs, r, screenBg);
+    const bar = noBars ?? barCells(bgs, runs, r, screenBg);
     for (let c = 0; c < cols; c++) {
       const cell = line.getCell(c, scratch);
       if (!cell) break;

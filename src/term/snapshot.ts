@@ -5,8 +5,7 @@
 import type { IBuffer, IBufferCell, Terminal } from "@xterm/headless";
 import type { SerializeAddon } from "@xterm/addon-serialize";
 import { colour, viewportCellRuns } from "./cells.ts";
-import { viewportHighlights } from "./highlights.ts";
-import type { CellInfo, CursorState, ScrollbackInfo, Snapshot, SnapshotOptions } from "./types.ts";
+import type { CellInfo, CursorState, Highlight, ScrollbackInfo, Snapshot, SnapshotOptions } from "./types.ts";
 
 export const DEFAULT_MAX_SCROLLBACK_LINES = 10_000;
 
@@ -135,14 +134,21 @@ export function scrollbackInfo(terminal: Terminal, maxLines: number): Scrollback
   return info;
 }
 
+/** Where a snapshot takes its rows and highlights from (screen-reads.ts keeps them while the screen holds still). */
+export interface ViewportReader {
+  viewportLines(): string[];
+  viewportHighlights(): Highlight[];
+}
+
 export function buildSnapshot(
   terminal: Terminal,
   serializer: SerializeAddon,
   cursorVisible: boolean,
-  opts: SnapshotOptions = {},
+  opts: SnapshotOptions,
+  reader: ViewportReader,
 ): Snapshot {
   const format = opts.format ?? "text";
-  const lines = viewportLines(terminal);
+  const lines = reader.viewportLines();
   const snapshot: Snapshot = {
     cols: terminal.cols,
     rows: terminal.rows,
@@ -150,7 +156,7 @@ export function buildSnapshot(
     text: lines.join("\n"),
     lines,
   };
-  if (opts.highlights) snapshot.highlights = viewportHighlights(terminal);
+  if (opts.highlights) snapshot.highlights = reader.viewportHighlights();
   if (format === "ansi" || format === "all") snapshot.ansi = viewportAnsi(terminal, serializer);
   if (format === "cells" || format === "all") snapshot.cells = viewportCellRuns(terminal, opts.region);
   if (opts.grid) snapshot.grid = viewportCells(terminal);

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { compileMatcher, MAX_REGEX_CHARS } from "../../src/session/matcher.ts";
+import { COMPILED_CACHE_SIZE, compiledRegexCount, compileMatcher, MAX_REGEX_CHARS } from "../../src/session/matcher.ts";
 
 test("literal match returns the pattern itself", async () => {
   expect(await compileMatcher({ pattern: "a.b" }).find("xxa.bxx")).toEqual({ value: "a.b", index: 2, length: 3 });
@@ -117,4 +117,16 @@ test("a regex longer than MAX_REGEX_CHARS is refused before compiling; a literal
     await compileMatcher({ pattern: `a${"z".repeat(MAX_REGEX_CHARS - 1)}`, regex: true }).find(`xa${long}`),
   ).toMatchObject({ index: 1 });
   expect(await compileMatcher({ pattern: long }).find(`x${long}`)).toMatchObject({ index: 1 });
+});
+
+test("compiled regexes are shared per pattern and flags, and the cache stays bounded", async () => {
+  const plain = compileMatcher({ pattern: "abc", regex: true });
+  const caseless = compileMatcher({ pattern: "abc", regex: true, regexFlags: "i" });
+  expect(plain.find("ABC")).toBeNull();
+  expect(caseless.find("ABC")).not.toBeNull();
+  expect(compileMatcher({ pattern: "abc", regex: true }).find("xabc")).not.toBeNull();
+  for (let i = 0; i <= COMPILED_CACHE_SIZE; i++) compileMatcher({ pattern: `^n${i}$`, regex: true });
+  expect(compiledRegexCount()).toBe(COMPILED_CACHE_SIZE);
+  // evicted patterns compile again, correctly
+  expect((await compileMatcher({ pattern: "abc", regex: true, regexFlags: "i" }).find("xABC"))?.index).toBe(1);
 });

@@ -1,5 +1,7 @@
 /** Highlights: selection drawn in inverse, a background bar or bold, found without the noise around it. */
 import { expect, test } from "bun:test";
+import type { Terminal } from "@xterm/headless";
+import { plainScreen } from "../../src/term/highlights.ts";
 import { useEmulators } from "./emulator-harness.ts";
 
 const makeEmulator = useEmulators();
@@ -73,4 +75,28 @@ test("huge screens skip highlights instead of reading every cell", async () => {
   const { emulator, feed } = makeEmulator({ cols: 1000, rows: 500 });
   await feed("\x1b[7mselected\x1b[0m");
   expect(emulator.snapshot({ highlights: true }).highlights).toEqual([]);
+});
+
+test("plain screens are recognised from xterm.js's cell words (a renamed internal fails here, not silently slow)", async () => {
+  const { emulator, feed } = makeEmulator({ cols: 20, rows: 4 });
+  const terminal = (emulator as unknown as { terminal: Terminal }).terminal;
+  const plain = () => plainScreen(terminal.buffer.active, terminal.buffer.active.viewportY, 4, 20);
+  await feed("$ echo hi\r\nhi\r\n$ ");
+  expect(plain()).toBe(true);
+  await feed("\x1b[1mbold\x1b[0m");
+  expect(plain()).toBe(false);
+  await feed("\x1b[2J\x1b[H\x1b[7minverse\x1b[0m");
+  expect(plain()).toBe(false);
+  await feed("\x1b[2J\x1b[H\x1b[44mblue\x1b[0m");
+  expect(plain()).toBe(false);
+  await feed("\x1b[44m\x1b[2J\x1b[Hall blue");
+  expect(plain()).toBe(true);
+});
+
+test("a screen in one background colour has no bar, but its inverse item is still found", async () => {
+  const { emulator, feed } = makeEmulator({ cols: 12, rows: 3 });
+  await feed(`\x1b[44m\x1b[2J${at(0, 0)}one${at(1, 0)}\x1b[7mtwo\x1b[27m${at(2, 0)}three`);
+  expect(emulator.snapshot({ highlights: true }).highlights).toEqual([
+    { row: 1, startCol: 0, endCol: 3, text: "two", kind: "inverse" },
+  ]);
 });
