@@ -38,12 +38,11 @@ const GROUPS: Group[] = [
     tests: ["test/unit/reply-cap.test.ts", "test/unit/reply-cap-shape.test.ts"],
   },
   { name: "flow control", mutate: ["src/pty/flow.ts"], tests: ["test/unit/flow.test.ts"] },
-  // The quiet-window settle: its bounds and the fallback that waits them out (the ready oracle has its own tests).
+  // The quiet-window settle: its bounds, the wait for a first answer and the quiet period (fake timers).
   {
     name: "settle",
-    mutate: ["src/session/observe.ts:28-33", "src/session/observe.ts:163-184"],
-    tests: ["test/unit/settle-bounds.test.ts", "test/pty/ready.test.ts"],
-    filter: "quiet|docs|settle statement",
+    mutate: ["src/session/quiet-window.ts"],
+    tests: ["test/unit/quiet-window.test.ts", "test/unit/settle-bounds.test.ts"],
   },
 ];
 

@@ -6,31 +6,20 @@
  * - default on Linux: the ready oracle (ready/oracle.ts, docs/ready-oracle.md). Settle once the
  *   program is back at rest and its output is parsed, at most READY_CAP_MS (`settledBy` idle,
  *   periodic, exit or timeout with what kept it busy).
- * - where the oracle cannot run (no /proc, /proc denied, TUI_TESTER_READY=quiet): the quiet window.
- *   Wait up to FIRST_OUTPUT_MS for the app's first output after the input, then until output has
- *   been quiet for ADAPTIVE_QUIET_MS, never longer than MAX_SETTLE_MS in all (`settledBy` quiet).
- *
- * Why 100 ms of quiet (measured 2026-12-02, 2-core VM under load, bench/README.md): bash, python3,
- * vim, less and htop answer a key in one burst (largest gap between chunks 0-2 ms), so 20 ms was
- * enough for them, but an app that prints a second part 60 ms after the first lost it 8 of 8 times.
- * 100 ms catches gaps up to that size for ~80 ms more per input, small next to a model's round
- * trip. What the settle did is reported, not assumed: `waitedMs` (actually waited) and `quiet`
- * (false when output was still arriving at the after-snapshot). Output later than that is caught
- * with `waitFor` (a text you expect) or a longer fixed `waitAfterMs`.
+ * - where the oracle cannot run (no /proc, /proc denied, TUI_TESTER_READY=quiet): the quiet window
+ *   (quiet-window.ts, `settledBy` quiet).
+ * What the settle did is reported, not assumed: `waitedMs` (actually waited) and `quiet` (false when
+ * output was still arriving at the after-snapshot). Output later than that is caught with `waitFor`
+ * (a text you expect) or a longer fixed `waitAfterMs`.
  */
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import { compileMatcher } from "./matcher.ts";
 import { readyOracle, type Busy, type SettledBy } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
-import { quietPeriod, waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
+import { isQuiet, quietSettle } from "./quiet-window.ts";
+import { waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
 
-/** How long the adaptive settle waits for the app to answer at all. */
-export const FIRST_OUTPUT_MS = 150;
-/** Output quiet this long counts as settled; also what `quiet` means in every settle mode. */
-export const ADAPTIVE_QUIET_MS = 100;
-/** Upper bound of the quiet-window settle, for apps that never go quiet (spinners, streams). */
-export const MAX_SETTLE_MS = 500;
 /**
  * Upper bound of the oracle's settle. Only a program still working reaches it (an idle one settles
  * in milliseconds), so it can be longer than the quiet window's: 2 s covers answers that take a
@@ -171,7 +160,7 @@ export async function observe<T>(
         ...(busy ? { busy } : {}),
       };
     } else {
-      await adaptiveSettle(session, actionStart, options.signal);
+      await quietSettle(session, actionStart, options.signal);
       const quiet = isQuiet(session);
       const settledBy: SettledBy = !session.running ? "exit" : quiet ? "quiet" : "timeout";
       const fallback = oracle.unavailable ?? "the oracle could not run";
@@ -205,30 +194,6 @@ function restNow(session: Session): Pick<ScreenBlock, "quiet" | "busy" | "progra
     ...(now.program ? { program: now.program } : {}),
     ...(now.busy ? { busy: now.busy } : {}),
   };
-}
-
-function isQuiet(session: Session): boolean {
-  return !session.running || performance.now() - session.lastOutputAt >= ADAPTIVE_QUIET_MS;
-}
-
-async function adaptiveSettle(session: Session, since: number, signal?: AbortSignal): Promise<void> {
-  if (session.lastOutputAt <= since && session.running) {
-    const responded = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => done(false), FIRST_OUTPUT_MS);
-      const unsubscribe = session.onOutput(() => done(true));
-      const unsubscribeExit = session.onExit(() => done(true));
-      function done(value: boolean) {
-        clearTimeout(timer);
-        unsubscribe();
-        unsubscribeExit();
-        resolve(value);
-      }
-    });
-    if (!responded) return;
-  }
-  // Quiet is counted from the app's last output (never before the input), the whole settle bounded by MAX_SETTLE_MS.
-  if (session.running)
-    await quietPeriod(session, ADAPTIVE_QUIET_MS, MAX_SETTLE_MS, since, signal).catch(() => undefined);
 }
 
 /** Flush the parser, let an open synchronized update finish (bounded), then read the screen. */

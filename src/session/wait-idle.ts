@@ -2,7 +2,7 @@
  * wait_for_idle's wait: the program back at rest (the ready oracle) or its output quiet for a while.
  * Event-driven like the text waits in wait.ts.
  */
-import { cancelled } from "../errors.ts";
+import { quietPeriod } from "./quiet-window.ts";
 import { readyOracle, type Busy, type SettledBy } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
 
@@ -66,44 +66,4 @@ export async function waitForIdle(
   await session.emulator.flushed();
   const settledBy: SettledBy = !session.running ? "exit" : idle ? "quiet" : "timeout";
   return result(idle, { settledBy, ...(fallback ? { fallback } : {}) });
-}
-
-/**
- * True once output has been quiet for `quietMs` since max(last output, `since`); false at `deadlineMs`
- * after `since`. Shared by wait_for_idle and the adaptive settle of input tools.
- */
-export function quietPeriod(
-  session: Session,
-  quietMs: number,
-  deadlineMs: number,
-  since: number,
-  signal?: AbortSignal,
-): Promise<boolean> {
-  return new Promise<boolean>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = since + deadlineMs;
-    const end = (value: boolean) => {
-      clearTimeout(timer);
-      unsubscribe();
-      signal?.removeEventListener("abort", onAbort);
-      resolve(value);
-    };
-    const arm = () => {
-      clearTimeout(timer);
-      const now = performance.now();
-      const quietSince = Math.max(session.lastOutputAt, since);
-      const quietAt = quietSince + quietMs;
-      if (quietAt <= now) return end(true);
-      if (deadline <= now) return end(false);
-      timer = setTimeout(arm, Math.min(quietAt, deadline) - now);
-    };
-    const onAbort = () => {
-      clearTimeout(timer);
-      unsubscribe();
-      reject(cancelled("The wait"));
-    };
-    const unsubscribe = session.onOutput(arm);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    arm();
-  });
 }

@@ -191,7 +191,8 @@ export async function waitForText(
   });
 }
 
-export { quietPeriod, waitForIdle, type IdleMode, type WaitIdleResult } from "./wait-idle.ts";
+export { quietPeriod } from "./quiet-window.ts";
+export { waitForIdle, type IdleMode, type WaitIdleResult } from "./wait-idle.ts";
 
 /** Resolves on the screen's next parsed write, synchronized-update release or exit, or after timeoutMs. */
 export function nextScreenChange(session: Session, timeoutMs: number, signal?: AbortSignal): Promise<void> {

@@ -5,7 +5,8 @@
  * names. structuredContent (the outcome's `data`) is separate and complete.
  */
 import { TuiError, type ErrorCode } from "../errors.ts";
-import { ADAPTIVE_QUIET_MS, type ScreenBlock, type ScreenView } from "../session/observe.ts";
+import type { ScreenBlock, ScreenView } from "../session/observe.ts";
+import { ADAPTIVE_QUIET_MS } from "../session/quiet-window.ts";
 import type { Busy } from "../session/ready/oracle.ts";
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 

@@ -4,7 +4,8 @@
  * No timing assertions. Linux only (the oracle reads /proc); elsewhere the fallback test runs.
  */
 import { describe, expect, test } from "bun:test";
-import { ADAPTIVE_QUIET_MS, observe } from "../../src/session/observe.ts";
+import { observe } from "../../src/session/observe.ts";
+import { ADAPTIVE_QUIET_MS } from "../../src/session/quiet-window.ts";
 import type { Session } from "../../src/session/session.ts";
 import { waitForIdle, waitForText } from "../../src/session/wait.ts";
 import { renderText } from "../../src/tools/render-text.ts";
