@@ -44,6 +44,8 @@ const GROUPS: Group[] = [
     mutate: ["src/session/quiet-window.ts"],
     tests: ["test/unit/quiet-window.test.ts", "test/unit/settle-bounds.test.ts"],
   },
+  // The ready oracle's settle loop (fake session, group and rest model on fake timers).
+  { name: "oracle settle", mutate: ["src/session/ready/settle.ts"], tests: ["test/unit/ready-settle.test.ts"] },
 ];
 
 interface Score {

@@ -130,3 +130,67 @@ test("compiled regexes are shared per pattern and flags, and the cache stays bou
   // evicted patterns compile again, correctly
   expect((await compileMatcher({ pattern: "abc", regex: true, regexFlags: "i" }).find("xABC"))?.index).toBe(1);
 });
+
+test("each bad pattern names its code, the pattern (cut) and the fix", () => {
+  const error = (spec: Parameters<typeof compileMatcher>[0]) => {
+    try {
+      compileMatcher(spec);
+    } catch (e) {
+      return e as { code: string; message: string; hint: string };
+    }
+    throw new Error("no error");
+  };
+  expect(error({ pattern: "" })).toMatchObject({
+    code: "INVALID_ARGUMENT",
+    hint: "Pass the text (or regex) you expect on screen.",
+  });
+  const flags = error({ pattern: "x", regexFlags: "i".repeat(30) });
+  expect(flags).toMatchObject({ code: "INVALID_ARGUMENT", hint: "Set regex: true, or drop regexFlags." });
+  expect(flags.message).toBe(`regexFlags "${"i".repeat(20)}" given without regex: true.`);
+  const long = `(${"a".repeat(150)}`;
+  const invalid = error({ pattern: long, regex: true, regexFlags: "gi" });
+  expect(invalid).toMatchObject({
+    code: "INVALID_REGEX",
+    hint: "Fix the pattern, or pass regex: false to match it literally.",
+  });
+  expect(invalid.message.startsWith(`Invalid regex /${long.slice(0, 100)}/i: `)).toBe(true);
+  expect(invalid.message.length).toBeLessThan(100 + 220);
+});
+
+test("a literal at the very start is found as it is, also without screen columns", async () => {
+  expect(await compileMatcher({ pattern: "ab" }).find("abc")).toEqual({ value: "ab", index: 0, length: 2 });
+  expect(compileMatcher({ pattern: "ab" }).engine).toBe("literal");
+});
+
+test("a literal of spaces is placed at the blank end of the first row with room", async () => {
+  // row 0 "abcd" has 1 blank column, row 1 "x" has 4: the match starts right after "x"
+  expect(await compileMatcher({ pattern: "  " }).find("abcd\nx\nyz", { screenCols: 5 })).toEqual({
+    value: "  ",
+    index: 6,
+    length: 0,
+  });
+});
+
+test("trailing spaces are matched against the row's own end, not the next row's", async () => {
+  // "b " at the end of row 0 (written spaces after it) and a following row
+  expect(await compileMatcher({ pattern: "b  " }).find("ab  \nzz", { screenCols: 10 })).toEqual({
+    value: "b  ",
+    index: 1,
+    length: 3,
+  });
+  expect(await compileMatcher({ pattern: "z " }).find("ab\nzz", { screenCols: 3 })).toEqual({
+    value: "z ",
+    index: 4,
+    length: 1,
+  });
+});
+
+test("screen regexes (RE2 and the JS fallback) ignore blank rows at the end; raw text keeps them", async () => {
+  const screen = "abc\n\n\n";
+  expect(await compileMatcher({ pattern: "c$", regex: true }).find(screen, { screenCols: 10 })).not.toBeNull();
+  expect(await compileMatcher({ pattern: "c$", regex: true }).find(screen)).toBeNull();
+  using js = compileMatcher({ pattern: "(?<=b)c$", regex: true });
+  expect(js.engine).toBe("js");
+  expect(await js.find(screen, { screenCols: 10 })).toEqual({ value: ["c"], index: 2, length: 1 });
+  expect(await js.find(screen)).toBeNull();
+});

@@ -70,7 +70,7 @@ export async function settle(
   const bytesAtStart = baseline?.bytesOut ?? session.bytesOut;
   rests.stopWatching();
   let known = base;
-  let restSince: { at: number; bytes: number; scanned: boolean } | undefined;
+  let restSince: { at: number; bytes: number } | undefined;
   for (;;) {
     if (signal?.aborted) throw cancelled("The wait");
     if (!session.running) {
@@ -89,7 +89,7 @@ export async function settle(
     const busy = rests.busyIn(seen, session.pid);
     const responded = base === undefined || respondedTo(parts, base, seen, bytesAtStart, now - since);
     if (busy === undefined && responded) {
-      if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut, scanned: false };
+      if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut };
       else if (
         session.bytesOut === restSince.bytes &&
         (drained(session, base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)
@@ -100,7 +100,7 @@ export async function settle(
           return outcome(periodic ? "periodic" : "idle", seen.leader);
         }
       }
-      if (restSince !== undefined) restSince.bytes = session.bytesOut;
+      restSince.bytes = session.bytesOut;
     } else {
       restSince = undefined;
     }
@@ -125,7 +125,7 @@ export async function settle(
  */
 function respondedTo(parts: SettleParts, base: Look, seen: Look, bytesAtStart: number, elapsed: number): boolean {
   if (seen.tpgid !== base.tpgid || seen.pids.join() !== base.pids.join()) return true;
-  if (sum(seen, "rchar") > sum(base, "rchar", seen.pids)) return true;
+  if (sum(seen, "rchar") > sum(base, "rchar")) return true; // same processes: the check above
   const timedRest = parts.rests.restsOnTimer(seen);
   if (!timedRest && parts.session.bytesOut > bytesAtStart) return true;
   return elapsed >= NO_RESPONSE_MS;
@@ -143,9 +143,9 @@ function drained(session: Session, base: Look | undefined, seen: Look, bytesAtSt
   return session.bytesOut - bytesAtStart >= written;
 }
 
-/** Sum of a counter over the processes of `seen` (only those in `only`, when given). */
-function sum(seen: Look, key: "rchar" | "wchar", only?: number[]): number {
+/** Sum of a counter over the processes of `seen`. */
+function sum(seen: Look, key: "rchar" | "wchar"): number {
   let total = 0;
-  for (const [pid, io] of seen.io) if (only === undefined || only.includes(pid)) total += io[key];
+  for (const io of seen.io.values()) total += io[key];
   return total;
 }

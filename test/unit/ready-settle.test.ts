@@ -1,0 +1,397 @@
+/**
+ * The ready oracle's settle loop (session/ready/settle.ts) to the millisecond, on fake timers, with a
+ * fake session, foreground group and rest model: when it ends, how it says so, and how often it looks.
+ */
+import { afterEach, beforeEach, expect, jest, test } from "bun:test";
+import type { Baseline, Busy } from "../../src/session/ready/outcome.ts";
+import { procCost } from "../../src/session/ready/proc.ts";
+import type { Look } from "../../src/session/ready/reading.ts";
+import { NO_RESPONSE_MS, type SettleParts, settle } from "../../src/session/ready/settle.ts";
+
+const PID = 100;
+const RUNNING: Busy = { pid: 101, command: "cc1", state: "running" };
+
+beforeEach(() => {
+  jest.useFakeTimers();
+  jest.advanceTimersByTime(100_000); // the fake clock starts at 0: keep "now" well above the windows
+  // Counters from earlier settles: the outcome reports only this settle's share.
+  procCost.reads = 500;
+  procCost.ms = 77;
+});
+afterEach(() => {
+  expect(jest.getTimerCount()).toBe(0); // every settle's last sleep has fired: none is left behind
+  jest.useRealTimers();
+});
+
+/** A look at the group: `io` is pid -> [rchar, wchar]; its processes are the keys. */
+function look(io: Record<number, [number, number]> = { [PID]: [0, 0] }, tpgid = PID): Look {
+  const counters = Object.entries(io).map(([pid, [rchar, wchar]]) => [Number(pid), { rchar, wchar }] as const);
+  return {
+    at: 0,
+    tpgid,
+    leader: "app",
+    pids: counters.map(([pid]) => pid),
+    threads: [],
+    io: new Map(counters),
+    unread: 0,
+  };
+}
+
+const baseline = (seen = look(), bytesOut = 0): Baseline => ({ look: seen, bytesOut, lastOutputAt: 0 });
+
+/** Each look costs 2 reads and 0.123 ms: what a settle of `looks` looks reports. */
+const cost = (looks: number) => ({ procReads: 2 * looks, procMs: Math.round(0.123 * looks * 100) / 100 });
+
+/** The oracle's parts, driven by hand: `next` is what the next look sees. */
+function rig() {
+  const exited = Promise.withResolvers<void>();
+  const log: string[] = [];
+  const looks: { at: number; known: Look | undefined; seen: Look | undefined }[] = [];
+  const calls = {
+    busyPids: [] as number[],
+    learnt: [] as [Look, number][],
+    rested: [] as [Look, Look | undefined][],
+    remembered: [] as [Look, boolean][],
+  };
+  const state = {
+    next: look() as Look | undefined,
+    busy: undefined as Busy | undefined,
+    timedRest: false,
+    periodic: false,
+    since: 0,
+    onLook: () => {},
+    onFlush: () => {},
+  };
+  const session = {
+    running: true,
+    pid: PID,
+    bytesOut: 0,
+    lastOutputAt: -1e9,
+    whenExited: () => exited.promise,
+    emulator: { flushed: async () => void (log.push("flush"), state.onFlush()) },
+  };
+  const group = {
+    available: true,
+    guarded: <T>(read: () => T) => read(),
+    lookNow(known?: Look) {
+      state.onLook();
+      procCost.reads += 2;
+      procCost.ms += 0.123;
+      looks.push({ at: performance.now() - state.since, known, seen: state.next });
+      return state.next;
+    },
+  };
+  const rests = {
+    restGroup: PID as number | undefined,
+    stopWatching: () => void log.push("stopWatching"),
+    noteQuietWaits: () => void log.push("note"),
+    busyIn: (_seen: Look, pid: number) => (calls.busyPids.push(pid), state.busy),
+    restsOnTimer: () => state.timedRest,
+    learnLongWaits: (seen: Look, capMs: number) => void calls.learnt.push([seen, capMs]),
+    remember: (seen: Look, startup: boolean) => void (log.push("remember"), calls.remembered.push([seen, startup])),
+  };
+  const parts = {
+    session,
+    group,
+    rests,
+    atRest: (seen: Look, base: Look | undefined) => (calls.rested.push([seen, base]), state.periodic),
+  } as unknown as SettleParts;
+  /** Start a settle whose input was `ago` ms before now. */
+  const start = (base: Baseline | undefined, capMs = 1000, ago = 0, signal?: AbortSignal) => {
+    state.since = performance.now() - ago;
+    return track(settle(parts, base, state.since, capMs, signal));
+  };
+  return { session, group, rests, state, log, looks, calls, exited, start, at: () => looks.map((l) => l.at) };
+}
+
+/** Tracks whether a promise has settled, and how. */
+function track<T>(promise: Promise<T>) {
+  const state: { done: boolean; value?: T; error?: unknown } = { done: false };
+  promise.then(
+    (value) => Object.assign(state, { done: true, value }),
+    (error) => Object.assign(state, { done: true, error }),
+  );
+  return state;
+}
+
+async function flush(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}
+
+async function advance(ms: number): Promise<void> {
+  jest.advanceTimersByTime(ms);
+  await flush();
+}
+
+test("a program that read its input is idle once two looks 1 ms apart see it at rest, its output drained", async () => {
+  const { state, log, looks, calls, start } = rig();
+  const before = baseline();
+  state.next = look({ [PID]: [5, 0] }); // it read the key
+  const settled = start(before);
+  await flush();
+  expect(settled.done).toBe(false);
+  await advance(1);
+  expect(settled.value).toStrictEqual({ settledBy: "idle", program: "app", procReads: 4, procMs: 0.25 });
+  expect(log).toEqual(["stopWatching", "note", "note", "flush"]);
+  // the first look reuses the baseline's members; at rest every look scans the group again
+  expect(looks.map((l) => l.known)).toEqual([before.look, undefined]);
+  expect(calls.busyPids).toEqual([PID, PID]);
+  expect(calls.rested).toEqual([[state.next, before.look]]);
+});
+
+test("a rest on a periodic redraw settles as periodic", async () => {
+  const { state, start } = rig();
+  state.next = look({ [PID]: [5, 0] });
+  state.periodic = true;
+  const settled = start(baseline());
+  await advance(1);
+  expect(settled.value).toStrictEqual({ settledBy: "periodic", program: "app", ...cost(2) });
+});
+
+test("without a baseline: at rest now, settled after the drain grace (no written bytes to compare)", async () => {
+  const { state, log, looks, calls, start } = rig();
+  const seen = look();
+  state.next = seen;
+  const settled = start(undefined);
+  await advance(99);
+  expect(settled.done).toBe(false);
+  await advance(1);
+  expect(settled.value).toStrictEqual({ settledBy: "idle", program: "app", ...cost(101) });
+  expect(looks.map((l) => l.known)).toEqual(Array(101).fill(undefined)); // looks 1 ms apart at rest
+  expect(log).not.toContain("note"); // no input, so no timed waits to learn from
+  expect(calls.rested).toEqual([[seen, undefined]]);
+});
+
+test("busy: looks 1 ms apart, then an eighth of the time waited, at most 25 ms; timeout at the cap", async () => {
+  const { state, log, looks, calls, start, at } = rig();
+  const before = baseline();
+  state.next = look({ [PID]: [5, 0] }); // it read the key, and works on it
+  state.busy = RUNNING;
+  const settled = start(before, 1000);
+  await advance(999);
+  expect(settled.done).toBe(false);
+  await advance(1);
+  expect(settled.value).toStrictEqual({ settledBy: "timeout", program: "app", busy: RUNNING, ...cost(72) });
+  const growing = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 27, 30, 33, 37, 41];
+  growing.push(46, 51, 57, 64, 72, 81, 91, 102, 114, 128, 144, 162, 182, 204);
+  const capped = Array.from({ length: 31 }, (_, i) => 229 + 25 * i); // up to 979; the last sleep is cut to the cap
+  expect(at()).toEqual([...growing, ...capped, 1000]);
+  expect(looks.map((l) => l.known)).toEqual([before.look, ...looks.slice(0, -1).map((l) => l.seen)]);
+  expect(calls.learnt).toEqual([[state.next, 1000]]);
+  expect(log.filter((l) => l === "flush")).toHaveLength(1);
+});
+
+test.each([
+  ["the same counters", 0, false],
+  ["only bytes out, from a rest on a timer (it redraws by itself)", 5, true],
+])("a program at rest showing %s is settled only NO_RESPONSE_MS after the input", async (_, wrote, timedRest) => {
+  expect(NO_RESPONSE_MS).toBe(250);
+  const startAfter = (ago: number) => {
+    const { session, state, start, at } = rig();
+    state.timedRest = timedRest;
+    state.next = look({ [PID]: [0, wrote] });
+    session.bytesOut = wrote;
+    return { settled: start(baseline(), 1000, ago), at };
+  };
+  const early = startAfter(NO_RESPONSE_MS - 1);
+  await advance(1);
+  expect(early.settled.done).toBe(false);
+  await advance(25); // looked again 25 ms later (249 / 8 is past the 25 ms bound), then 1 ms apart
+  expect(early.settled.value).toMatchObject({ settledBy: "idle" });
+  expect(early.at()).toEqual([249, 274, 275]);
+  const late = startAfter(NO_RESPONSE_MS);
+  await advance(1);
+  expect(late.settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test.each([
+  ["it read", look({ [PID]: [5, 0] }), 0],
+  ["another group took the terminal", look({ [PID]: [0, 0] }, 300), 0],
+  ["a process joined the group", look({ [PID]: [0, 0], 101: [0, 0] }), 0],
+  ["it wrote", look({ [PID]: [0, 5] }), 5],
+])("a response settles at once: %s", async (_, seen, bytesOut) => {
+  const { session, state, start } = rig();
+  state.next = seen;
+  session.bytesOut = bytesOut; // since the baseline's 0
+  const settled = start(baseline());
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test("output not yet drained keeps it looking until the bytes received cover the bytes written", async () => {
+  const { session, state, start } = rig();
+  // 40 bytes written since the baseline (30 by the program, 10 by a new process: counted in full);
+  // 10 had arrived before the settle began, and count.
+  state.next = look({ [PID]: [5, 1030], 101: [0, 10] });
+  session.bytesOut = 1010;
+  const settled = start(baseline(look({ [PID]: [0, 1000] }), 1000));
+  await advance(30);
+  session.bytesOut = 1039;
+  await advance(2);
+  expect(settled.done).toBe(false);
+  session.bytesOut = 1040;
+  await advance(1); // new bytes: one more look must see no more
+  expect(settled.done).toBe(false);
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test("output that never arrives: settled 100 ms after the rest began, looking every ms meanwhile", async () => {
+  const { state, looks, start } = rig();
+  state.next = look({ [PID]: [5, 40] });
+  const settled = start(baseline(), 1000, 400); // 400 ms in: while busy, looks would be 25 ms apart
+  await advance(99);
+  expect(settled.done).toBe(false);
+  expect(looks).toHaveLength(100);
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test("bytes between two looks at rest take one more look, and one flush", async () => {
+  const { session, state, log, start } = rig();
+  state.next = look({ [PID]: [5, 3] });
+  const settled = start(baseline());
+  session.bytesOut = 3;
+  await advance(1);
+  expect(settled.done).toBe(false);
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+  expect(log.filter((l) => l === "flush")).toHaveLength(1);
+});
+
+test("a look that finds it busy again restarts the rest count", async () => {
+  const { state, looks, start } = rig();
+  state.next = look({ [PID]: [5, 0] });
+  state.onLook = () => void (state.busy = looks.length === 1 ? RUNNING : undefined); // only the second look
+  const settled = start(baseline());
+  await advance(2);
+  expect(settled.done).toBe(false);
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test("bytes that arrive during the last flush take one more look", async () => {
+  const { session, state, log, start } = rig();
+  state.next = look({ [PID]: [5, 0] });
+  state.onFlush = () => {
+    if (log.filter((l) => l === "flush").length === 1) session.bytesOut += 2;
+  };
+  const settled = start(baseline());
+  await advance(1);
+  expect(settled.done).toBe(false);
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test("the program exits: the settle ends once the exit is handled", async () => {
+  const { session, state, exited, start } = rig();
+  state.busy = RUNNING;
+  const settled = start(baseline());
+  await advance(1);
+  session.running = false;
+  await advance(1);
+  expect(settled.done).toBe(false);
+  exited.resolve();
+  await flush();
+  expect(settled.value).toStrictEqual({ settledBy: "exit", ...cost(2) });
+});
+
+test("the group can no longer be read: quiet, at once (no start-up rest learnt)", async () => {
+  const { group, rests, state, looks, start } = rig();
+  rests.restGroup = undefined;
+  state.next = undefined;
+  group.available = false;
+  const settled = start(undefined);
+  await flush();
+  expect(settled.value).toStrictEqual({ settledBy: "quiet", ...cost(1) });
+  expect(looks).toHaveLength(1);
+});
+
+test("a look that fails while the group is still readable is tried again 1 ms later", async () => {
+  const { session, rests, state, log, exited, start, at } = rig();
+  rests.restGroup = undefined;
+  state.next = undefined; // the start-up look fails too: nothing to learn
+  const settled = start(undefined);
+  await advance(2);
+  session.running = false;
+  exited.resolve();
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "exit" });
+  expect(at()).toEqual([0, 0, 1, 2]);
+  expect(log).not.toContain("remember");
+});
+
+test("an aborted signal ends the settle with CANCELLED at the next look", async () => {
+  const { state, looks, start } = rig();
+  state.busy = RUNNING;
+  const abort = new AbortController();
+  const settled = start(baseline(), 1000, 0, abort.signal);
+  await advance(5);
+  abort.abort();
+  await advance(1);
+  expect(settled.error).toMatchObject({ code: "CANCELLED", message: "The wait was cancelled by the client." });
+  expect(looks).toHaveLength(6);
+});
+
+test("a timeout with no response reports the group as sleeping, and what it saw learnt", async () => {
+  const { state, calls, start } = rig();
+  const other = { ...look({ [PID]: [0, 0] }, 300), leader: undefined }; // a group with no leader left
+  state.next = other;
+  const settled = start(baseline(other), 200);
+  await advance(200);
+  const busy: Busy = { pid: 300, command: "?", state: "sleeping" };
+  expect(settled.value).toStrictEqual({ settledBy: "timeout", busy, ...cost(40) });
+  expect(calls.learnt).toEqual([[other, 200]]);
+});
+
+test("at rest but writing at every look: a timeout with nothing busy", async () => {
+  const { session, state, start } = rig();
+  state.next = look({ [PID]: [5, 0] });
+  state.onLook = () => void session.bytesOut++;
+  const settled = start(baseline(), 50);
+  await advance(50);
+  expect(settled.value).toStrictEqual({ settledBy: "timeout", program: "app", ...cost(51) });
+});
+
+test("without a baseline or a known rest, the first look is learnt as the start-up rest", async () => {
+  const { rests, state, log, calls, start } = rig();
+  rests.restGroup = undefined;
+  const first = look();
+  state.next = first;
+  const settled = start(undefined);
+  await flush(); // the settle's own looks start after the start-up's
+  await advance(100);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+  expect(calls.remembered).toEqual([[first, true]]);
+  expect(log.slice(0, 2)).toEqual(["remember", "stopWatching"]);
+});
+
+test.each([
+  ["after an input", true, undefined, true],
+  ["once the rest is known", false, PID, true],
+  ["once the program has exited", false, undefined, false],
+])("no start-up rest is learnt %s", async (_, withBaseline, restGroup, running) => {
+  const { session, rests, log, exited, start } = rig();
+  rests.restGroup = restGroup;
+  session.running = running;
+  exited.resolve();
+  const settled = start(withBaseline ? baseline() : undefined);
+  session.running = false; // the next turn ends it
+  await advance(1);
+  expect(settled.done).toBe(true);
+  expect(log).not.toContain("remember");
+});
+
+test("the start-up rest is looked for during at most half the cap, every 10 ms", async () => {
+  const { session, rests, exited, start, at } = rig();
+  rests.restGroup = undefined;
+  session.lastOutputAt = Number.POSITIVE_INFINITY; // never quiet: it looks until its bound
+  rests.stopWatching = () => void (session.running = false); // the start-up is over: end the settle
+  exited.resolve();
+  const settled = start(undefined, 400);
+  await advance(199);
+  expect(settled.done).toBe(false);
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "exit" });
+  expect(at()).toEqual(Array.from({ length: 21 }, (_, i) => 10 * i));
+});
