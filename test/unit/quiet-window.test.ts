@@ -2,7 +2,7 @@
  * The quiet window (the settle where the ready oracle cannot run) to the millisecond, on fake timers:
  * up to 150 ms for a first answer, then 100 ms of quiet, at most 500 ms after the input.
  */
-import { afterEach, beforeEach, expect, jest, test } from "bun:test";
+import { expect, jest, test } from "bun:test";
 import {
   ADAPTIVE_QUIET_MS,
   FIRST_OUTPUT_MS,
@@ -12,16 +12,9 @@ import {
   quietSettle,
   type Watched,
 } from "../../src/session/quiet-window.ts";
+import { advance, track, useFakeTime } from "./fake-time.ts";
 
-beforeEach(() => {
-  jest.useFakeTimers();
-  jest.advanceTimersByTime(100_000); // the fake clock starts at 0: keep "now" well above the windows
-});
-afterEach(() => {
-  // every wait cleared its timers: none may fire later
-  expect(jest.getTimerCount()).toBe(0);
-  jest.useRealTimers();
-});
+useFakeTime();
 
 type ExitListener = Parameters<Watched["onExit"]>[0];
 
@@ -53,21 +46,6 @@ function fakeSession() {
       for (const listener of [...exits]) listener({ exitCode: 0, signal: null } as Parameters<ExitListener>[0]);
     },
   };
-}
-
-/** Tracks whether a promise has settled, and how. */
-function track<T>(promise: Promise<T>) {
-  const state: { done: boolean; value?: T; error?: unknown } = { done: false };
-  promise.then(
-    (value) => Object.assign(state, { done: true, value }),
-    (error) => Object.assign(state, { done: true, error }),
-  );
-  return state;
-}
-
-async function advance(ms: number): Promise<void> {
-  jest.advanceTimersByTime(ms);
-  for (let i = 0; i < 10; i++) await Promise.resolve();
 }
 
 test("the bounds are 150, 100 and 500 ms", () => {

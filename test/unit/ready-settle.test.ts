@@ -2,25 +2,20 @@
  * The ready oracle's settle loop (session/ready/settle.ts) to the millisecond, on fake timers, with a
  * fake session, foreground group and rest model: when it ends, how it says so, and how often it looks.
  */
-import { afterEach, beforeEach, expect, jest, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { Baseline, Busy } from "../../src/session/ready/outcome.ts";
 import { procCost } from "../../src/session/ready/proc.ts";
 import type { Look } from "../../src/session/ready/reading.ts";
 import { NO_RESPONSE_MS, type SettleParts, settle } from "../../src/session/ready/settle.ts";
+import { advance, flush, track, useFakeTime } from "./fake-time.ts";
 
 const PID = 100;
 const RUNNING: Busy = { pid: 101, command: "cc1", state: "running" };
 
-beforeEach(() => {
-  jest.useFakeTimers();
-  jest.advanceTimersByTime(100_000); // the fake clock starts at 0: keep "now" well above the windows
+useFakeTime(() => {
   // Counters from earlier settles: the outcome reports only this settle's share.
   procCost.reads = 500;
   procCost.ms = 77;
-});
-afterEach(() => {
-  expect(jest.getTimerCount()).toBe(0); // every settle's last sleep has fired: none is left behind
-  jest.useRealTimers();
 });
 
 /** A look at the group: `io` is pid -> [rchar, wchar]; its processes are the keys. */
@@ -102,25 +97,6 @@ function rig() {
     return track(settle(parts, base, state.since, capMs, signal));
   };
   return { session, group, rests, state, log, looks, calls, exited, start, at: () => looks.map((l) => l.at) };
-}
-
-/** Tracks whether a promise has settled, and how. */
-function track<T>(promise: Promise<T>) {
-  const state: { done: boolean; value?: T; error?: unknown } = { done: false };
-  promise.then(
-    (value) => Object.assign(state, { done: true, value }),
-    (error) => Object.assign(state, { done: true, error }),
-  );
-  return state;
-}
-
-async function flush(): Promise<void> {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
-}
-
-async function advance(ms: number): Promise<void> {
-  jest.advanceTimersByTime(ms);
-  await flush();
 }
 
 test("a program that read its input is idle once two looks 1 ms apart see it at rest, its output drained", async () => {
