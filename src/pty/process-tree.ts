@@ -75,20 +75,33 @@ function haveChildrenFiles(): boolean {
   return childrenFilesWork;
 }
 
-/** Every live descendant of `pid` (not `pid` itself), parents before children. */
-export function descendants(pid: number): number[] {
-  const links = process.platform === "linux" && haveChildrenFiles() ? undefined : parentLinks();
-  const childrenOf = (parent: number) => (links === undefined ? childrenFromProc(parent) : (links.get(parent) ?? []));
+/** Descendants one walk returns at most: a fork bomb's tree ends the walk here, not the server's time. */
+export const MAX_DESCENDANTS = 4096;
+
+/**
+ * The processes below `root` (not `root` itself), breadth first so parents come before children,
+ * at most `max`. `childrenOf` lists one process's children; a pid seen twice (reused while walking)
+ * is not walked again.
+ */
+export function walkTree(root: number, childrenOf: (pid: number) => number[], max: number): number[] {
   const found: number[] = [];
-  const seen = new Set<number>([pid]);
+  const seen = new Set<number>([root]);
   for (let i = -1; i < found.length; i++) {
-    for (const child of childrenOf(i < 0 ? pid : found[i]!)) {
-      if (seen.has(child)) continue; // pid reuse while walking must not loop
+    for (const child of childrenOf(i < 0 ? root : found[i]!)) {
+      if (found.length >= max) return found;
+      if (seen.has(child)) continue;
       seen.add(child);
       found.push(child);
     }
   }
   return found;
+}
+
+/** Every live descendant of `pid` (not `pid` itself), parents before children, at most `max`. */
+export function descendants(pid: number, max = MAX_DESCENDANTS): number[] {
+  const links = process.platform === "linux" && haveChildrenFiles() ? undefined : parentLinks();
+  const childrenOf = (parent: number) => (links === undefined ? childrenFromProc(parent) : (links.get(parent) ?? []));
+  return walkTree(pid, childrenOf, max);
 }
 
 /**

@@ -20,3 +20,16 @@ test("descendants finds children, grandchildren and a setsid child, parents firs
     for (const pid of strays) process.kill(pid, "SIGKILL");
   }
 });
+
+test("descendants stops at its bound, keeping the nearest processes", async () => {
+  const proc = Bun.spawn(["sh", "-c", "sleep 40 & sleep 41 & sleep 42 & wait"]);
+  try {
+    await until(() => descendants(proc.pid).length === 3, "three sleeps below the shell");
+    expect(descendants(proc.pid, 2)).toHaveLength(2);
+    expect(descendants(proc.pid, 2)).toEqual(descendants(proc.pid).slice(0, 2));
+  } finally {
+    const strays = descendants(proc.pid);
+    proc.kill("SIGKILL");
+    for (const pid of strays) process.kill(pid, "SIGKILL");
+  }
+});

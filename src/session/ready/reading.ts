@@ -6,7 +6,7 @@
 import { type ThreadActivity, classify } from "./classify.ts";
 import { listProc, parseIo, parseStat, parseSyscall, readProc, readTimeoutMs, type ProcStat } from "./proc.ts";
 import type { Arch } from "./syscalls.ts";
-import { descendants } from "../../pty/process-tree.ts";
+import { descendants, walkTree } from "../../pty/process-tree.ts";
 
 const MAX_PROCESSES = 64;
 const MAX_THREADS = 512;
@@ -67,21 +67,13 @@ export function scanGroup(pgrp: number, session: number, root: number): number[]
  * procCost); where the kernel has no children files, process-tree.ts's walk over parent links.
  */
 function sessionTree(root: number): number[] {
-  if (!childrenFilesWork(root)) return [root, ...descendants(root)];
-  const found = [root];
-  const seen = new Set(found);
-  for (let i = 0; i < found.length && found.length < MAX_TREE; i++) {
-    const pid = found[i]!;
-    for (const tid of listProc(`/proc/${pid}/task`)) {
+  if (!childrenFilesWork(root)) return [root, ...descendants(root, MAX_TREE - 1)];
+  const childrenOf = (pid: number) =>
+    listProc(`/proc/${pid}/task`).flatMap((tid) => {
       const listed = readProc(`/proc/${pid}/task/${tid}/children`)?.trim() ?? "";
-      for (const child of listed === "" ? [] : listed.split(" ").map(Number)) {
-        if (seen.has(child)) continue; // pid reuse while walking must not loop
-        seen.add(child);
-        found.push(child);
-      }
-    }
-  }
-  return found;
+      return listed === "" ? [] : listed.split(" ").map(Number);
+    });
+  return [root, ...walkTree(root, childrenOf, MAX_TREE - 1)];
 }
 
 let childrenFiles: boolean | undefined;
