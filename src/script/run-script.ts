@@ -9,24 +9,16 @@ import { annotations, defineSessionTool, type SessionToolDef, type ToolContext }
 import { monitorEntries, monitorParts } from "../tools/monitor-tools.ts";
 import { fieldsWithout, ReplyError, type ReplyParts } from "../tools/reply.ts";
 import { partLines } from "../tools/render-text.ts";
-import { scriptParts } from "./script-reply.ts";
+import { scriptParts, type StepLine } from "./script-reply.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
-import { errorSummary, type ErrorSummary } from "../util/clip.ts";
+import { errorSummary } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
 import { assertTextStep, sleepStep, withDefaults, type ScriptDefaults } from "./steps.ts";
 import { B, list, monitorReportFields, N, nested, NN, S, shape, stepShape, viewShape } from "../tools/output-shape.ts";
 
 /** One step's entry in run_script's `results` (and in `tui-tester test`'s report). */
-export interface StepResult {
-  index: number;
-  type: string;
-  label?: string;
-  ok: boolean;
-  /** The step tool's own one-line summary. */
-  summary?: string;
-  elapsedMs: number;
+export interface StepResult extends StepLine {
   result?: Record<string, unknown>;
-  error?: ErrorSummary;
 }
 
 /** run_script over its step types: the scriptable tools plus sleepStep and assertTextStep. */

@@ -6,15 +6,18 @@
 import type { ScreenView } from "../session/observe.ts";
 import { partLines } from "../tools/render-text.ts";
 import { mergeParts, viewParts, type ReplyParts } from "../tools/reply.ts";
+import type { ErrorSummary } from "../util/clip.ts";
 
+/** One step's entry in run_script's `results` as its line shows it (run-script.ts's StepResult adds `result`). */
 export interface StepLine {
   index: number;
   type: string;
   label?: string;
   ok: boolean;
+  /** The step tool's own one-line summary. */
   summary?: string;
   elapsedMs: number;
-  error?: { code: string; message: string; hint?: string };
+  error?: ErrorSummary;
 }
 
 /** A step's parts as a script shows them: an input's changed rows, new side only, and no screen. */

@@ -14,7 +14,7 @@ import { dirname, join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { buildTarget, hostTarget } from "../../build.ts";
 import { ENVIRONMENT } from "../../src/config.ts";
-import { connectStdio, type TestClient } from "../e2e/client.ts";
+import { connectStdio, PLAIN_BASH, type TestClient } from "../e2e/client.ts";
 
 const target = hostTarget();
 const posix = process.platform !== "win32";
@@ -99,13 +99,7 @@ describe.skipIf(!target || !posix).each(backends)("compiled binary over MCP stdi
   });
 
   test("bash session: send_text, send_keys with waitFor, snapshot, send_raw, run_script, stop_session", async () => {
-    const { sessionId } = await c.ok("start_session", {
-      command: "bash",
-      args: ["--norc", "--noprofile"],
-      env: { PS1: "$ " },
-      cols: 80,
-      rows: 24,
-    });
+    const { sessionId } = await c.ok("start_session", PLAIN_BASH);
     expect((await c.ok("wait_for_text", { sessionId, pattern: "^\\$", regex: true, regexFlags: "m" })).matched).toBe(
       true,
     );

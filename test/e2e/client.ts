@@ -17,6 +17,15 @@ import { createServerContext } from "../../src/tools/context.ts";
 
 export const SERVER_ENTRY = join(import.meta.dir, "..", "..", "src", "main.ts");
 
+/** start_session arguments of a plain 80x24 bash with the prompt "$ " (no rc files), as most tests use it. */
+export const PLAIN_BASH = {
+  command: "bash",
+  args: ["--norc", "--noprofile"],
+  env: { PS1: "$ " },
+  cols: 80,
+  rows: 24,
+};
+
 export interface CallResult {
   isError: boolean;
   text: string;

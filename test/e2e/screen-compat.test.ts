@@ -1,6 +1,6 @@
 /** The original's argument names and result shapes on the screen tools, and the compact cells form. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { connect, type TestClient } from "./client.ts";
+import { connect, PLAIN_BASH, type TestClient } from "./client.ts";
 
 let c: TestClient;
 beforeAll(async () => {
@@ -11,13 +11,7 @@ afterAll(async () => {
 });
 
 const shell = async () => {
-  const { sessionId } = await c.ok("start_session", {
-    command: "bash",
-    args: ["--norc", "--noprofile"],
-    env: { PS1: "$ " },
-    cols: 80,
-    rows: 24,
-  });
+  const { sessionId } = await c.ok("start_session", PLAIN_BASH);
   await c.ok("wait_for_text", { sessionId, pattern: "$ " });
   return sessionId as string;
 };

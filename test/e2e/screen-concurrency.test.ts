@@ -1,7 +1,7 @@
 /** One session, several calls at once: inputs keep their order, reads and waits do not hold inputs up. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { BUN, fixture } from "../helpers.ts";
-import { connect, type TestClient } from "./client.ts";
+import { connect, PLAIN_BASH, type TestClient } from "./client.ts";
 
 let c: TestClient;
 beforeAll(async () => {
@@ -25,13 +25,7 @@ test("a wait sent before the input that satisfies it sees that input's screen", 
 });
 
 test("inputs sent at once arrive in call order; a pending wait and reads do not block them", async () => {
-  const { sessionId } = await c.ok("start_session", {
-    command: "bash",
-    args: ["--norc", "--noprofile"],
-    env: { PS1: "$ " },
-    cols: 80,
-    rows: 24,
-  });
+  const { sessionId } = await c.ok("start_session", PLAIN_BASH);
   await c.ok("wait_for_text", { sessionId, pattern: "$ " });
   const never = c.call("wait_for_text", { sessionId, pattern: "never-shown-marker", timeoutMs: 60_000 });
   const calls = ["a", "b", "c", "d", "e"].map((k) => c.call("send_text", { sessionId, text: k, captureScreen: false }));

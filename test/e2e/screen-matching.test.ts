@@ -1,6 +1,6 @@
 /** Patterns match the screen as displayed: prompts that end in a space, regex $ and the m flag. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { connect, type TestClient } from "./client.ts";
+import { connect, PLAIN_BASH, type TestClient } from "./client.ts";
 import { lacks } from "../helpers.ts";
 
 let c: TestClient;
@@ -13,13 +13,7 @@ afterAll(async () => {
 
 describe("bash prompt", () => {
   test('"$ " matches at once, and regex $ / m behave as documented', async () => {
-    const { sessionId } = await c.ok("start_session", {
-      command: "bash",
-      args: ["--norc", "--noprofile"],
-      env: { PS1: "$ " },
-      cols: 80,
-      rows: 24,
-    });
+    const { sessionId } = await c.ok("start_session", PLAIN_BASH);
     const waited = await c.ok("wait_for_text", { sessionId, pattern: "$ ", timeoutMs: 10_000 });
     expect(waited).toMatchObject({ matched: true, match: "$ " });
     await c.ok("send_text", { sessionId, text: "echo one; echo two\r", waitFor: { pattern: "two\n$ " } });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BUN, fixture } from "../helpers.ts";
 import { replayFrames } from "../../src/monitor/monitor.ts";
-import { connect, type TestClient } from "./client.ts";
+import { connect, PLAIN_BASH, type TestClient } from "./client.ts";
 
 let c: TestClient;
 beforeAll(async () => {
@@ -12,8 +12,7 @@ afterAll(async () => {
   await c[Symbol.asyncDispose]();
 });
 
-const shell = () =>
-  c.ok("start_session", { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " }, cols: 80, rows: 24 });
+const shell = () => c.ok("start_session", PLAIN_BASH);
 const echoKeys = async () => {
   const started = await c.ok("start_session", { command: BUN, args: [fixture("echo-keys.ts")] });
   await c.ok("wait_for_text", { sessionId: started.sessionId, pattern: "READY" });
