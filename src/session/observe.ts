@@ -198,8 +198,7 @@ function restNow(session: Session): Pick<ScreenBlock, "quiet" | "busy" | "progra
 
 /** Flush the parser, let an open synchronized update finish (bounded), then read the screen. */
 export async function settledView(session: Session): Promise<ScreenView> {
-  await session.emulator.flushed();
-  return toView(await session.emulator.settledSnapshot({ format: "text", highlights: true }));
+  return toView(await session.emulator.settledSnapshot({ format: "text", highlights: true })); // it flushes first
 }
 
 export function toView(snapshot: Snapshot): ScreenView {
