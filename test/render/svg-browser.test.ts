@@ -5,21 +5,19 @@
  * Skips with a message when Chromium is absent (.ci/run installs it); htop and mc skip when absent.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { CELL_HEIGHT, CELL_WIDTH } from "../../src/render/svg.ts";
 import { hasApp } from "../apps/helpers.ts";
 import { connect, type TestClient } from "../e2e/client.ts";
 import { decodePng, type Decoded } from "./png.ts";
+import { chromiumPresent, launchChromium } from "../chromium.ts";
 
 declare const document: any;
 
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
-if (!present)
-  console.warn(`skipping SVG-in-browser tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
+const present = chromiumPresent("SVG-in-browser tests");
 setDefaultTimeout(90_000);
 
 const dir = mkdtempSync(join(tmpdir(), "tui-tester-svg-browser-"));
@@ -59,10 +57,7 @@ describe.skipIf(!present)("SVG in Chromium matches the PNG", () => {
   let browser: Browser;
   beforeAll(async () => {
     c = await connect({ cwd: dir, env: { TUI_TESTER_OUTPUT_DIR: dir } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -8,15 +8,13 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { bash, runCli, scratch, shellSteps } from "../cli/cli-helpers.ts";
+import { chromiumPresent, launchChromium } from "../chromium.ts";
 
 declare const window: any, document: any;
 
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
-if (!present)
-  console.warn(`skipping html report browser tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
+const present = chromiumPresent("html report browser tests");
 setDefaultTimeout(120_000);
 
 /** Where the test leaves its picture of the report, for a person to look at. */
@@ -94,10 +92,7 @@ describe("html report file", () => {
 describe.skipIf(!present)("html report in Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 

@@ -4,20 +4,18 @@
  * token or from another origin. Skips with a message when Chromium is absent (.ci/run installs it).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { connect, type TestClient } from "../e2e/client.ts";
 import { BUN, fixture } from "../helpers.ts";
+import { CHROMIUM, chromiumPresent } from "../chromium.ts";
 
 // Code passed to page.evaluate runs in the browser; the server's tsconfig has no DOM lib.
 declare const document: any, DataTransfer: any, ClipboardEvent: any;
 
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
-if (!present)
-  console.warn(`skipping web viewer browser tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
+const present = chromiumPresent("web viewer browser tests");
 setDefaultTimeout(60_000);
 
 /** Where the test leaves its picture of the page, for a person to look at. */

@@ -5,19 +5,17 @@
  * message when Chromium is absent (.ci/run installs it).
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { connect, type TestClient } from "../e2e/client.ts";
 import { BUN, fixture } from "../helpers.ts";
+import { chromiumPresent, launchChromium } from "../chromium.ts";
 
 declare const window: any, document: any;
 
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
-if (!present)
-  console.warn(`skipping web viewer playback tests: ${CHROMIUM} not installed; .ci/run installs chromium with apt-get`);
+const present = chromiumPresent("web viewer playback tests");
 setDefaultTimeout(60_000);
 
 /** Where the test leaves its picture of the viewer playing a recording, for a person to look at. */
@@ -52,10 +50,7 @@ test("a recording is served by session and index with the token, and by nothing 
 describe.skipIf(!present)("web viewer playback in Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 
