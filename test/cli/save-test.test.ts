@@ -127,11 +127,7 @@ describe("save_test", () => {
     const { url } = await c.ok("web_viewer", { sessionId });
     const tab = await openTab(url);
     tab.send({ type: "attach", id: sessionId });
-    tab.send({ type: "take" });
-    await tab.next(
-      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"),
-      "control granted",
-    );
+    await tab.takeControl(sessionId);
     tab.send({ type: "input", data: "h" });
     tab.send({ type: "input", data: "i" });
     await c.ok("wait_for_text", { sessionId, pattern: "KEY (68)?69", regex: true, errorOnTimeout: true });

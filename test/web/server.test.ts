@@ -118,11 +118,7 @@ describe("web viewer sessions", () => {
     // input before taking control is refused
     tab.send({ type: "input", data: "x" });
     await tab.next((m) => m.type === "error" && m.message.includes("take control"), "refusal without control");
-    tab.send({ type: "take" });
-    await tab.next(
-      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"),
-      "control granted",
-    );
+    await tab.takeControl(sessionId);
     await other.next(
       (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "another viewer"),
       "the other tab sees it taken",
@@ -173,11 +169,7 @@ describe("web viewer sessions", () => {
     const { url } = await c.ok("web_viewer", { sessionId });
     const tab = await openTab(url);
     tab.send({ type: "attach", id: sessionId });
-    tab.send({ type: "take" });
-    await tab.next(
-      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"),
-      "control granted",
-    );
+    await tab.takeControl(sessionId);
     tab.send({ type: "input", data: "é" });
     await c.ok("wait_for_text", { sessionId, pattern: "KEY c3a9", errorOnTimeout: true });
     await tab.close();
@@ -191,11 +183,7 @@ describe("web viewer sessions", () => {
     const { url } = await c.ok("web_viewer", { sessionId });
     const tab = await openTab(url);
     tab.send({ type: "attach", id: sessionId });
-    tab.send({ type: "take" });
-    await tab.next(
-      (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"),
-      "control granted",
-    );
+    await tab.takeControl(sessionId);
     expect((await c.call("send_text", { sessionId, text: "x" })).data.error.code).toBe("HUMAN_IN_CONTROL");
     await tab.close();
     let result = await c.call("send_text", { sessionId, text: "y", waitFor: { pattern: "KEY 79" } });

@@ -7,6 +7,8 @@ export interface Tab {
   send(message: unknown): void;
   /** Resolves with the first message (seen so far or later) matching `predicate`. */
   next(predicate: (m: any) => boolean, what: string): Promise<any>;
+  /** Take control of a session this tab has attached, and wait until the server grants it. */
+  takeControl(sessionId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,14 +27,22 @@ export async function openTab(pageUrl: string, options: { origin?: string; token
     ws.onerror = () => reject(new Error("WebSocket refused"));
     ws.onclose = () => reject(new Error("WebSocket refused"));
   });
+  const next = async (predicate: (m: any) => boolean, what: string) => {
+    let found: any;
+    await until(() => (found = messages.find(predicate)) !== undefined, what);
+    return found;
+  };
   return {
     ws,
     messages,
     send: (message) => ws.send(JSON.stringify(message)),
-    async next(predicate, what) {
-      let found: any;
-      await until(() => (found = messages.find(predicate)) !== undefined, what);
-      return found;
+    next,
+    async takeControl(sessionId) {
+      ws.send(JSON.stringify({ type: "take" }));
+      await next(
+        (m) => m.type === "sessions" && m.sessions.some((s: any) => s.id === sessionId && s.control === "you"),
+        "control granted",
+      );
     },
     async close() {
       if (ws.readyState === WebSocket.CLOSED) return;
