@@ -67,7 +67,9 @@ if (import.meta.main) {
       console.log(table);
       const core = await listedTokens({ TUI_TESTER_OUTPUT: "text", TUI_TESTER_TOOLS: "core" });
       const structured = await listedTokens({ TUI_TESTER_OUTPUT: "structured" });
-      console.log(`\nTUI_TESTER_TOOLS=core: ${thousands(core)}; TUI_TESTER_OUTPUT=structured: ${thousands(structured)}`);
+      console.log(
+        `\nTUI_TESTER_TOOLS=core: ${thousands(core)}; TUI_TESTER_OUTPUT=structured: ${thousands(structured)}`,
+      );
       if (process.argv.includes("--write"))
         writeBlock(
           join(import.meta.dir, "README.md"),
