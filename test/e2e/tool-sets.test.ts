@@ -67,7 +67,7 @@ test("a tool left out is not callable, and says why; run_script still runs every
     ],
   });
   expect(script.ok).toBe(true);
-  expect(script.steps.map((s: { type: string; ok: boolean }) => `${s.type} ${s.ok}`)).toEqual([
+  expect(script.results.map((s: { type: string; ok: boolean }) => `${s.type} ${s.ok}`)).toEqual([
     "send_text true",
     "hold_key true",
     "wait_for_idle true",
