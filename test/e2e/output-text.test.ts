@@ -166,8 +166,11 @@ describe("every tool in text mode: content only, and the facts are in the text",
     expect(exited.text).toContain("the program exited");
     const info = await call(c, "get_exit_info", { sessionId: id });
     expect(info.text).toContain("exit code 4");
-    expect(info.text).toMatch(/Raw output tail \(\d+ bytes, as JSON\): ".*exit/);
+    expect(info.text).toContain("Last screen rows:");
+    expect(info.text).toMatch(/tail: \d+ raw bytes \(outputTailBytes prints them\)/);
     expect(info.text).not.toContain("structuredContent");
+    const tail = await call(c, "get_exit_info", { sessionId: id, outputTailBytes: 64 });
+    expect(tail.text).toMatch(/Raw output tail \(64 bytes, as JSON\): ".*exit/);
     expect((await call(c, "stop_session", { sessionId: id })).text).toContain("had already exited: exit code 4");
 
     const app = await call(c, "start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
