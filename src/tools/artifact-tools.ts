@@ -134,17 +134,21 @@ export const screenshotTool = defineSessionTool({
       `Screenshot of ${session.id} (${shot.width}x${shot.height} ` +
       `${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
     const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");
+    // One line of text naming the file (the summary says size and format): the picture is the content.
+    const parts = {};
     if (typeof shot.content === "string")
-      return { summary, data, extraContent: [{ type: "text", text: shot.content }, link] };
+      return { summary, data, parts, extraContent: [{ type: "text", text: shot.content }, link] };
     if (shot.bytes > MAX_INLINE_PNG_BYTES)
       return {
         summary: `${summary}; too large to inline, open the file`,
         data: { ...data, inlined: false },
+        parts,
         extraContent: [link],
       };
     return {
       summary,
       data,
+      parts,
       extraContent: [
         { type: "image", data: Buffer.from(shot.content).toString("base64"), mimeType: "image/png" },
         link,

@@ -21,7 +21,9 @@ export function cursorAt(cursor: Cursor): string {
 /** Most highlights listed in the text; a screen painted all over in colour has more than a selection. */
 const MAX_HIGHLIGHTS = 40;
 
-const highlightLine = (h: Highlight) => `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text)}`;
+/** A highlight's text without its trailing blanks (a bar padded to the edge): the columns give its extent. */
+const highlightLine = (h: Highlight) =>
+  `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text.trimEnd())}`;
 
 function highlightLines(highlights: readonly Highlight[] | undefined): string[] {
   if (!highlights || highlights.length === 0) return [];

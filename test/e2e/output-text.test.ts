@@ -133,7 +133,7 @@ describe("every tool in text mode: content only, and the facts are in the text",
 
     // a screenshot: the PNG as an image block, and one line naming its file
     const shot = await call(c, "screenshot", { sessionId: id });
-    const png = found(shot.text, /saved to (\S+\.png)/);
+    const png = found(shot.text, /^Screenshot of \S+ \(\d+x\d+ PNG, \d+ bytes\) saved to (\S+\.png)$/);
     expect(existsSync(png)).toBe(true);
     expect(shot.content.filter((p) => p.type === "image").map((p) => p.mimeType)).toEqual(["image/png"]);
     const image = shot.content.find((p) => p.type === "image")!;
