@@ -43,8 +43,8 @@ function screenLines(screen: ScreenPart): string[] {
 }
 
 /** The changed rows of a diff, as `row- before` / `row+ after` (blank before-sides omitted). */
-export function diffLines({ diff, rows }: DiffPart): string[] {
-  if (diff.identical) return ["Screen unchanged."];
+export function diffLines({ diff, rows, highlightsUnchanged }: DiffPart): string[] {
+  if (diff.identical) return [highlightsUnchanged ? "Screen unchanged; highlights as before." : "Screen unchanged."];
   const out: string[] = [];
   const changed = diff.changedLines;
   const named = changed.length > 0 && rows === "ranges";
