@@ -161,9 +161,7 @@ const snapshotLike = v.looseObject({ text: v.optional(v.string()), lines: v.opti
 export const diffSnapshotsTool = defineTool({
   name: "diff_snapshots",
   output: shape(diffShape.entries),
-  description:
-    "Row-level diff of two snapshots you already have (from snapshot, get_text or a " +
-    "screen block: text or lines, optional cursor/cols/rows). Stateless.",
+  description: "Row diff of two screens you already have (text or lines, optional cursor/cols/rows).",
   input: v.strictObject({ before: snapshotLike, after: snapshotLike }),
   annotations: annotations("Diff snapshots", "read"),
   async run(args) {
@@ -189,7 +187,7 @@ export const resize = defineSessionTool({
   name: "resize",
   scriptable: true,
   output: shape({ ...observedOutput, cols: N, rows: N }),
-  description: "Resize PTY and emulator (the app gets SIGWINCH). Returns the screen before/after re-layout.",
+  description: "Resize PTY and emulator (the app gets SIGWINCH); returns the re-laid-out screen.",
   input: v.strictObject({ sessionId, cols: positiveInt(1000), rows: positiveInt(500), ...observeEntries }),
   annotations: annotations("Resize", "write", true),
   act(session, args, ctx) {
