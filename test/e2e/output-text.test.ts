@@ -152,7 +152,10 @@ describe("every tool in text mode: content only, and the facts are in the text",
     expect(script.isError).toBe(true);
     expect(script.text).toContain("Script failed: step 1 (assert_text)");
     expect(script.text).toContain("Final screen");
-    expect((await call(c, "list_sessions")).text).toContain(`${id}: running`);
+    const sessions = await call(c, "list_sessions");
+    expect(sessions.text).toContain(`${id}: running`);
+    expect(sessions.text).toMatch(/\d+ bytes out; modes: bracketed paste/); // bash's readline
+    expect(sessions.text).not.toContain("recording to"); // stopped above
     const saved = join(outputDir, "text.tui.json");
     expect((await call(c, "save_test", { sessionId: id, path: saved, snapshots: "none" })).text).toContain(saved);
     const mouse = await call(c, "mouse", { sessionId: id, action: "click", row: 0, col: 0 });
@@ -174,7 +177,13 @@ describe("every tool in text mode: content only, and the facts are in the text",
     expect((await call(c, "stop_session", { sessionId: id })).text).toContain("had already exited: exit code 4");
 
     const app = await call(c, "start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
-    await call(c, "stop_session", { sessionId: found(app.text, /^Started (\S+)/), signal: "SIGKILL" });
+    const appId = found(app.text, /^Started (\S+)/);
+    await call(c, "wait_for_text", { sessionId: appId, pattern: "READY" });
+    // the modes a model needs before it clicks, in the session's line
+    expect((await call(c, "list_sessions")).text).toMatch(
+      new RegExp(`${appId}: running, .*modes: mouse \\w+ \\(sgr\\)`),
+    );
+    await call(c, "stop_session", { sessionId: appId, signal: "SIGKILL" });
     const { tools } = await c.client.listTools();
     for (const tool of tools) expect(seen.has(tool.name) ? tool.name : `${tool.name} (not called)`).toBe(tool.name);
   });
