@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUN, fixture } from "../helpers.ts";
-import { connect, type TestClient } from "./client.ts";
+import { connect, connectStdio, type TestClient } from "./client.ts";
 
 type Part = { type: string; text?: string; mimeType?: string; uri?: string; data?: string };
 interface TextResult {
@@ -238,4 +238,24 @@ describe("TUI_TESTER_CONTENT=json with text output", () => {
     expect(missed.text).toContain('"timedOut":true');
     await call(json, "stop_session", { sessionId: body.sessionId, signal: "SIGKILL" });
   });
+});
+
+test("the real server process defaults to text mode, and TUI_TESTER_TOOLS reaches it", async () => {
+  // empty counts as unset: the server's own default
+  await using server = await connectStdio({ env: { TUI_TESTER_OUTPUT: "", TUI_TESTER_TOOLS: "core" } });
+  const { tools } = await server.client.listTools();
+  expect(tools.map((t) => t.name).toSorted()).toEqual([
+    "get_text",
+    "list_sessions",
+    "run_script",
+    "send_keys",
+    "send_text",
+    "snapshot",
+    "start_session",
+    "stop_session",
+    "wait_for_text",
+  ]);
+  for (const tool of tools) expect(tool.outputSchema).toBeUndefined();
+  const listed = await call(server, "list_sessions");
+  expect(listed.text).toStartWith("0 session(s), 0 running");
 });
