@@ -109,10 +109,12 @@ export interface Setting {
   problem(value: string, toolNames?: readonly string[]): string | undefined;
 }
 
-/** A comma list of tool names: each must be one of `toolNames` (when known); `extra` words are also accepted. */
+const toolList = (value: string) => value.split(",").map((name) => name.trim());
+
+/** A comma list of tool names: each must be one of `toolNames` (when known); an `extra` word only alone. */
 function toolListProblem(...extra: string[]) {
   return (value: string, toolNames?: readonly string[]): string | undefined => {
-    const names = value.split(",").map((name) => name.trim());
+    const names = toolList(value);
     const bad = names.find((name) => !/^[a-z_]+$/.test(name));
     if (bad !== undefined) return `${JSON.stringify(bad.slice(0, 40))} is not a tool name`;
     if (toolNames === undefined) return undefined;
@@ -121,8 +123,6 @@ function toolListProblem(...extra: string[]) {
     return `unknown tool ${unknown.map((n) => JSON.stringify(n.slice(0, 40))).join(", ")} (tools: ${toolNames.join(", ")})`;
   };
 }
-
-const toolList = (value: string) => value.split(",").map((name) => name.trim());
 
 const INT = "a positive integer";
 
