@@ -86,6 +86,16 @@ describe("every tool in text mode: content only, and the facts are in the text",
     });
     expect(text.text).toContain('waitFor match: ["v=42\\n","42"]');
     expect(text.text).toMatch(/Screen \(60x12, cursor \d+,2\):/);
+    // a waitFor that timed out without failing says so, in the summary and the settle line
+    const missedInline = await call(c, "send_text", {
+      sessionId: id,
+      text: "echo y\r",
+      waitFor: { pattern: "NOT-PRINTED", timeoutMs: 200, errorOnTimeout: false },
+    });
+    expect(missedInline.isError).toBe(false);
+    expect(missedInline.text).toContain('"NOT-PRINTED" not seen (timed out after 200 ms)');
+    expect(missedInline.text).toMatch(/Waited \d+ ms: the waitFor text did not appear/);
+    expect(missedInline.text).not.toContain("Text seen");
     await call(c, "send_raw", { sessionId: id, utf8: "printf '\\e[7mrev\\e[0m\\n'\r", waitFor: { pattern: "rev\n" } });
     const highlighted = await call(c, "get_text", { sessionId: id });
     expect(highlighted.text).toContain('inverse "rev"');
