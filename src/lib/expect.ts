@@ -23,9 +23,9 @@ import { nextScreenChange } from "../session/wait.ts";
 import type { Highlight } from "../term/types.ts";
 import { compareGolden, type GoldenRegion } from "./golden.ts";
 import type { Mask } from "./mask.ts";
-import { callerOf, defaultName, goldenFile, updateMode, type CallSite } from "./snapshot-target.ts";
+import { type CallSite, callerOf, defaultName, goldenFile, updateMode } from "./snapshot-target.ts";
 import { Terminal } from "./terminal.ts";
-import { toWaitOptions, type TextPattern } from "./wait-options.ts";
+import { type TextPattern, toWaitOptions } from "./wait-options.ts";
 
 export interface ScreenMatcherOptions {
   /** How long the screen may take. Default 5000. */
@@ -178,7 +178,7 @@ async function toMatchScreenSnapshot(
   }
 }
 
-const matchers: Record<string, Matcher> = { toShowText, toHaveHighlight, toMatchScreenSnapshot } as never;
+const matchers: Record<string, Matcher> = { toShowText, toHaveHighlight, toMatchScreenSnapshot };
 
 let handed: { received: unknown; isNot: boolean } | undefined;
 expect.extend({

@@ -180,7 +180,7 @@ export const diffSnapshotsTool = defineTool({
       }
     }
     // Flat, as the original returned it (identical, cursorMoved, resized, changedLines, addedRows, removedRows).
-    const diff = diffSnapshots(args.before as never, args.after as never);
+    const diff = diffSnapshots(args.before, args.after);
     const summary = diff.identical
       ? "Identical"
       : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`;
