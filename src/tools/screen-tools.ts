@@ -4,6 +4,7 @@ import { TuiError } from "../errors.ts";
 import { settledView } from "../session/observe.ts";
 import { MAX_CELLS } from "../term/cells.ts";
 import { diffSnapshots } from "../term/diff.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { Session } from "../session/session.ts";
 import type { Snapshot } from "../term/types.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
@@ -193,7 +194,7 @@ export const resize = defineSessionTool({
   scriptable: true,
   output: shape({ ...observedOutput, cols: N, rows: N }),
   description: "Resize PTY and emulator (the app gets SIGWINCH). Returns the screen before/after re-layout.",
-  input: v.strictObject({ sessionId, cols: positiveInt(1000), rows: positiveInt(500), ...observeEntries }),
+  input: v.strictObject({ sessionId, cols: positiveInt(MAX_COLS), rows: positiveInt(MAX_ROWS), ...observeEntries }),
   annotations: annotations("Resize", "write", true),
   act(session, args, ctx) {
     const from = { cols: session.cols, rows: session.rows };
