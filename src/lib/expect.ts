@@ -25,7 +25,7 @@ import { compareGolden, type GoldenRegion } from "./golden.ts";
 import type { Mask } from "./mask.ts";
 import { type CallSite, callerOf, defaultName, goldenFile, updateMode } from "./snapshot-target.ts";
 import { Terminal } from "./terminal.ts";
-import { type TextPattern, toWaitOptions } from "./wait-options.ts";
+import { DEFAULT_TIMEOUT_MS, type TextPattern, toWaitOptions } from "./wait-options.ts";
 
 export interface ScreenMatcherOptions {
   /** How long the screen may take. Default 5000. */
@@ -110,7 +110,7 @@ async function toHaveHighlight(
   text: string,
   options: ScreenMatcherOptions = {},
 ): Promise<Result> {
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let highlights: Highlight[] = [];
   const highlighted = async () => {
     highlights = (await t.screen()).highlights;
@@ -166,7 +166,7 @@ async function toMatchScreenSnapshot(
     region: options.region,
     mask: options.mask,
     update: updateMode(),
-    timeoutMs: options.timeoutMs ?? 5000,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     hints,
   };
   try {
