@@ -5,7 +5,7 @@
  *
  * Why they are not plain expect.extend matchers: bun:test (1.4) runs an async custom matcher by
  * spinning the event loop inside the matcher call, and in that loop Worker messages are not
- * delivered (oven-sh/bun#10636, #31462). A session's output arrives from its reader Worker, so such
+ * delivered (oven-sh/bun#10636, oven-sh/bun#31462). A session's output arrives from its reader Worker, so such
  * a matcher could never see new output. Each matcher here is a method on bun's Expect prototype
  * that returns a real Promise; a tiny sync matcher registered with expect.extend hands it the
  * received value and `.not` (and counts the assertion).

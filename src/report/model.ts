@@ -8,7 +8,7 @@ import { parseCast, type Cast } from "../record/cast-file.ts";
 import { screensAt, type ReplayFrame } from "../render/replay.ts";
 import { CELL_HEIGHT, renderSvg } from "../render/svg.ts";
 
-/** Step pictures per test (principle 9: a 1000-step test must not make a 100 MB page). */
+/** Step pictures per test (everything is bounded: a 1000-step test must not make a 100 MB page). */
 export const MAX_STEP_PICTURES = 200;
 /** A recording larger than this is linked, not inlined (the page must open quickly). */
 export const MAX_INLINE_CAST_BYTES = 8 * 1024 * 1024;

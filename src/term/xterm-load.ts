@@ -4,7 +4,7 @@ import type { Terminal } from "@xterm/headless";
 
 /**
  * xterm.js is loaded on the first session, not at start-up: evaluating it is a large share of the
- * server's spawn-to-initialize time (issue 14), and a server may never start a session.
+ * server's spawn-to-initialize time (bench/README.md, start-up), and a server may never start a session.
  */
 let xterm: { Terminal: typeof Terminal; SerializeAddon: typeof SerializeAddon } | undefined;
 export function loadXterm(): NonNullable<typeof xterm> {
