@@ -29,9 +29,9 @@
  *   so no ":1" sub-field is ever written (kitty writes it only for repeat and release).
  * Flags without 1 and 8 keep kitty's legacy fallbacks (e.g. ctrl+a -> 0x01).
  */
-import type { KeyboardModes, KeySpec } from "./types.ts";
 import { isUpperLetter, shiftedChar, US_UNSHIFTED } from "./names.ts";
-import { CSI, ctrlChar, CURSOR_FINALS, ESC, modifierBits, SS3, SS3_FUNCTION_FINALS, TILDE_CODES } from "./tables.ts";
+import { CSI, CURSOR_FINALS, ctrlChar, ESC, modifierBits, SS3, SS3_FUNCTION_FINALS, TILDE_CODES } from "./tables.ts";
+import type { KeyboardModes, KeySpec } from "./types.ts";
 
 /** Progressive enhancement flag bits (kitty spec, "Progressive enhancement"). */
 export const KITTY_FLAGS = {

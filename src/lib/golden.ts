@@ -9,7 +9,7 @@ import { cancelled, TuiError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
 import { nextScreenChange, quietPeriod } from "../session/wait.ts";
 import type { CellInfo } from "../term/types.ts";
-import { maskCells, maskRows, type Mask } from "./mask.ts";
+import { type Mask, maskCells, maskRows } from "./mask.ts";
 
 /** Rows of a diff shown in a message; the full list is in details.changedRows. */
 const MAX_DIFF_ROWS_SHOWN = 40;

@@ -49,7 +49,14 @@ export function parseCast(text: string, name = "recording"): Cast {
     | undefined;
   const cols = Number(version === 3 ? term?.cols : term?.width);
   const rows = Number(version === 3 ? term?.rows : term?.height);
-  if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1 || cols > MAX_COLS || rows > MAX_ROWS) {
+  if (
+    !Number.isInteger(cols) ||
+    !Number.isInteger(rows) ||
+    cols < 1 ||
+    rows < 1 ||
+    cols > MAX_COLS ||
+    rows > MAX_ROWS
+  ) {
     throw bad(name, `the header has no terminal size within 1x1..${MAX_COLS}x${MAX_ROWS}`);
   }
   const events: CastEvent[] = [];

@@ -97,7 +97,14 @@ async function apply(emulator: Emulator, event: CastEvent): Promise<void> {
   else if (event.code === "r") {
     await emulator.flushed();
     const [cols, rows] = event.data.split("x").map(Number);
-    if (Number.isInteger(cols) && Number.isInteger(rows) && cols! >= 1 && rows! >= 1 && cols! <= MAX_COLS && rows! <= MAX_ROWS)
+    if (
+      Number.isInteger(cols) &&
+      Number.isInteger(rows) &&
+      cols! >= 1 &&
+      rows! >= 1 &&
+      cols! <= MAX_COLS &&
+      rows! <= MAX_ROWS
+    )
       emulator.resize(cols!, rows!);
   }
 }
