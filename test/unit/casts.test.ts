@@ -4,8 +4,8 @@
  * through one typed accessor, so neither is needed.
  */
 import { expect, test } from "bun:test";
-import { Glob } from "bun";
 import { join } from "node:path";
+import { Glob } from "bun";
 
 const ROOT = join(import.meta.dir, "..", "..");
 

@@ -6,8 +6,8 @@
  * fine, spelled owner/repo#N. Comments are found with TypeScript's own parser, so strings never count.
  */
 import { expect, test } from "bun:test";
-import { Glob } from "bun";
 import { join } from "node:path";
+import { Glob } from "bun";
 import ts from "typescript";
 
 const ROOT = join(import.meta.dir, "..", "..");

@@ -3,8 +3,8 @@
  * library's launch, a recording's header. And no door spells the numbers itself.
  */
 import { expect, test } from "bun:test";
-import { Glob } from "bun";
 import { join } from "node:path";
+import { Glob } from "bun";
 import * as v from "valibot";
 import { launch } from "../../src/lib/launch.ts";
 import { parseCast } from "../../src/record/cast-file.ts";
