@@ -65,7 +65,7 @@ export function createServer(catalog: ToolDef[], context: ServerContext): Server
         "send_keys/send_text with waitFor, read with snapshot/get_text, and use " +
         "run_script for multi-step flows with no round trips. stop_session when done.",
       // The SDK builds an Ajv instance up front, only for elicitation, which this server never
-      // sends; built on first use instead, it stays off the start-up path (issue 14).
+      // sends; built on first use instead, it stays off the start-up path that initialize waits on.
       jsonSchemaValidator: { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) },
     },
   );
