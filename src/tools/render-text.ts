@@ -1,7 +1,8 @@
 /**
  * The model's view of a result: the summary line, then the reply's named parts in one fixed order
  * (fields, lines, settle, diff, screen, highlights, blocks; see reply.ts). Handlers name the parts;
- * nothing here looks at a tool's field names. The full JSON stays in structuredContent.
+ * nothing here looks at a tool's field names. The full JSON is the outcome's data (structuredContent in
+ * structured mode); by default this text is all a model gets, so every fact it needs is here.
  */
 import type { Highlight } from "../term/types.ts";
 import type { Cursor, DiffPart, ReplyParts, ScreenPart } from "./reply.ts";
@@ -28,7 +29,7 @@ function highlightLines(highlights: readonly Highlight[] | undefined): string[] 
   return [
     "Highlighted (row:cols kind text):",
     ...highlights.slice(0, MAX_HIGHLIGHTS).map(highlightLine),
-    ...(more > 0 ? [`(${more} more in structuredContent)`] : []),
+    ...(more > 0 ? [`(${more} more not listed)`] : []),
   ];
 }
 
@@ -76,7 +77,7 @@ function scalar(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Facts as `key: value` (objects as compact JSON); null means "not applicable" and is left to structuredContent. */
+/** Facts as `key: value` (objects as compact JSON); null means "not applicable" and is left out. */
 function fieldLines(fields: Record<string, unknown>): string[] {
   const simple: string[] = [];
   const complex: string[] = [];

@@ -160,17 +160,21 @@ export function fieldsWithout(data: Record<string, unknown>, ...keys: string[]):
   return Object.fromEntries(Object.entries(data).filter(([key]) => !skip.has(key)));
 }
 
-/** Larger cells JSON is left to structuredContent instead of being printed twice. */
+/** Beside structuredContent, larger cells JSON is left there instead of being printed twice. */
 const MAX_TEXT_CELLS_BYTES = 64 * 1024;
 
-/** The blocks a snapshot adds after its screen: ANSI, cells, the whole buffer. */
-export function snapshotBlocks(snap: Pick<Snapshot, "ansi" | "cells" | "scrollback">): string[] {
+/**
+ * The blocks a snapshot adds after its screen: ANSI, cells, the whole buffer. `textOnly`: the text is
+ * the only channel (TUI_TESTER_OUTPUT=text), so cells are printed whatever their size; a large reply
+ * then goes to a file (reply-cap.ts) and the text names it.
+ */
+export function snapshotBlocks(snap: Pick<Snapshot, "ansi" | "cells" | "scrollback">, textOnly = false): string[] {
   const out: string[] = [];
   if (snap.ansi !== undefined) out.push("ANSI:", snap.ansi);
   if (snap.cells !== undefined) {
     // Cells are for programs; a model reads the screen and its highlights. Small ones are shown anyway.
     const cells = JSON.stringify(snap.cells);
-    const small = cells.length <= MAX_TEXT_CELLS_BYTES;
+    const small = textOnly || cells.length <= MAX_TEXT_CELLS_BYTES;
     out.push(small ? `Cells: ${cells}` : `Cells: ${cells.length} bytes of JSON, in structuredContent.cells.`);
   }
   const sb = snap.scrollback;

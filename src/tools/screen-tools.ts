@@ -6,7 +6,7 @@ import { MAX_CELLS } from "../term/cells.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import type { Session } from "../session/session.ts";
 import type { Snapshot } from "../term/types.ts";
-import { annotations, defineSessionTool, defineTool } from "./define.ts";
+import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
 import { runObserved } from "./observed.ts";
 import { mergeParts, snapshotBlocks, viewParts } from "./reply.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
@@ -35,8 +35,9 @@ const region = v.optional(
 );
 
 /** A snapshot's text: dropped bytes, the screen and highlights, then ANSI, cells and the buffer. */
-function snapParts(snap: Snapshot, session: Session) {
-  return mergeParts({ fields: dropped(session) }, viewParts(snap), { blocks: snapshotBlocks(snap) });
+function snapParts(snap: Snapshot, session: Session, ctx: ToolContext) {
+  const blocks = snapshotBlocks(snap, ctx.config.output === "text");
+  return mergeParts({ fields: dropped(session) }, viewParts(snap), { blocks });
 }
 
 export const snapshot = defineSessionTool({
@@ -50,7 +51,7 @@ export const snapshot = defineSessionTool({
   input: v.strictObject({ sessionId, format: snapshotFormat, region, ...scrollbackEntries }),
   annotations: annotations("Snapshot", "read"),
   allowExited: true,
-  async act(session, args) {
+  async act(session, args, ctx) {
     await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({
       format: args.format,
@@ -69,7 +70,7 @@ export const snapshot = defineSessionTool({
         `${snap.cursor.row},${snap.cursor.col}` +
         `${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`,
       data: { sessionId: session.id, ...snap, ...dropped(session) },
-      parts: snapParts(snap, session),
+      parts: snapParts(snap, session, ctx),
     };
   },
 });
@@ -82,7 +83,7 @@ export const getText = defineSessionTool({
   input: v.strictObject({ sessionId, ...scrollbackEntries }),
   annotations: annotations("Get text", "read"),
   allowExited: true,
-  async act(session, args) {
+  async act(session, args, ctx) {
     await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({
       format: "text",
@@ -103,7 +104,7 @@ export const getText = defineSessionTool({
     return {
       summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`,
       data,
-      parts: snapParts(snap, session),
+      parts: snapParts(snap, session, ctx),
     };
   },
 });

@@ -194,7 +194,7 @@ export const getExitInfo = defineSessionTool({
   compat: { tailBytes: "outputTailBytes" },
   annotations: annotations("Get exit info", "read"),
   allowExited: true,
-  async act(session, args) {
+  async act(session, args, ctx) {
     await session.emulator.flushed();
     const tail = new TextDecoder().decode(session.raw.tail(args.outputTailBytes));
     const screenTail = session.emulator.text().replace(/\s+$/, "").split("\n").slice(-EXIT_SCREEN_ROWS).join("\n");
@@ -207,16 +207,20 @@ export const getExitInfo = defineSessionTool({
       screenTail,
       tail,
     };
-    // The raw tail is for programs (escape codes and all): the text names its size and shows the screen's last rows.
+    // The raw tail is for programs (escape codes and all): beside structuredContent the text names its size;
+    // in text mode, the only channel, it is printed escaped. The text shows the screen's last rows.
     const rows = screenTail === "" ? "(blank screen: the app cleared it, or wrote nothing)" : screenTail;
+    const bytes = Buffer.byteLength(tail);
+    const inText = ctx.config.output === "text";
     const fields = {
       ...fieldsWithout(data, "screenTail", "tail", "exited", "state", "exitCode", "signal"),
-      tail: `${Buffer.byteLength(tail)} raw bytes in structuredContent.tail`,
+      ...(inText ? {} : { tail: `${bytes} raw bytes in structuredContent.tail` }),
     };
+    const raw = inText ? [`Raw output tail (${bytes} bytes, as JSON): ${JSON.stringify(tail)}`] : [];
     return {
       summary: `${session.id}: ${describeExit(session.exit)}`,
       data,
-      parts: { fields, blocks: ["Last screen rows:", rows] },
+      parts: { fields, blocks: [...raw, "Last screen rows:", rows] },
     };
   },
 });
