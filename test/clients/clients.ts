@@ -46,8 +46,12 @@ export const CLIENTS: Record<ClientName, ClientSpec> = {
       const config = join(home, "mcp.json");
       writeFileSync(config, JSON.stringify({ mcpServers: { "tui-tester": server } }));
       return {
-        args: ["-p", PROMPT, "--mcp-config", config, "--strict-mcp-config", "--dangerously-skip-permissions"]
-          .concat(["--model", "claude-sonnet-4-5", "--output-format", "json"]),
+        args: ["-p", PROMPT, "--mcp-config", config, "--strict-mcp-config", "--dangerously-skip-permissions"].concat([
+          "--model",
+          "claude-sonnet-4-5",
+          "--output-format",
+          "json",
+        ]),
         env: {
           ANTHROPIC_BASE_URL: api,
           ANTHROPIC_API_KEY: "sk-ant-fake",
@@ -132,8 +136,12 @@ export const CLIENTS: Record<ClientName, ClientSpec> = {
         JSON.stringify({ mcpServers: { "tui-tester": { type: "local", ...server, tools: ["*"] } } }),
       );
       return {
-        args: ["-p", PROMPT, "--allow-all-tools", "--no-auto-update", "--disable-builtin-mcps"]
-          .concat(["--additional-mcp-config", `@${config}`, "--output-format", "json"]),
+        args: ["-p", PROMPT, "--allow-all-tools", "--no-auto-update", "--disable-builtin-mcps"].concat([
+          "--additional-mcp-config",
+          `@${config}`,
+          "--output-format",
+          "json",
+        ]),
         env: {
           COPILOT_HOME: join(home, ".copilot"),
           COPILOT_OFFLINE: "true",
@@ -156,7 +164,12 @@ export function clientBinary(name: ClientName): string | null {
 
 /** "2.1.197" from the installed package.json, or "?" when it has none. */
 export function clientVersion(name: ClientName): string {
-  const pkg = { claude: "@anthropic-ai/claude-code", codex: "@openai/codex", opencode: "opencode-ai", copilot: "@github/copilot" }[name];
+  const pkg = {
+    claude: "@anthropic-ai/claude-code",
+    codex: "@openai/codex",
+    opencode: "opencode-ai",
+    copilot: "@github/copilot",
+  }[name];
   try {
     return JSON.parse(readFileSync(join(CLIENTS_DIR, "node_modules", pkg, "package.json"), "utf8")).version;
   } catch {

@@ -60,7 +60,8 @@ export function startFakeAnthropic(script: ToolScript): FakeApi {
     const usage = { input_tokens: 100, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     const message = { id, type: "message", role: "assistant", model, content: [], stop_reason: null, usage };
     const events: [string, unknown][] = [["message_start", { type: "message_start", message }]];
-    const block = t.kind === "tool" ? { type: "tool_use", id: t.id, name: t.name, input: {} } : { type: "text", text: "" };
+    const block =
+      t.kind === "tool" ? { type: "tool_use", id: t.id, name: t.name, input: {} } : { type: "text", text: "" };
     events.push(["content_block_start", { type: "content_block_start", index: 0, content_block: block }]);
     const delta =
       t.kind === "tool"

@@ -25,15 +25,21 @@ function offered(body: any): Offered[] {
   const out: Offered[] = [];
   for (const t of [...(body.tools ?? []), ...loaded]) {
     if (t?.type === "namespace" && Array.isArray(t.tools))
-      for (const x of t.tools) out.push({ full: `${t.name.replace(/_*$/, "")}__${x.name}`, name: x.name, namespace: t.name });
+      for (const x of t.tools)
+        out.push({ full: `${t.name.replace(/_*$/, "")}__${x.name}`, name: x.name, namespace: t.name });
     else if (typeof t?.name === "string") out.push({ full: t.name, name: t.name });
   }
   return out;
 }
 
+/** Searches for one tool before the step fails: Codex lists the server's tools once it has started. */
+const MAX_SEARCHES = 50;
+
 export function startFakeOpenAI(script: ToolScript): FakeApi {
   let issued: { callId: string; name: string; internal: boolean } | null = null;
-  let searched: string | null = null;
+  // Searches for the step in flight. Codex may start the MCP server after its first request, so a search
+  // that found nothing is repeated (each one is a client round trip), up to MAX_SEARCHES.
+  let searches = 0;
   let n = 0;
 
   async function turn(body: any): Promise<Turn> {
@@ -59,16 +65,20 @@ export function startFakeOpenAI(script: ToolScript): FakeApi {
       const hit = tools.find((t) => t.full === full);
       const callId = `call_${++n}`;
       if (hit) {
+        searches = 0;
         issued = { callId, name: hit.full, internal: false };
         return { kind: "tool", name: hit.name, namespace: hit.namespace, input: step.args };
       }
-      if (canSearch && searched !== step.tool) {
-        searched = step.tool;
+      if (canSearch && searches < MAX_SEARCHES) {
+        searches++;
         issued = { callId, name: "tool_search", internal: true };
         return { kind: "search", query: `tui tester ${step.tool.replaceAll("_", " ")} ${step.tool}` };
       }
       issued = null;
-      script.reject(new Error(`Codex offers no tool for ${step.tool}; it offers: ${tools.map((t) => t.full).join(", ")}`));
+      searches = 0;
+      script.reject(
+        new Error(`Codex offers no tool for ${step.tool}; it offers: ${tools.map((t) => t.full).join(", ")}`),
+      );
     }
   }
 
@@ -91,7 +101,14 @@ export function startFakeOpenAI(script: ToolScript): FakeApi {
       };
     } else if (t.kind === "tool") {
       const args = JSON.stringify(t.input);
-      item = { type: "function_call", id: `fc_${n}`, call_id: callId, name: t.name, arguments: args, status: "completed" };
+      item = {
+        type: "function_call",
+        id: `fc_${n}`,
+        call_id: callId,
+        name: t.name,
+        arguments: args,
+        status: "completed",
+      };
       if (t.namespace) item.namespace = t.namespace;
     } else {
       const content = [{ type: "output_text", text: t.text, annotations: [] }];
