@@ -56,6 +56,9 @@ export const CLIENTS: Record<ClientName, ClientSpec> = {
           ANTHROPIC_BASE_URL: api,
           ANTHROPIC_API_KEY: "sk-ant-fake",
           IS_SANDBOX: "1",
+          // Connect the MCP servers before the first model request (print mode may not wait otherwise).
+          MCP_CONNECTION_NONBLOCKING: "0",
+          MCP_TIMEOUT: "60000",
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
           DISABLE_TELEMETRY: "1",
           DISABLE_AUTOUPDATER: "1",
