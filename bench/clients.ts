@@ -3,7 +3,8 @@
  * What real MCP clients deliver to the model: the five agent tasks of bench/agent-tasks.ts run through
  * Claude Code, Codex CLI, opencode and Copilot CLI (test/clients/: each client headless against a fake
  * model API on 127.0.0.1 that plays the task's tool calls), and the o200k tokens of every tool result
- * as the client handed it to the model, in the default output mode and with TUI_TESTER_OUTPUT=structured.
+ * as the client handed it to the model, in the default output mode, with TUI_TESTER_OUTPUT=structured and
+ * with TUI_TESTER_SCREEN_DETAIL=diff.
  * Plus a 3,000-line scrollback read per client: did it arrive whole, cut, or spilled with the file named.
  *   bun run bench:clients                  every installed client
  *   bun run bench:clients claude codex     only these
@@ -28,7 +29,11 @@ import { type Call, SHELL, tasks } from "./agent-tasks.ts";
 import { stamp, thousands, writeBlock } from "./readme-block.ts";
 
 const SCROLLBACK_LINES = 3000;
-const MODES = { default: {}, structured: { TUI_TESTER_OUTPUT: "structured" } } as const;
+const MODES = {
+  default: {},
+  structured: { TUI_TESTER_OUTPUT: "structured" },
+  diff: { TUI_TESTER_SCREEN_DETAIL: "diff" },
+} as const;
 type Mode = keyof typeof MODES;
 
 interface ModeResult {
@@ -53,11 +58,12 @@ function scrollbackOutcome(text: string): string {
   for (let i = 1; i <= SCROLLBACK_LINES; i++) if (lines.has(String(i))) present++;
   const size = `${thousands(countTokens(text))} tokens`;
   const ours = text.match(/Full text: (\S+\.txt)/)?.[1];
-  if (ours) return `spilled by tui-tester to \`${basename(ours)}\`, ${present} lines inline (${size})`;
+  if (ours) return `spilled by tui-tester to \`${basename(ours)}\`, ${thousands(present)} lines inline (${size})`;
   const theirs = text.match(/(persisted-output|Output too large|saved to|written to)[^\n]*?(\/\S+)/);
-  if (theirs) return `spilled by the client to \`${basename(theirs[2]!)}\`, ${present} lines inline (${size})`;
+  if (theirs)
+    return `spilled by the client to \`${basename(theirs[2]!)}\`, ${thousands(present)} lines inline (${size})`;
   if (present === SCROLLBACK_LINES) return `whole (${size})`;
-  return `cut: ${present} of ${SCROLLBACK_LINES} lines, no file named (${size})`;
+  return `cut: ${thousands(present)} of ${thousands(SCROLLBACK_LINES)} lines, no file named (${size})`;
 }
 
 async function scrollbackRead(run: ClientRun): Promise<string> {
@@ -115,20 +121,23 @@ for (const name of names) {
     process.stderr.write(`skip ${CLIENTS[name].label}: not installed; ${INSTALL}\n`);
     continue;
   }
-  rows.push({ name, results: { default: await measure(name, "default"), structured: await measure(name, "structured") } });
+  const results = {} as Record<Mode, ModeResult>;
+  for (const mode of Object.keys(MODES) as Mode[]) results[mode] = await measure(name, mode);
+  rows.push({ name, results });
 }
 
 const label = (name: ClientName) => `${CLIENTS[name].label} ${clientVersion(name)}`;
 const yes = (b: boolean) => (b ? "yes" : "**no**");
 const tokenTable = [
-  `| o200k tokens delivered | ${tasks.map((t) => t.name).join(" | ")} | five tasks | five tasks, structured | settle line (default / structured) |`,
-  `|---|${tasks.map(() => "---:|").join("")}---:|---:|---|`,
+  `| o200k tokens delivered | ${tasks.map((t) => t.name).join(" | ")} | five tasks | five tasks, structured | five tasks, screenDetail diff | settle line (default / structured) |`,
+  `|---|${tasks.map(() => "---:|").join("")}---:|---:|---:|---|`,
   ...rows.map(({ name, results: r }) =>
     [
       label(name),
       ...tasks.map((t) => thousands(r.default.tasks[t.name] ?? null)),
       `**${thousands(r.default.total)}**`,
       thousands(r.structured.total),
+      thousands(r.diff.total),
       `${yes(r.default.settle)} / ${yes(r.structured.settle)}`,
     ].join(" | "),
   ),
