@@ -2,7 +2,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { Config } from "./config.ts";
 import type { ServerContext } from "./tools/context.ts";
 import type { ToolDef } from "./tools/define.ts";
 import { dispatch } from "./tools/dispatch.ts";
@@ -19,7 +18,7 @@ const IDLE_COLLECT_MS = 500;
  * described once) only in structured mode: a client such as opencode refuses a result without the
  * structuredContent its tool declared.
  */
-export function listTools(tools: ToolDef[], output: Config["output"]) {
+export function listTools(tools: ToolDef[], output: ServerContext["config"]["output"]) {
   const outputs = output === "structured" ? listedOutputSchemas(tools) : undefined;
   return tools.map((tool) => ({
     name: tool.name,
@@ -36,7 +35,7 @@ export function listTools(tools: ToolDef[], output: Config["output"]) {
  * catalog order. Names were checked at start-up (config.ts settingProblems); run_script keeps every
  * step type whatever is offered, since its steps are not calls of the listed tools.
  */
-export function offeredTools(all: ToolDef[], config: Pick<Config, "tools" | "toolsDeny">): ToolDef[] {
+export function offeredTools(all: ToolDef[], config: Pick<ServerContext["config"], "tools" | "toolsDeny">): ToolDef[] {
   const allow = config.tools;
   return all.filter((tool) => (allow === "all" || allow.includes(tool.name)) && !config.toolsDeny.includes(tool.name));
 }

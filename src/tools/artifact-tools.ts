@@ -18,7 +18,7 @@ const path = (where: string) =>
       v.string(),
       v.minLength(1),
       v.maxLength(4096),
-      v.description(`Default: a new file in ${where}. Relative to the server's cwd; the directory must exist.`),
+      v.description(`Default: a new file in ${where}. Relative to the server's cwd.`),
     ),
   );
 
@@ -26,8 +26,7 @@ export const startRecordingTool = defineSessionTool({
   name: "start_recording",
   output: shape({ path: S }),
   description:
-    "Record the session to an asciicast v2 file (asciinema play), written as output " +
-    "arrives; closed by stop_recording, stop_session or exit.",
+    "Record the session to an asciicast v2 file as output arrives, until stop_recording, stop_session or exit.",
   input: v.strictObject({
     sessionId,
     path: path("TUI_TESTER_RECORD_DIR or the output directory"),
@@ -72,9 +71,7 @@ export const markRecordingTool = defineSessionTool({
   name: "mark_recording",
   scriptable: true,
   output: shape({ path: S, atMs: N }),
-  description:
-    'Add a marker (asciicast "m" event) labelled text to the recording, e.g. ' +
-    "between run_script steps; players can jump to it.",
+  description: 'Add a marker labelled text to the recording (asciicast "m" event; players jump to it).',
   // "text", not "label": run_script steps already have a label of their own.
   input: v.strictObject({ sessionId, text: v.optional(v.pipe(v.string(), v.maxLength(200)), "") }),
   annotations: annotations("Mark recording", "write", false),
@@ -105,7 +102,7 @@ export const screenshotTool = defineSessionTool({
   input: v.strictObject({
     sessionId,
     format: v.optional(v.picklist(["png", "svg"]), "png"),
-    path: path("the output directory (TUI_TESTER_OUTPUT_DIR)"),
+    path: path("the output directory"),
     scale: v.optional(
       v.pipe(v.number(), v.minValue(0.25), v.maxValue(4), v.description("PNG zoom; 1 is 9x18 pixels per cell.")),
       1,
@@ -137,17 +134,21 @@ export const screenshotTool = defineSessionTool({
       `Screenshot of ${session.id} (${shot.width}x${shot.height} ` +
       `${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
     const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");
+    // One line of text naming the file (the summary says size and format): the picture is the content.
+    const parts = {};
     if (typeof shot.content === "string")
-      return { summary, data, extraContent: [{ type: "text", text: shot.content }, link] };
+      return { summary, data, parts, extraContent: [{ type: "text", text: shot.content }, link] };
     if (shot.bytes > MAX_INLINE_PNG_BYTES)
       return {
         summary: `${summary}; too large to inline, open the file`,
         data: { ...data, inlined: false },
+        parts,
         extraContent: [link],
       };
     return {
       summary,
       data,
+      parts,
       extraContent: [
         { type: "image", data: Buffer.from(shot.content).toString("base64"), mimeType: "image/png" },
         link,

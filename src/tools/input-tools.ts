@@ -110,9 +110,7 @@ export const sendRaw = defineSessionTool({
   name: "send_raw",
   scriptable: true,
   output: shape(observedOutput),
-  description:
-    'Send bytes (at most 1 MiB) given as exactly one of hex ("1b5b41"), base64 or ' +
-    "utf8, for sequences send_keys cannot name.",
+  description: 'Send bytes (at most 1 MiB) as exactly one of hex ("1b5b41"), base64 or utf8.',
   input: v.strictObject({
     sessionId,
     hex: v.optional(v.string()),

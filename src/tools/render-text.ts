@@ -21,7 +21,9 @@ export function cursorAt(cursor: Cursor): string {
 /** Most highlights listed in the text; a screen painted all over in colour has more than a selection. */
 const MAX_HIGHLIGHTS = 40;
 
-const highlightLine = (h: Highlight) => `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text)}`;
+/** A highlight's text without its trailing blanks (a bar padded to the edge): the columns give its extent. */
+const highlightLine = (h: Highlight) =>
+  `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text.trimEnd())}`;
 
 function highlightLines(highlights: readonly Highlight[] | undefined): string[] {
   if (!highlights || highlights.length === 0) return [];
@@ -41,8 +43,8 @@ function screenLines(screen: ScreenPart): string[] {
 }
 
 /** The changed rows of a diff, as `row- before` / `row+ after` (blank before-sides omitted). */
-export function diffLines({ diff, rows }: DiffPart): string[] {
-  if (diff.identical) return ["Screen unchanged."];
+export function diffLines({ diff, rows, highlightsUnchanged }: DiffPart): string[] {
+  if (diff.identical) return [highlightsUnchanged ? "Screen unchanged; highlights as before." : "Screen unchanged."];
   const out: string[] = [];
   const changed = diff.changedLines;
   const named = changed.length > 0 && rows === "ranges";

@@ -123,7 +123,8 @@ export function capTextReply(
   const json = JSON.stringify(data);
   const { base, failure } = spills.save(tool, text, json);
   const note = spillNote(size, "bytes of text", maxBytes, spillWhere(base, failure));
-  const head = cutBytes(text, Math.max(512, Math.floor(maxBytes / 2) - bytesOf(note)));
+  // The head fills the budget but for the note and a little room ("\n…"); the links are not text.
+  const head = cutBytes(text, Math.max(256, maxBytes - bytesOf(note) - 64));
   return {
     ...plain,
     content: [

@@ -29,6 +29,8 @@ export interface ScreenPart {
 export interface DiffPart {
   diff: Pick<SnapshotDiff, "changedLines" | "addedRows" | "removedRows"> & Partial<SnapshotDiff>;
   rows: "all" | "after" | "ranges";
+  /** An unchanged screen whose highlights are also the before-screen's: nothing to list again. */
+  highlightsUnchanged?: boolean;
 }
 
 export interface ReplyParts {
@@ -131,14 +133,22 @@ export function blockParts(block: ScreenBlock, inScript = false): ReplyParts {
   if (block.after) {
     const listAll = !block.fullScreenInstead && (changed <= MANY_ROWS || changed <= block.after.rows / 2);
     const { cursor, highlights } = block.after;
-    if (block.diff.identical)
-      return { settle, diff: { diff: block.diff, rows: "all" }, screen: { cursor }, highlights };
+    if (block.diff.identical) {
+      // Listed again only when they moved (a selection drawn in colour can move while the text stays).
+      const same =
+        block.before !== undefined && highlights.length > 0 && sameHighlights(block.before.highlights, highlights);
+      const diff: DiffPart = { diff: block.diff, rows: "all", ...(same ? { highlightsUnchanged: true } : {}) };
+      return { settle, diff, screen: { cursor }, highlights: same ? [] : highlights };
+    }
     return { settle, diff: { diff: block.diff, rows: listAll ? "all" : "ranges" }, ...viewParts(block.after) };
   }
   const rows = changed > MANY_ROWS ? "after" : "all";
   const highlights = block.highlights ?? [];
   return { settle, diff: { diff: block.diff, rows }, screen: { cursor: block.cursor }, highlights };
 }
+
+const sameHighlights = (a: readonly Highlight[], b: readonly Highlight[]) =>
+  a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 
 /** Several parts into one; lines and blocks are joined in order, other parts: the later wins. */
 export function mergeParts(...all: (ReplyParts | undefined)[]): ReplyParts {

@@ -27,10 +27,7 @@ const region = v.optional(
       rows: cellIndex(),
       cols: cellIndex(),
     }),
-    v.description(
-      "Part of the screen cells covers: first row and col (0-based, default 0), rows " +
-        "and cols (default: to the edge); clamped.",
-    ),
+    v.description("Cells only: row, col (0-based, default 0), rows, cols (default: to the edge); clamped."),
   ),
 );
 
@@ -45,9 +42,8 @@ export const snapshot = defineSessionTool({
   scriptable: true,
   output: shape({ ...viewOutput, lines: strings, ansi: S }),
   description:
-    `Rendered screen: text, lines, cursor, highlights; format ansi adds SGR ` +
-    `colours, cells runs of equal attributes per row (at most ${MAX_CELLS} cells a ` +
-    `call; region picks a part). includeScrollback adds the whole buffer.`,
+    `Screen text, cursor, highlights; format ansi adds SGR colours, cells attribute runs per row ` +
+    `(at most ${MAX_CELLS} cells; region picks a part). includeScrollback adds the buffer.`,
   input: v.strictObject({ sessionId, format: snapshotFormat, region, ...scrollbackEntries }),
   annotations: annotations("Snapshot", "read"),
   allowExited: true,

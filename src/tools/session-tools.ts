@@ -207,16 +207,21 @@ export const getExitInfo = defineSessionTool({
       screenTail,
       tail,
     };
-    // The raw tail is for programs (escape codes and all): beside structuredContent the text names its size;
-    // in text mode, the only channel, it is printed escaped. The text shows the screen's last rows.
+    // The raw tail is for programs (escape codes and all); the text shows the screen's last rows. Beside
+    // structuredContent the text names the tail's size. In text mode, the only channel, it is printed
+    // (escaped) when the caller asked for it with outputTailBytes; the default tail is only named.
     const rows = screenTail === "" ? "(blank screen: the app cleared it, or wrote nothing)" : screenTail;
     const bytes = Buffer.byteLength(tail);
     const inText = ctx.config.output === "text";
+    const asked = inText && (ctx.rawArgs as Record<string, unknown>)?.outputTailBytes !== undefined;
+    const named = inText
+      ? `${bytes} raw bytes (outputTailBytes prints them)`
+      : `${bytes} raw bytes in structuredContent.tail`;
     const fields = {
       ...fieldsWithout(data, "screenTail", "tail", "exited", "state", "exitCode", "signal"),
-      ...(inText ? {} : { tail: `${bytes} raw bytes in structuredContent.tail` }),
+      ...(asked ? {} : { tail: named }),
     };
-    const raw = inText ? [`Raw output tail (${bytes} bytes, as JSON): ${JSON.stringify(tail)}`] : [];
+    const raw = asked ? [`Raw output tail (${bytes} bytes, as JSON): ${JSON.stringify(tail)}`] : [];
     return {
       summary: `${session.id}: ${describeExit(session.exit)}`,
       data,

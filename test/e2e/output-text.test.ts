@@ -133,7 +133,7 @@ describe("every tool in text mode: content only, and the facts are in the text",
 
     // a screenshot: the PNG as an image block, and one line naming its file
     const shot = await call(c, "screenshot", { sessionId: id });
-    const png = found(shot.text, /saved to (\S+\.png)/);
+    const png = found(shot.text, /^Screenshot of \S+ \(\d+x\d+ PNG, \d+ bytes\) saved to (\S+\.png)$/);
     expect(existsSync(png)).toBe(true);
     expect(shot.content.filter((p) => p.type === "image").map((p) => p.mimeType)).toEqual(["image/png"]);
     const image = shot.content.find((p) => p.type === "image")!;
@@ -166,8 +166,11 @@ describe("every tool in text mode: content only, and the facts are in the text",
     expect(exited.text).toContain("the program exited");
     const info = await call(c, "get_exit_info", { sessionId: id });
     expect(info.text).toContain("exit code 4");
-    expect(info.text).toMatch(/Raw output tail \(\d+ bytes, as JSON\): ".*exit/);
+    expect(info.text).toContain("Last screen rows:");
+    expect(info.text).toMatch(/tail: \d+ raw bytes \(outputTailBytes prints them\)/);
     expect(info.text).not.toContain("structuredContent");
+    const tail = await call(c, "get_exit_info", { sessionId: id, outputTailBytes: 64 });
+    expect(tail.text).toMatch(/Raw output tail \(64 bytes, as JSON\): ".*exit/);
     expect((await call(c, "stop_session", { sessionId: id })).text).toContain("had already exited: exit code 4");
 
     const app = await call(c, "start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
