@@ -22,6 +22,7 @@ import {
   clientBinary,
   clientVersion,
   INSTALL,
+  killClients,
   startClient,
 } from "../test/clients/clients.ts";
 import { type Delivered, withoutClientNotes } from "../test/clients/script.ts";
@@ -112,6 +113,12 @@ async function measure(name: ClientName, mode: Mode): Promise<ModeResult> {
   process.stderr.write(`${name} ${mode}: ${result.total} tokens\n`);
   return result;
 }
+
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    killClients();
+    process.exit(130);
+  });
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("--")) as ClientName[];
 const names = (Object.keys(CLIENTS) as ClientName[]).filter((n) => wanted.length === 0 || wanted.includes(n));

@@ -196,6 +196,14 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+/** Client processes still running, for a caller that is stopped early (bench:clients on Ctrl-C). */
+const running = new Set<{ kill(signal?: number | NodeJS.Signals): void }>();
+
+/** Kill every client this process started and that is still running. */
+export function killClients(): void {
+  for (const child of running) child.kill("SIGKILL");
+}
+
 /** How long a finished client gets to exit before it is killed. */
 const EXIT_GRACE_MS = 30_000;
 
@@ -231,6 +239,7 @@ export async function startClient(name: ClientName, options: RunOptions = {}): P
     stdout: Bun.file(join(home, "client.stdout")),
     stderr: Bun.file(stderrPath),
   });
+  running.add(child);
   const stderrTail = () => {
     try {
       return readFileSync(stderrPath, "utf8").slice(-1500);
@@ -244,6 +253,7 @@ export async function startClient(name: ClientName, options: RunOptions = {}): P
     child.kill("SIGKILL");
   }, timeoutMs);
   const exited = child.exited.then((code) => {
+    running.delete(child);
     clearTimeout(killer);
     script.fail(new Error(`${spec.label} exited (code ${code}) before the script ended. stderr:\n${stderrTail()}`));
     return code;
