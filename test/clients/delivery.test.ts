@@ -48,6 +48,7 @@ for (const name of Object.keys(CLIENTS) as ClientName[]) {
         expect(missing.text).toContain('no session with id "nope"');
         expect(missing.text).toContain("Fix:");
         expect(missing.text).not.toMatch(/"error":\{"code"/);
+        if (name === "claude" || name === "opencode") expect(missing.isError).toBe(true); // their API's is_error
 
         const stopped = await run.call("stop_session", { sessionId });
         expect(stopped.text).toContain(sessionId!);

@@ -33,7 +33,7 @@ function offered(body: any): Offered[] {
 }
 
 /** Searches for one tool before the step fails: Codex lists the server's tools once it has started. */
-const MAX_SEARCHES = 50;
+const MAX_SEARCHES = 300;
 
 export function startFakeOpenAI(script: ToolScript): FakeApi {
   let issued: { callId: string; name: string; internal: boolean } | null = null;
