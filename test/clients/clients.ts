@@ -192,6 +192,8 @@ export interface ClientRun extends AsyncDisposable {
 export interface RunOptions {
   /** Extra environment of the tui-tester server (TUI_TESTER_OUTPUT=structured, ...). */
   serverEnv?: Record<string, string>;
+  /** Extra environment of the client itself (ENABLE_TOOL_SEARCH=true for Claude Code, ...). */
+  clientEnv?: Record<string, string>;
   /** The whole client run is killed after this long (default 300 s). */
   timeoutMs?: number;
 }
@@ -234,6 +236,7 @@ export async function startClient(name: ClientName, options: RunOptions = {}): P
       HTTP_PROXY: "http://127.0.0.1:9",
       NO_PROXY: "127.0.0.1,localhost",
       ...setup.env,
+      ...options.clientEnv,
     },
     stdin: "ignore",
     stdout: Bun.file(join(home, "client.stdout")),
