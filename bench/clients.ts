@@ -133,6 +133,11 @@ for (const name of names) {
   rows.push({ name, results });
 }
 
+if (rows.length === 0) {
+  process.stderr.write(`no client measured: none installed in TUI_TESTER_CLIENTS_DIR; ${INSTALL}\n`);
+  process.exit(1);
+}
+
 const label = (name: ClientName) => `${CLIENTS[name].label} ${clientVersion(name)}`;
 const yes = (b: boolean) => (b ? "yes" : "**no**");
 const tokenTable = [
