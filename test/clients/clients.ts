@@ -261,12 +261,17 @@ export async function startClient(name: ClientName, options: RunOptions = {}): P
     script.fail(new Error(`${spec.label} exited (code ${code}) before the script ended. stderr:\n${stderrTail()}`));
     return code;
   });
-  const dispose = async () => {
+  /** End the script and wait (bounded) for the client to exit, asking it to stop first if `ask`. */
+  const ended = async (ask: boolean) => {
     script.finish();
     const grace = setTimeout(() => child.kill("SIGKILL"), EXIT_GRACE_MS);
-    child.kill("SIGTERM");
-    await exited;
+    if (ask) child.kill("SIGTERM");
+    const code = await exited;
     clearTimeout(grace);
+    return code;
+  };
+  const dispose = async () => {
+    await ended(true);
     await api.stop();
     if (process.env.TUI_TESTER_CLIENTS_LOG) {
       mkdirSync(process.env.TUI_TESTER_CLIENTS_LOG, { recursive: true });
@@ -279,13 +284,7 @@ export async function startClient(name: ClientName, options: RunOptions = {}): P
     name,
     api,
     call: (tool, args = {}) => script.call(tool, args),
-    async finish() {
-      script.finish();
-      const grace = setTimeout(() => child.kill("SIGKILL"), EXIT_GRACE_MS);
-      const code = await exited;
-      clearTimeout(grace);
-      return code;
-    },
+    finish: () => ended(false),
     [Symbol.asyncDispose]: dispose,
   };
 }
