@@ -6,7 +6,16 @@
 import { delimiter, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import type { TerminalTheme } from "./term/types.ts";
-import { directoryProblem, fontFilesProblem, oneOf, port, positiveInt, themeProblem } from "./util/setting-checks.ts";
+import {
+  directoryProblem,
+  fontFilesProblem,
+  oneOf,
+  port,
+  positiveInt,
+  themeProblem,
+  toolList,
+  toolListProblem,
+} from "./util/setting-checks.ts";
 
 export { themeProblem };
 
@@ -108,21 +117,6 @@ export interface Setting {
    */
   problem(value: string, toolNames?: readonly string[]): string | undefined;
 }
-
-/** A comma list of tool names: each must be one of `toolNames` (when known); `extra` words are also accepted. */
-function toolListProblem(...extra: string[]) {
-  return (value: string, toolNames?: readonly string[]): string | undefined => {
-    const names = value.split(",").map((name) => name.trim());
-    const bad = names.find((name) => !/^[a-z_]+$/.test(name));
-    if (bad !== undefined) return `${JSON.stringify(bad.slice(0, 40))} is not a tool name`;
-    if (toolNames === undefined) return undefined;
-    const unknown = names.filter((name) => !toolNames.includes(name) && !(names.length === 1 && extra.includes(name)));
-    if (unknown.length === 0) return undefined;
-    return `unknown tool ${unknown.map((n) => JSON.stringify(n.slice(0, 40))).join(", ")} (tools: ${toolNames.join(", ")})`;
-  };
-}
-
-const toolList = (value: string) => value.split(",").map((name) => name.trim());
 
 const INT = "a positive integer";
 

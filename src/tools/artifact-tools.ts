@@ -96,9 +96,7 @@ export const screenshotTool = defineSessionTool({
   name: "screenshot",
   scriptable: true,
   output: shape({ path: S, format: S, width: N, height: N, bytes: N, inlined: B }),
-  description:
-    "Picture of the screen (colours, attributes, cursor, theme): PNG returned as an " +
-    "image or SVG as text, and saved to a file.",
+  description: "Picture of the screen with colours, cursor and theme: a PNG image (or SVG text), saved to a file.",
   input: v.strictObject({
     sessionId,
     format: v.optional(v.picklist(["png", "svg"]), "png"),
@@ -173,8 +171,7 @@ export const webViewerTool = defineTool({
   name: "web_viewer",
   output: shape({ url: S }),
   description:
-    "URL of a local page (127.0.0.1, secret token) to watch all sessions live and " +
-    "take control; input tools then fail with HUMAN_IN_CONTROL.",
+    "URL of a local page to watch every session live and take control (input tools then fail with HUMAN_IN_CONTROL).",
   input: v.strictObject({
     sessionId: v.optional(v.pipe(sessionId, v.description("Shown first. Default: the first running one."))),
   }),

@@ -165,8 +165,7 @@ export const typeText = defineSessionTool({
   name: "type_text",
   scriptable: true,
   output: shape({ ...observedOutput, chars: N, untyped: N }),
-  description:
-    "Type text a character at a time, cps per second (at most 1 MiB), for apps that treat typing unlike a paste.",
+  description: "Type text a character at a time at cps (at most 1 MiB), for apps that treat typing unlike a paste.",
   input: v.strictObject({
     sessionId,
     text: v.pipe(v.string(), v.minLength(1)),

@@ -125,9 +125,14 @@ function settleVerdict(
 /**
  * Parts of an input's before/after block: settle, changed rows, the after-screen (never the
  * before-screen). `inScript`: only the new side of changed rows, no screen (the script ends with it).
+ * `waitMissed`: the input's waitFor timed out without failing it.
  */
-export function blockParts(block: ScreenBlock, inScript = false): ReplyParts {
-  const settle = settleStatement(block);
+export function blockParts(block: ScreenBlock, inScript = false, waitMissed = false): ReplyParts {
+  // A waitFor that timed out (errorOnTimeout: false) settled on its timeout, not on the text.
+  const settle =
+    waitMissed && block.settledBy === "waitFor"
+      ? `Waited ${block.waitedMs} ms: the waitFor text did not appear${block.busy ? `; ${busyText(block.busy)}` : ""}.`
+      : settleStatement(block);
   const changed = block.diff.changedLines.length;
   if (inScript) return { diff: { diff: block.diff, rows: "after" } };
   if (block.after) {

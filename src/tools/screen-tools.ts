@@ -4,6 +4,7 @@ import { TuiError } from "../errors.ts";
 import { settledView } from "../session/observe.ts";
 import { MAX_CELLS } from "../term/cells.ts";
 import { diffSnapshots } from "../term/diff.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { Session } from "../session/session.ts";
 import type { Snapshot } from "../term/types.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
@@ -161,9 +162,7 @@ const snapshotLike = v.looseObject({ text: v.optional(v.string()), lines: v.opti
 export const diffSnapshotsTool = defineTool({
   name: "diff_snapshots",
   output: shape(diffShape.entries),
-  description:
-    "Row-level diff of two snapshots you already have (from snapshot, get_text or a " +
-    "screen block: text or lines, optional cursor/cols/rows). Stateless.",
+  description: "Row diff of two screens you already have (text or lines, optional cursor/cols/rows).",
   input: v.strictObject({ before: snapshotLike, after: snapshotLike }),
   annotations: annotations("Diff snapshots", "read"),
   async run(args) {
@@ -177,7 +176,7 @@ export const diffSnapshotsTool = defineTool({
       }
     }
     // Flat, as the original returned it (identical, cursorMoved, resized, changedLines, addedRows, removedRows).
-    const diff = diffSnapshots(args.before as never, args.after as never);
+    const diff = diffSnapshots(args.before, args.after);
     const summary = diff.identical
       ? "Identical"
       : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`;
@@ -189,8 +188,8 @@ export const resize = defineSessionTool({
   name: "resize",
   scriptable: true,
   output: shape({ ...observedOutput, cols: N, rows: N }),
-  description: "Resize PTY and emulator (the app gets SIGWINCH). Returns the screen before/after re-layout.",
-  input: v.strictObject({ sessionId, cols: positiveInt(1000), rows: positiveInt(500), ...observeEntries }),
+  description: "Resize PTY and emulator (the app gets SIGWINCH); returns the re-laid-out screen.",
+  input: v.strictObject({ sessionId, cols: positiveInt(MAX_COLS), rows: positiveInt(MAX_ROWS), ...observeEntries }),
   annotations: annotations("Resize", "write", true),
   act(session, args, ctx) {
     const from = { cols: session.cols, rows: session.rows };

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUN, fixture } from "../helpers.ts";
-import { connect, type TestClient } from "./client.ts";
+import { connect, connectStdio, type TestClient } from "./client.ts";
 
 type Part = { type: string; text?: string; mimeType?: string; uri?: string; data?: string };
 interface TextResult {
@@ -86,6 +86,16 @@ describe("every tool in text mode: content only, and the facts are in the text",
     });
     expect(text.text).toContain('waitFor match: ["v=42\\n","42"]');
     expect(text.text).toMatch(/Screen \(60x12, cursor \d+,2\):/);
+    // a waitFor that timed out without failing says so, in the summary and the settle line
+    const missedInline = await call(c, "send_text", {
+      sessionId: id,
+      text: "echo y\r",
+      waitFor: { pattern: "NOT-PRINTED", timeoutMs: 200, errorOnTimeout: false },
+    });
+    expect(missedInline.isError).toBe(false);
+    expect(missedInline.text).toContain('"NOT-PRINTED" not seen (timed out after 200 ms)');
+    expect(missedInline.text).toMatch(/Waited \d+ ms: the waitFor text did not appear/);
+    expect(missedInline.text).not.toContain("Text seen");
     await call(c, "send_raw", { sessionId: id, utf8: "printf '\\e[7mrev\\e[0m\\n'\r", waitFor: { pattern: "rev\n" } });
     const highlighted = await call(c, "get_text", { sessionId: id });
     expect(highlighted.text).toContain('inverse "rev"');
@@ -152,7 +162,10 @@ describe("every tool in text mode: content only, and the facts are in the text",
     expect(script.isError).toBe(true);
     expect(script.text).toContain("Script failed: step 1 (assert_text)");
     expect(script.text).toContain("Final screen");
-    expect((await call(c, "list_sessions")).text).toContain(`${id}: running`);
+    const sessions = await call(c, "list_sessions");
+    expect(sessions.text).toContain(`${id}: running`);
+    expect(sessions.text).toMatch(/\d+ bytes out; modes: bracketed paste/); // bash's readline
+    expect(sessions.text).not.toContain("recording to"); // stopped above
     const saved = join(outputDir, "text.tui.json");
     expect((await call(c, "save_test", { sessionId: id, path: saved, snapshots: "none" })).text).toContain(saved);
     const mouse = await call(c, "mouse", { sessionId: id, action: "click", row: 0, col: 0 });
@@ -174,7 +187,13 @@ describe("every tool in text mode: content only, and the facts are in the text",
     expect((await call(c, "stop_session", { sessionId: id })).text).toContain("had already exited: exit code 4");
 
     const app = await call(c, "start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
-    await call(c, "stop_session", { sessionId: found(app.text, /^Started (\S+)/), signal: "SIGKILL" });
+    const appId = found(app.text, /^Started (\S+)/);
+    await call(c, "wait_for_text", { sessionId: appId, pattern: "READY" });
+    // the modes a model needs before it clicks, in the session's line
+    expect((await call(c, "list_sessions")).text).toMatch(
+      new RegExp(`${appId}: running, .*modes: mouse \\w+ \\(sgr\\)`),
+    );
+    await call(c, "stop_session", { sessionId: appId, signal: "SIGKILL" });
     const { tools } = await c.client.listTools();
     for (const tool of tools) expect(seen.has(tool.name) ? tool.name : `${tool.name} (not called)`).toBe(tool.name);
   });
@@ -229,4 +248,24 @@ describe("TUI_TESTER_CONTENT=json with text output", () => {
     expect(missed.text).toContain('"timedOut":true');
     await call(json, "stop_session", { sessionId: body.sessionId, signal: "SIGKILL" });
   });
+});
+
+test("the real server process defaults to text mode, and TUI_TESTER_TOOLS reaches it", async () => {
+  // empty counts as unset: the server's own default
+  await using server = await connectStdio({ env: { TUI_TESTER_OUTPUT: "", TUI_TESTER_TOOLS: "core" } });
+  const { tools } = await server.client.listTools();
+  expect(tools.map((t) => t.name).toSorted()).toEqual([
+    "get_text",
+    "list_sessions",
+    "run_script",
+    "send_keys",
+    "send_text",
+    "snapshot",
+    "start_session",
+    "stop_session",
+    "wait_for_text",
+  ]);
+  for (const tool of tools) expect(tool.outputSchema).toBeUndefined();
+  const listed = await call(server, "list_sessions");
+  expect(listed.text).toStartWith("0 session(s), 0 running");
 });
