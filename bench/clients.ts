@@ -12,7 +12,7 @@
  * Clients come from TUI_TESTER_CLIENTS_DIR (default ${TMPDIR:-/tmp}/clients); a missing one is skipped.
  */
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import {
@@ -51,15 +51,26 @@ const failed = (d: Delivered, text: string) =>
 
 const sessionOf = (text: string) => text.match(/tui-[a-z0-9]+-\d+/)?.[0];
 
-/** How the 3,000 lines of `seq 1 3000` reached the model. */
-function scrollbackOutcome(text: string): string {
-  // A line is a number on its own: in plain text, or a JSON string ("lines":["1",...], "text":"1\\n2").
-  const lines = new Set([...text.matchAll(/(?:^|\n|\\n|")(\d+)(?=$|\n|\\n|")/g)].map((m) => m[1]));
+/** Each scrollback line names its number, so a line is found in plain text and inside JSON strings alike. */
+const scrollbackLine = (n: number | string) => `line ${n} of the scrollback`;
+
+/** How many of the lines 1..SCROLLBACK_LINES the text holds. */
+function linesIn(text: string): number {
+  const lines = new Set([...text.matchAll(new RegExp(scrollbackLine("(\\d+)"), "g"))].map((m) => m[1]));
   let present = 0;
   for (let i = 1; i <= SCROLLBACK_LINES; i++) if (lines.has(String(i))) present++;
+  return present;
+}
+
+/** How the 3,000 lines (about 83 KB, over the 16 KiB inline limit) reached the model. */
+function scrollbackOutcome(text: string): string {
+  const present = linesIn(text);
   const size = `${thousands(countTokens(text))} tokens`;
   const ours = text.match(/Full text: (\S+\.txt)/)?.[1];
-  if (ours) return `spilled by tui-tester to \`${basename(ours)}\`, ${thousands(present)} lines inline (${size})`;
+  if (ours) {
+    const whole = existsSync(ours) ? linesIn(readFileSync(ours, "utf8")) : 0;
+    return `spilled by tui-tester to \`${basename(ours)}\` (${thousands(whole)} lines in it), ${thousands(present)} lines inline (${size})`;
+  }
   const theirs = text.match(/(persisted-output|Output too large|saved to|written to)[^\n]*?(\/\S+)/);
   if (theirs)
     return `spilled by the client to \`${basename(theirs[2]!)}\`, ${thousands(present)} lines inline (${size})`;
@@ -72,8 +83,8 @@ async function scrollbackRead(run: ClientRun): Promise<string> {
   const sessionId = sessionOf(started.text);
   await run.call("send_text", {
     sessionId,
-    text: `seq 1 ${SCROLLBACK_LINES}\r`,
-    waitFor: { pattern: `${SCROLLBACK_LINES}\n$`, regex: false },
+    text: `seq -f '${scrollbackLine("%g")}' ${SCROLLBACK_LINES}\r`,
+    waitFor: { pattern: `${scrollbackLine(SCROLLBACK_LINES)}\n$`, regex: false },
   });
   const read = await run.call("get_text", { sessionId, includeScrollback: true, maxScrollbackLines: 5000 });
   await run.call("stop_session", { sessionId });
