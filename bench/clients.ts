@@ -73,7 +73,7 @@ function scrollbackOutcome(text: string): string {
   }
   const theirs = text.match(/(persisted-output|Output too large|saved to|written to)[^\n]*?(\/\S+)/);
   if (theirs)
-    return `spilled by the client to \`${basename(theirs[2]!)}\`, ${thousands(present)} lines inline (${size})`;
+    return `spilled by the client to \`${basename(theirs[2]!.replace(/[.,;:)]+$/, ""))}\`, ${thousands(present)} lines inline (${size})`;
   if (present === SCROLLBACK_LINES) return `whole (${size})`;
   return `cut: ${thousands(present)} of ${thousands(SCROLLBACK_LINES)} lines, no file named (${size})`;
 }
