@@ -15,7 +15,7 @@
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import { compileMatcher } from "./matcher.ts";
-import { readyOracle, type Busy, type SettledBy } from "./ready/oracle.ts";
+import { readyOracle, type Busy, type Held, type SettledBy } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
 import { isQuiet, quietSettle } from "./quiet-window.ts";
 import { waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
@@ -73,6 +73,8 @@ export interface ScreenBlock {
   settledBy: SettledBy;
   /** The foreground program judged by the oracle (its command name). */
   program?: string;
+  /** The first input was held this long, until the program was through its start-up (ready/first-input.ts). */
+  held?: Held;
   /** What the program was doing when the settle gave up (or, after fixed/waitFor, at the after-snapshot). */
   busy?: Busy;
   /** Why the quiet window was used instead of the oracle. */
@@ -99,8 +101,9 @@ export async function observe<T>(
   // A bad pattern must fail before anything is sent.
   if (options.waitFor) compileMatcher(options.waitFor)[Symbol.dispose]();
   const started = performance.now();
-  const before = options.captureScreen ? await settledView(session) : undefined;
   const oracle = readyOracle(session);
+  const held = await oracle.holdFirstInput(options.signal);
+  const before = options.captureScreen ? await settledView(session) : undefined;
   const adaptive = before !== undefined && !options.waitFor && options.waitAfterMs === undefined;
   const baseline = adaptive ? await oracle.baseline() : undefined;
   const marks = session.running ? session.emulator.promptMarks.finished : 0;
@@ -127,6 +130,7 @@ export async function observe<T>(
         { ...settle, ...commandStatus(session, marks) },
         started,
         options.screenDetail,
+        held,
       ),
     };
   }
@@ -170,13 +174,22 @@ export async function observe<T>(
   const after = await settledView(session);
   return {
     result,
-    screen: block(before, after, { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail),
+    screen: block(before, after, { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail, held),
   };
 }
 
 type Settle = Pick<
   ScreenBlock,
-  "settle" | "waitAfterMs" | "waitedMs" | "quiet" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus"
+  | "settle"
+  | "waitAfterMs"
+  | "waitedMs"
+  | "quiet"
+  | "settledBy"
+  | "program"
+  | "busy"
+  | "fallback"
+  | "commandStatus"
+  | "held"
 >;
 
 /** The status of a command that finished (an OSC 133 D mark) since the input, when one did. */
@@ -215,10 +228,12 @@ export function toView(snapshot: Snapshot): ScreenView {
 function block(
   before: ScreenView,
   after: ScreenView,
-  settle: Settle,
+  settled: Settle,
   started: number,
   detail: ScreenDetail,
+  held: Held | undefined,
 ): ScreenBlock {
+  const settle = held === undefined ? settled : { ...settled, held };
   const diff = diffSnapshots(before, after);
   const totalMs = Math.round(performance.now() - started);
   // Diff mode is for saving tokens: when the changed rows (both sides) would cost more than the

@@ -81,7 +81,7 @@ function busyText(busy: Busy): string {
 export function settleStatement(
   block: Pick<
     ScreenBlock,
-    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus"
+    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus" | "held"
   >,
 ): string {
   // OSC 133 prompt marks (shell integration): the finished command's exit status.
@@ -89,7 +89,15 @@ export function settleStatement(
     block.commandStatus === undefined
       ? ""
       : ` The command finished${block.commandStatus === null ? "" : ` with exit status ${block.commandStatus}`}.`;
-  return settleVerdict(block) + status;
+  return heldStatement(block.held) + settleVerdict(block) + status;
+}
+
+/** The first input waited for the program to get through its start-up (its terminal queries). */
+function heldStatement(held: ScreenBlock["held"]): string {
+  if (held === undefined) return "";
+  if (held.timedOut)
+    return `Sent after ${held.heldMs} ms although the program was still starting up (not reading its terminal yet). `;
+  return `Held ${held.heldMs} ms until the program was through its start-up and reading its terminal. `;
 }
 
 function settleVerdict(
