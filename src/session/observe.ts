@@ -68,11 +68,14 @@ export interface ScreenBlock {
    */
   quiet: boolean;
   /**
-   * How the settle ended: idle, periodic (back at rest, redrawing on a timer), quiet, timeout, exit, waitFor, fixed.
+   * How the settle ended: idle, periodic (back at rest, redrawing on a timer), unsure (back at rest on a
+   * short tick that can hide work: not claimed done), quiet, timeout, exit, waitFor, fixed.
    */
   settledBy: SettledBy;
   /** The foreground program judged by the oracle (its command name). */
   program?: string;
+  /** unsure: the period of the tick the program rests on, behind which later work cannot be seen. */
+  tickMs?: number;
   /** The first input was held this long, until the program was through its start-up (ready/first-input.ts). */
   held?: Held;
   /** What the program was doing when the settle gave up (or, after fixed/waitFor, at the after-snapshot). */
@@ -152,8 +155,9 @@ export async function observe<T>(
       baseline !== undefined ? await oracle.settle(baseline, actionStart, READY_CAP_MS, options.signal) : undefined;
     const waited = () => Math.round(performance.now() - actionStart);
     if (ready !== undefined && ready.settledBy !== "quiet") {
-      const { settledBy, program, busy } = ready;
-      const quiet = settledBy !== "timeout";
+      const { settledBy, program, busy, tickMs } = ready;
+      // unsure: back at rest on a short tick that can hide work, so not claimed quiet.
+      const quiet = settledBy !== "timeout" && settledBy !== "unsure";
       settle = {
         settle: "adaptive",
         waitAfterMs: waited(),
@@ -162,6 +166,7 @@ export async function observe<T>(
         settledBy,
         ...(program ? { program } : {}),
         ...(busy ? { busy } : {}),
+        ...(tickMs !== undefined ? { tickMs } : {}),
       };
     } else {
       await quietSettle(session, actionStart, options.signal);
@@ -190,6 +195,7 @@ type Settle = Pick<
   | "fallback"
   | "commandStatus"
   | "held"
+  | "tickMs"
 >;
 
 /** The status of a command that finished (an OSC 133 D mark) since the input, when one did. */

@@ -81,7 +81,7 @@ function busyText(busy: Busy): string {
 export function settleStatement(
   block: Pick<
     ScreenBlock,
-    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus" | "held"
+    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus" | "held" | "tickMs"
   >,
 ): string {
   // OSC 133 prompt marks (shell integration): the finished command's exit status.
@@ -101,7 +101,7 @@ function heldStatement(held: ScreenBlock["held"]): string {
 }
 
 function settleVerdict(
-  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback">,
+  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "tickMs">,
 ): string {
   const ms = block.waitedMs;
   const program = block.program ?? "the program";
@@ -111,6 +111,11 @@ function settleVerdict(
       return `Settled in ${ms} ms: ${program} is waiting for input.`;
     case "periodic":
       return `Settled in ${ms} ms: ${program} is waiting for input and redraws on a timer.`;
+    case "unsure":
+      return (
+        `Cannot tell after ${ms} ms whether ${program} is done: it wakes every ${block.tickMs ?? "few"} ms, ` +
+        "and work it does at a wake-up shows in no wait. Use waitFor for the text you expect."
+      );
     case "exit":
       return `Settled in ${ms} ms: the program exited.`;
     case "quiet":

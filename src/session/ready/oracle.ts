@@ -7,14 +7,14 @@
 import type { Session } from "../session.ts";
 import { FirstInputGate, type Held } from "./first-input.ts";
 import { ForegroundLooker } from "./foreground.ts";
-import type { Baseline, Busy, ReadyOutcome } from "./outcome.ts";
+import type { AtRest, Baseline, Busy, ReadyOutcome } from "./outcome.ts";
 import { OwnWrites } from "./own-writes.ts";
 import type { Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
 import { settle, type SettleParts } from "./settle.ts";
 import { certainRest, learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 
-export type { Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
+export type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
 export type { Held } from "./first-input.ts";
 
 export class ReadyOracle {
@@ -72,6 +72,7 @@ export class ReadyOracle {
     } else if (this.confirmed) {
       this.rests.remember(first, false);
     }
+    this.rests.notePhase(first);
     this.ownWrites.note(this.session.bytesOut, this.inputs);
     return { look: first, bytesOut: this.session.bytesOut, lastOutputAt: this.session.lastOutputAt };
   }
@@ -84,14 +85,16 @@ export class ReadyOracle {
     return settle(this.parts, baseline, since, capMs, signal);
   }
 
-  /** The settle found the program at rest: remember it. Returns whether it rests on a periodic redraw. */
-  private atRest(seen: Look, base: Look | undefined): boolean {
+  /** The settle found the program at rest: remember it, and say how to report it. */
+  private atRest(seen: Look, base: Look | undefined): AtRest {
     this.confirmed = true;
     this.rests.remember(seen, false);
     if (base === undefined) this.ownWrites.note(this.session.bytesOut, this.inputs);
     const periodic = this.ownWrites.periodic(() => this.rests.restsOnTimer(seen));
     this.ownWrites.settled(this.session.bytesOut, this.inputs);
-    return periodic;
+    const tickMs = this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn);
+    if (tickMs !== undefined) return { settledBy: "unsure", tickMs };
+    return { settledBy: periodic ? "periodic" : "idle" };
   }
 
   /** One look, for a fixed or waitFor settle: is the program at rest now? Undefined when unknown. */

@@ -5,7 +5,7 @@
 import { cancelled } from "../../errors.ts";
 import type { Session } from "../session.ts";
 import type { ForegroundLooker } from "./foreground.ts";
-import type { Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
+import type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
 import { procCost } from "./proc.ts";
 import type { Look } from "./reading.ts";
 import type { RestModel } from "./rest-model.ts";
@@ -34,10 +34,11 @@ export interface SettleParts {
   group: ForegroundLooker;
   rests: RestModel;
   /**
-   * The program is back at rest in `seen` and drained: record it. Returns whether it rests on a
-   * periodic redraw. `base` is undefined when the settle had no baseline.
+   * The program is back at rest in `seen` and drained: record it. Returns how to report it: idle,
+   * periodic (redraws on a long timer), or unsure (rests on a short tick that can hide work).
+   * `base` is undefined when the settle had no baseline.
    */
-  atRest(seen: Look, base: Look | undefined): boolean;
+  atRest(seen: Look, base: Look | undefined): AtRest;
 }
 
 /**
@@ -53,10 +54,11 @@ export async function settle(
 ): Promise<ReadyOutcome> {
   const { session, group, rests } = parts;
   const cost = { reads: procCost.reads, ms: procCost.ms };
-  const outcome = (settledBy: SettledBy, program?: string, busy?: Busy): ReadyOutcome => ({
+  const outcome = (settledBy: SettledBy, program?: string, busy?: Busy, tickMs?: number): ReadyOutcome => ({
     settledBy,
     ...(program !== undefined ? { program } : {}),
     ...(busy !== undefined ? { busy } : {}),
+    ...(tickMs !== undefined ? { tickMs } : {}),
     procReads: procCost.reads - cost.reads,
     procMs: Math.round((procCost.ms - cost.ms) * 100) / 100,
   });
@@ -87,6 +89,7 @@ export async function settle(
     known = seen;
     if (base !== undefined) rests.noteQuietWaits(seen);
     const busy = rests.busyIn(seen, session.pid);
+    rests.notePhase(seen);
     const responded = base === undefined || respondedTo(parts, base, seen, bytesAtStart, now - since);
     if (busy === undefined && responded) {
       if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut };
@@ -96,8 +99,8 @@ export async function settle(
       ) {
         await session.emulator.flushed();
         if (session.bytesOut === restSince.bytes) {
-          const periodic = parts.atRest(seen, base);
-          return outcome(periodic ? "periodic" : "idle", seen.leader);
+          const rest = parts.atRest(seen, base);
+          return outcome(rest.settledBy, seen.leader, undefined, rest.tickMs);
         }
       }
       restSince.bytes = session.bytesOut;
