@@ -31,7 +31,13 @@ export class ReadyOracle {
   constructor(private readonly session: Session) {
     this.group = new ForegroundLooker(session);
     this.gate = new FirstInputGate(session, this.group);
-    this.parts = { session, group: this.group, rests: this.rests, atRest: (seen, base) => this.atRest(seen, base) };
+    this.parts = {
+      session,
+      group: this.group,
+      rests: this.rests,
+      atRest: (seen, base) => this.atRest(seen, base),
+      shortTick: (seen) => this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn),
+    };
     session.onInput(() => {
       this.inputs++;
       this.confirmed = false;
@@ -92,8 +98,8 @@ export class ReadyOracle {
     if (base === undefined) this.ownWrites.note(this.session.bytesOut, this.inputs);
     const periodic = this.ownWrites.periodic(() => this.rests.restsOnTimer(seen));
     this.ownWrites.settled(this.session.bytesOut, this.inputs);
-    const tickMs = this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn);
-    if (tickMs !== undefined) return { settledBy: "unsure", tickMs };
+    const tick = this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn);
+    if (tick !== undefined) return { settledBy: "unsure", tickMs: tick.tickMs };
     return { settledBy: periodic ? "periodic" : "idle" };
   }
 

@@ -26,6 +26,8 @@ const FULL_PERIOD = 0.9;
  * are taken as rests: work hidden behind them would come a second or more later.
  */
 export const UNSURE_TICK_MS = 1000;
+/** Sibling threads whose rests a thread's wait is also judged against (see verdict). */
+const MAX_SIBLINGS = 32;
 
 export class RestModel {
   private readonly rest = new Map<number, RestWait>();
@@ -40,6 +42,8 @@ export class RestModel {
   private readonly quietWaits = new Map<number, Map<string, number>>();
   /** Per thread, when its last wait judged rest ends: the phase of its periodic wake-ups. */
   private readonly phase = new Map<number, number>();
+  /** Per process, its threads with a rest (at most MAX_SIBLINGS each). */
+  private readonly threadsOf = new Map<number, number[]>();
   /** Per thread, the timed input wait it is in during this settle, and its process's wchar then. */
   private readonly watching = new Map<number, { key: string; wchar: number; left: boolean }>();
 
@@ -49,8 +53,13 @@ export class RestModel {
     this.restGroup = seen.tpgid;
     for (const thread of seen.threads) {
       const wait = restOf(thread.activity, this.rest.get(thread.tid), startup);
-      if (wait !== undefined) this.rest.set(thread.tid, wait);
+      if (wait === undefined) continue;
+      this.rest.set(thread.tid, wait);
+      const tids = this.threadsOf.get(thread.pid) ?? [];
+      if (!tids.includes(thread.tid) && tids.length < MAX_SIBLINGS)
+        this.threadsOf.set(thread.pid, [...tids, thread.tid]);
     }
+    if (this.threadsOf.size > 4096) this.threadsOf.clear();
     if (this.rest.size > 4096) this.rest.clear(); // threads come and go; never grow without bound
     this.notePhase(seen);
   }
@@ -66,20 +75,24 @@ export class RestModel {
   }
 
   /**
-   * The period a thread of `seen` rests on, when it rests on a timed wait for input shorter than
+   * The tick `seen` rests on, when a thread rests on a timed wait for input shorter than
    * UNSURE_TICK_MS (or on any short timed wait, for a program that writes on its own): the settle
-   * cannot tell whether work waits behind it.
+   * cannot tell whether work waits behind it. `wake` names when those waits end: it changes once the
+   * tick has woken and waits again.
    */
-  shortTick(seen: Look, writesOnItsOwn: boolean): number | undefined {
-    let tick: number | undefined;
+  shortTick(seen: Look, writesOnItsOwn: boolean): { tickMs: number; wake: string } | undefined {
+    let tickMs: number | undefined;
+    const wakes: string[] = [];
     for (const { thread, verdict } of this.verdicts(seen)) {
       const a = thread.activity;
       if (!verdict.rest || !verdict.timed || a.kind !== "wait") continue;
       if (a.waitKind !== "input" && !writesOnItsOwn) continue;
       const period = Math.max(this.rest.get(thread.tid)?.timeoutMs ?? 0, a.timeoutMs ?? 0);
-      if (period > 0 && period < UNSURE_TICK_MS) tick = Math.min(tick ?? period, period);
+      if (period <= 0 || period >= UNSURE_TICK_MS) continue;
+      tickMs = Math.min(tickMs ?? period, period);
+      wakes.push(`${thread.tid}@${a.deadline ?? a.timeoutMs}`);
     }
-    return tick;
+    return tickMs === undefined ? undefined : { tickMs, wake: wakes.join() };
   }
 
   private verdicts(seen: Look): { thread: ThreadLook; verdict: Verdict }[] {
@@ -93,7 +106,17 @@ export class RestModel {
 
   /** judge() against the thread's rest, or a timed input wait learnt as rest too (quietWaits). */
   private verdict(thread: ThreadLook): Verdict {
-    const verdict = this.onGrid(thread, judge(thread.activity, this.rest.get(thread.tid), thread.tid === thread.pid));
+    let verdict = this.judged(thread, thread.tid);
+    // Runtimes with their own scheduler (Go) move a waiting role between threads: a wait that was a
+    // sibling thread's rest is rest here too.
+    for (const sibling of verdict.rest || verdict.state === "running" ? [] : (this.threadsOf.get(thread.pid) ?? [])) {
+      if (sibling === thread.tid) continue;
+      const other = this.judged(thread, sibling);
+      if (other.rest && this.rest.get(sibling)?.nr === (thread.activity as { nr?: number }).nr) {
+        verdict = other;
+        break;
+      }
+    }
     const key = timedInputWait(thread);
     const learnt = key !== undefined && (this.quietWaits.get(thread.tid)?.get(key) ?? 0) >= QUIET_WAIT_REPEATS;
     return !verdict.rest && learnt ? { rest: true, waitsForInput: true, timed: true } : verdict;
@@ -105,12 +128,17 @@ export class RestModel {
    * the current period) is rest; a shorter wait ending off the grid is a timer. Without a known phase,
    * judge()'s verdict (a timeout from half to twice the rest's) stands.
    */
-  private onGrid(thread: ThreadLook, verdict: Verdict): Verdict {
+  private judged(thread: ThreadLook, restOfTid: number): Verdict {
+    return this.onGrid(thread, judge(thread.activity, this.rest.get(restOfTid), thread.tid === thread.pid), restOfTid);
+  }
+
+  private onGrid(thread: ThreadLook, verdict: Verdict, restOfTid: number): Verdict {
     const a = thread.activity;
-    const rest = this.rest.get(thread.tid);
-    const phase = this.phase.get(thread.tid);
-    if (a.kind !== "wait" || a.deadline === undefined || a.timeoutMs === undefined || phase === undefined) return verdict;
-    if (rest?.timeoutMs === undefined || !rest.timed || rest.nr !== a.nr || rest.provisional) return verdict;
+    const rest = this.rest.get(restOfTid);
+    const phase = this.phase.get(restOfTid);
+    if (a.kind !== "wait" || a.deadline === undefined || a.timeoutMs === undefined || phase === undefined)
+      return verdict;
+    if (rest?.timeoutMs === undefined || !rest.timed || rest.nr !== a.nr) return verdict;
     const period = rest.timeoutMs;
     if (period <= GRID_LATE_MS + GRID_EARLY_MS || a.timeoutMs > period * 2 + 20) return verdict;
     const full = a.timeoutMs >= period * FULL_PERIOD - 5;

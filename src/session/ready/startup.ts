@@ -52,12 +52,12 @@ export async function learnStartupRest(
  * A timed wait at least this long, seen at start-up, is taken as the rest at once: runtimes' start-up
  * transients are short waits (bun's 100 ms), and any timer an input sets shorter than it shows.
  */
-export const CERTAIN_TIMED_REST_MS = 1000;
+export const CERTAIN_TIMED_REST_MS = 500;
 
 /**
  * `seen` is a rest without waiting for the start-up output to go quiet: the session's own group holds
  * the terminal and every thread waits for input or another thread with no timeout, or in a timed wait
- * of at least CERTAIN_TIMED_REST_MS (vim's 4 s select), or is stopped. The first input of a fresh
+ * of at least CERTAIN_TIMED_REST_MS (vim's 4 s select, bun's 1 s tick), or is stopped. The first input of a fresh
  * session then costs what later ones do.
  */
 export function certainRest(seen: Look, sessionPid: number): boolean {
