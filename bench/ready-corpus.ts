@@ -87,7 +87,10 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
       JSON.stringify(block.busy),
     );
   // The next input starts from a settled program: a premature screen's answer lands first.
-  if (missing) await waitForText(session, { pattern: c.mark(n), timeoutMs: 5000, pollIntervalMs: 5, matchScreen: true }).catch(() => {});
+  if (missing)
+    await waitForText(session, { pattern: c.mark(n), timeoutMs: 5000, pollIntervalMs: 5, matchScreen: true }).catch(
+      () => {},
+    );
 }
 
 function hogs(): { stop(): void } {
