@@ -342,6 +342,46 @@ async function firstInput(): Promise<void> {
   console.log(`later p50 ${median(later)} ms; first minus later ${gap} ms (target <= 20); ${fmt(settledBy)}`);
 }
 
+/**
+ * The first-input gate over MCP (the real server over stdio): a program that queries its terminal at
+ * start and drops what it reads until the replies (test/fixtures/query-at-start.*) gets the key sent
+ * as soon as its welcome screen shows. Counts the runs in which the key landed.
+ */
+async function gate(): Promise<void> {
+  const { connect } = await import("./client.ts");
+  const client = await connect();
+  const runs = QUICK ? 5 : 20;
+  console.log(`\nfirst-input gate over MCP, ${runs} fresh sessions per program:`);
+  for (const [name, command, file] of [
+    ["python3", "python3", "query-at-start.py"],
+    ["node", "node", "query-at-start.js"],
+  ] as const) {
+    if (Bun.which(command) === null) {
+      console.log(`  ${name}: skipped, not installed`);
+      continue;
+    }
+    let landed = 0;
+    const held: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      const { sessionId } = await client.ok("start_session", { command, args: [fixture(file)] });
+      await client.ok("wait_for_text", { sessionId, pattern: "WELCOME", pollIntervalMs: 5 });
+      const sent = await client.call("send_keys", {
+        sessionId,
+        keys: "z",
+        waitFor: { pattern: "KEY z", timeoutMs: 3000 },
+      });
+      if (!sent.isError && sent.data.waitFor?.matched !== false) landed++;
+      if (sent.data.screen?.held) held.push(sent.data.screen.held.heldMs);
+      await client.ok("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
+    }
+    console.log(
+      `  ${name}: the first key landed in ${landed} of ${runs}; held p50 ${median(held)} ms (${held.length} held)`,
+    );
+  }
+  await client.close();
+}
+
+if (want("gate")) await gate();
 if (want("first")) await firstInput();
 if (want("fixtures")) await fixtures();
 if (want("apps")) await apps();
