@@ -4,6 +4,7 @@ import { TuiError } from "../errors.ts";
 import { settledView } from "../session/observe.ts";
 import { MAX_CELLS } from "../term/cells.ts";
 import { diffSnapshots } from "../term/diff.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { Session } from "../session/session.ts";
 import type { Snapshot } from "../term/types.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
@@ -175,7 +176,7 @@ export const diffSnapshotsTool = defineTool({
       }
     }
     // Flat, as the original returned it (identical, cursorMoved, resized, changedLines, addedRows, removedRows).
-    const diff = diffSnapshots(args.before as never, args.after as never);
+    const diff = diffSnapshots(args.before, args.after);
     const summary = diff.identical
       ? "Identical"
       : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`;
@@ -188,7 +189,7 @@ export const resize = defineSessionTool({
   scriptable: true,
   output: shape({ ...observedOutput, cols: N, rows: N }),
   description: "Resize PTY and emulator (the app gets SIGWINCH); returns the re-laid-out screen.",
-  input: v.strictObject({ sessionId, cols: positiveInt(1000), rows: positiveInt(500), ...observeEntries }),
+  input: v.strictObject({ sessionId, cols: positiveInt(MAX_COLS), rows: positiveInt(MAX_ROWS), ...observeEntries }),
   annotations: annotations("Resize", "write", true),
   act(session, args, ctx) {
     const from = { cols: session.cols, rows: session.rows };

@@ -4,6 +4,7 @@ import * as v from "valibot";
 import type { Session } from "../session/session.ts";
 import type { TerminalModes } from "../term/types.ts";
 import { describeExit } from "../session/exit-info.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
 import { planRecording } from "../record/recorder.ts";
 import { artifactInfo, openWebViewer } from "./artifact-tools.ts";
@@ -52,8 +53,8 @@ export const startSession = defineTool({
     args: v.optional(v.array(v.string()), []),
     cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Default: the server's."))),
     env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Merged over the server's environment."))),
-    cols: v.optional(positiveInt(1000), 80),
-    rows: v.optional(positiveInt(500), 24),
+    cols: v.optional(positiveInt(MAX_COLS), 80),
+    rows: v.optional(positiveInt(MAX_ROWS), 24),
     term: v.optional(v.pipe(v.string(), v.minLength(1)), "xterm-256color"),
     name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Shown in list_sessions and viewer titles."))),
     // One type per listed field (single-type dialects); visible: "web" and record: "<path>" are still accepted.
