@@ -86,7 +86,7 @@ async function shutdown(reason: string, code = 0): Promise<void> {
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(signal));
 process.stdin.on("end", () => void shutdown("stdin closed"));
 // Should the transport close without stdin ending, a server that can no longer hear its client must
-// not linger. (An oversized request no longer closes it: src/stdio-transport.ts refuses that line.)
+// not linger. An oversized request is not such a close: stdio-transport.ts refuses that one line and reads on.
 server.onclose = () => void shutdown("transport closed");
 process.stdin.on("close", () => void shutdown("stdin closed"));
 // The server must never crash on a stray error: log it and keep serving.

@@ -81,6 +81,14 @@ export interface ToolDef<S extends ObjectSchema = ObjectSchema> {
   scriptable?: boolean;
   /** Argument names of the original version, renamed (or dropped) before validation. */
   compat?: CompatMap;
+  /**
+   * What tools/list says in full on this tool only, so other tools point at it ("As send_keys.waitFor.")
+   * instead of repeating it. `inputs`: an argument other tools share -> this tool's field that describes it,
+   * or "arguments" when this tool's arguments are that argument's fields. `outputs`: a rank; ranked tools say
+   * their result shapes first (lowest rank first, ties in catalog order), and a later identical shape points
+   * at the first.
+   */
+  describes?: { inputs?: Record<string, string>; outputs?: number };
   run(args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 

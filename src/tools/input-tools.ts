@@ -24,6 +24,17 @@ const FLUSH_COMPAT = { flushAfter: null };
 
 export const sendKeys = defineSessionTool({
   name: "send_keys",
+  // the observe options in full, and a key chord (hold_key.key is one entry of keys)
+  describes: {
+    inputs: {
+      captureScreen: "captureScreen",
+      waitAfterMs: "waitAfterMs",
+      waitFor: "waitFor",
+      screenDetail: "screenDetail",
+      key: "keys",
+    },
+    outputs: 1,
+  },
   scriptable: true,
   output: shape({ ...observedOutput, keyCount: N }),
   description:

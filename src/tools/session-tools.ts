@@ -44,6 +44,7 @@ const signalName = v.picklist(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUI
 
 export const startSession = defineTool({
   name: "start_session",
+  describes: { outputs: 1 },
   output: shape({ sessionId: S, info: sessionShape }),
   description:
     "Run a program in a new PTY and headless xterm; returns the sessionId. Pass " +
