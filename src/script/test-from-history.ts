@@ -57,6 +57,11 @@ export function planTest(options: {
   let idleWaits = 0;
   const firstInput = entries.findIndex((e) => e.kind === "input");
   if (firstInput < 0) notes.push("The session had no input: the test only starts it and checks the screen.");
+  if (!options.launch.isolate)
+    notes.push(
+      "The session was not isolated; the test is (a fresh HOME, no dotfiles). If the app needs your HOME, " +
+        'add "isolate": false to its session.',
+    );
   // Before the first input the app must be up: the agent's own wait, or text from the first screen it saw.
   const waitedFirst = entries.slice(0, Math.max(0, firstInput)).some((e) => e.kind === "wait");
   if (firstInput >= 0 && !waitedFirst && options.readyText) {
@@ -140,7 +145,7 @@ function sessionArgs(
   if (launch.args.length > 0) session.args = launch.args;
   const cwd = relative(testDir, launch.cwd);
   if (cwd !== "") session.cwd = cwd;
-  const env: Record<string, string> = { ...launch.env };
+  const env: Record<string, string | null> = { ...launch.env };
   // The runner fixes TZ and LANG unless the file sets them; keep what the session really had.
   for (const [key, fixed] of Object.entries(TEST_ENV_DEFAULTS)) {
     if (env[key] !== undefined) continue;
@@ -148,6 +153,8 @@ function sessionArgs(
     if (had !== undefined && had !== fixed) env[key] = had;
   }
   if (Object.keys(env).length > 0) session.env = env;
+  // tests run isolated by default; the variables the agent passed through are named again
+  if (launch.passEnv?.length) session.passEnv = launch.passEnv;
   session.cols = launch.cols;
   session.rows = launch.rows;
   if (launch.term !== "xterm-256color") session.term = launch.term;

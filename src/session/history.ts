@@ -26,11 +26,13 @@ export interface LaunchArgs {
   command: string;
   args: string[];
   cwd: string;
-  env?: Record<string, string>;
+  env?: Record<string, string | null>;
   cols: number;
   rows: number;
   term: string;
   clock?: string;
+  isolate?: boolean;
+  passEnv?: string[];
 }
 
 export interface WaitSpec {

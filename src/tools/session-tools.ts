@@ -50,7 +50,26 @@ export const startSession = defineTool({
     command: v.pipe(v.string(), v.minLength(1), v.description('On PATH or a path ("bash", "./app").')),
     args: v.optional(v.array(v.string()), []),
     cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Default: the server's."))),
-    env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Merged over the server's environment."))),
+    env: v.optional(
+      listedAs(v.record(v.string(), v.nullable(v.string())), {
+        type: "object",
+        additionalProperties: { type: "string" },
+        description: "Over the server's environment; null removes a variable.",
+      }),
+    ),
+    isolate: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description("Fresh HOME, XDG dirs and TMPDIR (removed at stop); env only PATH, LANG, LC_*, TZ, USER + env."),
+      ),
+    ),
+    passEnv: v.optional(
+      v.pipe(
+        v.array(v.pipe(v.string(), v.minLength(1))),
+        v.maxLength(100),
+        v.description("Server variables to pass; credential-like ones (*_TOKEN, *_API_KEY...) are dropped otherwise."),
+      ),
+    ),
     cols: v.optional(positiveInt(1000), 80),
     rows: v.optional(positiveInt(500), 24),
     term: v.optional(v.pipe(v.string(), v.minLength(1)), "xterm-256color"),
