@@ -58,10 +58,7 @@ export const startSession = defineTool({
       }),
     ),
     isolate: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description("Fresh HOME/XDG/TMPDIR, removed at stop; env: PATH, LANG, LC_*, TZ + yours."),
-      ),
+      v.pipe(v.boolean(), v.description("Fresh HOME/XDG/TMPDIR, removed at stop; env: PATH, LANG, LC_*, TZ + yours.")),
     ),
     passEnv: v.optional(
       v.pipe(

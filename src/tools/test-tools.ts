@@ -19,11 +19,7 @@ export const runTestsTool = defineTool({
     "its row diff or missed wait, the screen.",
   input: v.strictObject({
     paths: v.optional(
-      v.pipe(
-        v.array(v.pipe(v.string(), v.minLength(1))),
-        v.maxLength(100),
-        v.description("Default: the cwd."),
-      ),
+      v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(100), v.description("Default: the cwd.")),
     ),
     grep: v.optional(v.pipe(v.string(), v.maxLength(500), v.description("RegExp on titles."))),
     update: optionalBoolean(false, "Accept new goldens."),
