@@ -60,7 +60,7 @@ export function planTest(options: {
   if (!options.launch.isolate)
     notes.push(
       "The session was not isolated; the test is (a fresh HOME, no dotfiles). If the app needs your HOME, " +
-        'add "isolate": false to its session.',
+        "set isolate to false in its session.",
     );
   // Before the first input the app must be up: the agent's own wait, or text from the first screen it saw.
   const waitedFirst = entries.slice(0, Math.max(0, firstInput)).some((e) => e.kind === "wait");
