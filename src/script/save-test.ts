@@ -35,12 +35,7 @@ export const saveTest = defineSessionTool({
     "your assert_text checks, masked goldens beside it. Works after exit.",
   input: v.strictObject({
     sessionId,
-    path: v.pipe(
-      v.string(),
-      v.minLength(1),
-      v.maxLength(4096),
-      v.description("*.tui.json, *.tui.yaml, or *.test.ts (a bun test on the library)"),
-    ),
+    path: v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("*.tui.json, *.tui.yaml or *.test.ts")),
     name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
     format: v.optional(v.picklist(["json", "yaml", "ts"])),
     snapshots: v.optional(

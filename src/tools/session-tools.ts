@@ -58,13 +58,13 @@ export const startSession = defineTool({
       }),
     ),
     isolate: v.optional(
-      v.pipe(v.boolean(), v.description("Fresh HOME/XDG/TMPDIR, removed at stop; env: PATH, LANG, LC_*, TZ + yours.")),
+      v.pipe(v.boolean(), v.description("Own HOME, XDG, TMPDIR; env only PATH, LANG, LC_*, TZ + yours.")),
     ),
     passEnv: v.optional(
       v.pipe(
         v.array(v.pipe(v.string(), v.minLength(1))),
         v.maxLength(100),
-        v.description("Server variables to pass; *_TOKEN, *_API_KEY etc. are dropped otherwise."),
+        v.description("Server variables to pass; *_TOKEN, *_API_KEY... are dropped."),
       ),
     ),
     cols: v.optional(positiveInt(1000), 80),
