@@ -16,7 +16,7 @@ import { N, S, shape, strings } from "../tools/output-shape.ts";
 import { optionalBoolean, sessionId } from "../tools/schemas.ts";
 import { maskRows } from "../lib/mask.ts";
 import { expectSnapshotStep, toLibMasks } from "./expect-snapshot.ts";
-import { planTest, suggestMasks, testGoldenDir } from "./test-from-history.ts";
+import { planTest, secretMasks, suggestMasks, testGoldenDir } from "./test-from-history.ts";
 import { tsTestText } from "./ts-writer.ts";
 
 /** How long save_test watches a running screen for text that changes by itself (clocks tick each second). */
@@ -97,7 +97,11 @@ export const saveTest = defineSessionTool({
       slug,
       snapshots: args.snapshots,
       inheritedEnv: { TZ: process.env.TZ, LANG: process.env.LANG },
-      endMask: suggestMasks(second.lines, volatileSpans([first, second])),
+      endMask: [
+        ...suggestMasks(second.lines, volatileSpans([first, second])),
+        ...secretMasks(second.lines, history.secrets),
+      ],
+      secrets: history.secrets,
     });
 
     // built before anything is written: a session the library cannot replay fails here, leaving no goldens

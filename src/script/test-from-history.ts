@@ -48,6 +48,8 @@ export function planTest(options: {
   /** What the original session saw for variables the runner fixes (TZ, LANG) when the agent left them unset. */
   inheritedEnv: Record<string, string | undefined>;
   endMask: Mask[];
+  /** Texts sent as secrets: a kept screen that shows one gets it masked (the golden never holds it). */
+  secrets?: string[];
 }): TestPlan {
   const { entries, snapshots, slug } = options;
   const steps: Record<string, unknown>[] = [];
@@ -97,7 +99,10 @@ export function planTest(options: {
       unsettled = entry.settled === false && !entry.waitFor;
       if (snapshots === "waits" && entry.screen && next >= 0) {
         const name = `${slug}-${String(goldens.length + 1).padStart(2, "0")}`;
-        const mask = suggestMasks(entry.screen.lines, entry.screen.volatile);
+        const mask = [
+          ...suggestMasks(entry.screen.lines, entry.screen.volatile),
+          ...secretMasks(entry.screen.lines, options.secrets ?? []),
+        ];
         goldens.push({ name, lines: entry.screen.lines, mask });
         queued = { type: "expect_snapshot", name, ...(mask.length ? { mask } : {}) };
       }
@@ -113,6 +118,17 @@ export function planTest(options: {
     });
   }
   if (steps.length === 0) steps.push({ type: "wait_for_idle", idleMs: IDLE_MS });
+  const secretVars = [
+    ...new Set(
+      steps.flatMap((s) =>
+        s.secret === true ? [...String(s.text).matchAll(/\$\{env:(TUI_SECRET_\w+)\}/g)].map((m) => m[1]!) : [],
+      ),
+    ),
+  ];
+  if (secretVars.length > 0)
+    notes.push(
+      `Secrets are read from ${secretVars.join(", ")}: set them where the test runs (it fails until they are).`,
+    );
   return {
     test: { name: options.name, session: sessionArgs(options.launch, options.testDir, options.inheritedEnv), steps },
     goldens,
@@ -162,6 +178,18 @@ function sessionArgs(
     session.clock = launch.clock;
   }
   return session;
+}
+
+/** A region mask over each place a secret shows on the screen (an app that echoes it), so no golden holds it. */
+export function secretMasks(lines: string[], secrets: string[]): Mask[] {
+  const masks: Mask[] = [];
+  for (const secret of secrets) {
+    for (const [row, line] of lines.entries()) {
+      for (let col = line.indexOf(secret); col >= 0; col = line.indexOf(secret, col + secret.length))
+        masks.push({ region: { row, col, rows: 1, cols: secret.length } });
+    }
+  }
+  return masks.slice(0, 100);
 }
 
 /**

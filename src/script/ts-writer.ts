@@ -20,6 +20,9 @@ const RESERVED = new Set(
 
 type Step = Record<string, unknown>;
 
+/** A secret step's text as save_test writes it: only a placeholder naming the variable. */
+const SECRET_ONLY = /^\$\{env:(TUI_SECRET_\w+)\}$/;
+
 export function tsTestText(test: Record<string, unknown>, path: string): string {
   const session = test.session as Step;
   const steps = test.steps as Step[];
@@ -31,7 +34,7 @@ export function tsTestText(test: Record<string, unknown>, path: string): string 
       'Save it as "*.tui.json" or "*.tui.yaml" instead (tui-tester test runs those).',
     );
   const name = terminalName(String(session.command));
-  const usesEnvSecret = steps.some((s) => typeof s.secretEnv === "string");
+  const usesEnvSecret = steps.some((s) => s.secret === true && SECRET_ONLY.test(String(s.text)));
   const body = steps.flatMap((step) => stepLines(step, name));
   const imports = [
     'import { expect, test } from "bun:test";',
@@ -97,7 +100,7 @@ function stepCall(type: string, args: Step, t: string): string {
       return `await ${t}.press(${literal(keys)}${options({})});`;
     }
     case "send_text":
-      return `await ${t}.type(${textArg(args)}${options(args.secretEnv ? { secret: true } : {})});`;
+      return `await ${t}.type(${textArg(args)}${options(args.secret ? { secret: true } : {})});`;
     case "type_text":
       return `await ${t}.type(${textArg(args)}${options(pick(args, ["cps"]))});`;
     case "paste":
@@ -132,8 +135,8 @@ function stepCall(type: string, args: Step, t: string): string {
 
 /** A secret is read from the environment variable save_test named; a missing one fails the test at once. */
 function textArg(args: Step): string {
-  if (typeof args.secretEnv === "string") return `secret(${JSON.stringify(args.secretEnv)})`;
-  return JSON.stringify(args.text);
+  const variable = args.secret === true ? SECRET_ONLY.exec(String(args.text))?.[1] : undefined;
+  return variable ? `secret(${JSON.stringify(variable)})` : JSON.stringify(args.text);
 }
 
 function secretHelper(): string[] {

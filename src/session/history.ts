@@ -21,6 +21,10 @@ import { chooseWaitText, volatileSpans, type Span } from "./stable-text.ts";
 export const MAX_HISTORY_ENTRIES = 500;
 export const MAX_HISTORY_PAYLOAD = 4 * 1024 * 1024;
 export const MAX_KEPT_SCREEN_CHARS = 1024 * 1024;
+/** Secret texts a session remembers to scrub from what it saves; past it the history stops (save_test refuses). */
+const MAX_SECRETS = 100;
+/** Shorter runs of a secret are not masked on screens: a 2-letter mask would hide every such pair. */
+const MIN_SECRET_PIECE = 4;
 
 export interface LaunchArgs {
   command: string;
@@ -98,6 +102,8 @@ export class InputHistory {
   private started = false;
   /** Stable text on the screen when the first input began. */
   readyText: string | undefined;
+  /** Texts sent with secret: true, in memory only: what is saved is scrubbed of them (never written). */
+  readonly secrets: string[] = [];
 
   constructor(
     private readonly session: Session,
@@ -146,6 +152,20 @@ export class InputHistory {
       before: baseline,
       after: this.session.running ? this.session.emulator.viewport() : undefined,
     };
+  }
+
+  /**
+   * A secret send_text as a test keeps it: a placeholder naming the variable a rerun reads it from
+   * (TUI_SECRET_1, 2, ...; keyboard.ts expands it). A text that already is such a placeholder is kept.
+   */
+  secretArgs(text: string): Record<string, unknown> {
+    if (/\$\{env:TUI_SECRET_\w+\}/.test(text)) return { text, secret: true };
+    if (this.secrets.length >= MAX_SECRETS && !this.full)
+      this.full = { reason: `${MAX_SECRETS} secret texts`, at: new Date().toISOString() };
+    // what a screen can show of it: its printable runs (Enter and other control keys never echo as such)
+    for (const piece of text.split(/[\x00-\x1f\x7f]+/)) if (piece.length >= MIN_SECRET_PIECE) this.secrets.push(piece);
+    const used = this.entries.filter((e) => e.kind === "input" && e.args.secret === true).length;
+    return { text: `\${env:TUI_SECRET_${used + 1}}`, secret: true };
   }
 
   wait(args: WaitSpec): void {
@@ -223,7 +243,8 @@ export class InputHistory {
     this.settled = pending;
     const reads = [pending.after, now, later].filter((v): v is Viewport => v !== undefined);
     const text = chooseWaitText(pending.before, reads, payloadText(pending.entry.args));
-    if (text !== undefined) pending.entry.waitText = text;
+    // an echoed secret is no wait: the saved test would hold it
+    if (text !== undefined && !this.secrets.some((secret) => text.includes(secret))) pending.entry.waitText = text;
     const size = now.lines.reduce((n, line) => n + line.length, 0);
     if (this.keptScreenChars + size <= MAX_KEPT_SCREEN_CHARS) {
       this.keptScreenChars += size;

@@ -13,19 +13,18 @@ const MAX_TIMEOUT_MS = 600_000;
 
 export const runTestsTool = defineTool({
   name: "run_tests",
-  output: shape({ passed: N, failed: N, notRun: N, failures: strings }),
+  output: shape({ passed: N, failed: N, failures: strings }),
   description:
-    "Run *.tui.json/yaml tests as `tui-tester test` does: counts, and per failure the step, " +
-    "its row diff or missed wait, the screen.",
+    "Run test files as `tui-tester test`: counts, and per failure its step, row diff or missed wait, screen.",
   input: v.strictObject({
     paths: v.optional(
-      v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(100), v.description("Default: the cwd.")),
+      v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(100), v.description("Files or folders.")),
     ),
     grep: v.optional(v.pipe(v.string(), v.maxLength(500), v.description("RegExp on titles."))),
     update: optionalBoolean(false, "Accept new goldens."),
     repeat: v.optional(positiveInt(20), 1),
-    shard: v.optional(v.pipe(v.string(), v.maxLength(20), v.description('"i/n"'))),
-    timeoutMs: clampedNumber(1000, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, "Whole run."),
+    shard: v.optional(v.pipe(v.string(), v.maxLength(20), v.description("i/n"))),
+    timeoutMs: clampedNumber(1000, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS),
   }),
   annotations: annotations("Run tests", "write"),
   async run(args, ctx) {

@@ -86,3 +86,27 @@ test("a session with an input the library has no method for is refused, and noth
   expect(await Bun.file(join(dir.dir, "raw.test.ts")).exists()).toBe(false);
   expect(await Bun.file(join(dir.dir, "__snapshots__/raw.test.ts/raw-end.txt")).exists()).toBe(false);
 });
+
+test("a secret typed in the session is read from TUI_SECRET_1 in the bun test, never written", async () => {
+  const secret = "s3cret-Pq81";
+  const { sessionId } = await c.ok("start_session", bash({ cols: 50, rows: 8 }));
+  await c.ok("wait_for_text", { sessionId, pattern: "t$", errorOnTimeout: true });
+  await c.ok("send_text", { sessionId, text: "read -s PW; echo len=${#PW}\r" });
+  await c.ok("send_text", {
+    sessionId,
+    text: `${secret}\r`,
+    secret: true,
+    waitFor: { pattern: "len=11", errorOnTimeout: true },
+  });
+  await c.ok("save_test", { sessionId, path: "pw.test.ts" });
+  const text = await Bun.file(join(dir.dir, "pw.test.ts")).text();
+  expect(text).not.toContain(secret);
+  expect(text).toContain('await bash.type(secret("TUI_SECRET_1"), {');
+  expect(text).toContain("secret: true");
+  const run = await bunTest("pw.test.ts", { TUI_SECRET_1: `${secret}\r` });
+  expect(run.output).toContain("1 pass");
+  const unset = await bunTest("pw.test.ts", { TUI_SECRET_1: undefined });
+  expect(unset.code).not.toBe(0);
+  expect(unset.output).toContain("Set TUI_SECRET_1");
+  expect(run.output + unset.output).not.toContain(secret);
+});
