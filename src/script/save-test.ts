@@ -110,8 +110,10 @@ export const saveTest = defineSessionTool({
     const goldenDir = testGoldenDir(path);
     const goldens: string[] = [];
     for (const golden of plan.goldens) {
-      const file = join(goldenDir, `${golden.name}.txt`);
-      await writeAtomically(file, `${maskRows(golden.lines, toLibMasks(golden.mask), session.cols).join("\n")}\n`);
+      const file = join(goldenDir, `${golden.name}.${golden.format === "ansi" ? "ansi" : "txt"}`);
+      const rows =
+        golden.format === "ansi" ? golden.lines : maskRows(golden.lines, toLibMasks(golden.mask), session.cols);
+      await writeAtomically(file, `${rows.join("\n")}\n`);
       goldens.push(file);
     }
     if (plan.endSnapshot) {
@@ -135,7 +137,9 @@ export const saveTest = defineSessionTool({
     const steps = (plan.test.steps as unknown[]).length;
     const shown = text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text;
     const left = history.leftOut.length ? `; left out: ${history.leftOut.join("; ")}` : "";
-    const idle = plan.idleWaits ? `, ${plan.idleWaits} idle waits where no new text appeared` : "";
+    const idle =
+      (plan.highlightWaits ? `, ${plan.highlightWaits} on a moved highlight` : "") +
+      (plan.idleWaits ? `, ${plan.idleWaits} idle waits where no new text appeared` : "");
     return {
       summary:
         `Saved ${steps} steps (${plan.insertedWaits} waits chosen from new text${idle}) and ${goldens.length} ` +
@@ -147,6 +151,7 @@ export const saveTest = defineSessionTool({
         steps,
         insertedWaits: plan.insertedWaits,
         idleWaits: plan.idleWaits,
+        highlightWaits: plan.highlightWaits,
         goldens,
         leftOut: history.leftOut,
         notes: plan.notes,

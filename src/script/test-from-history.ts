@@ -20,6 +20,8 @@ export interface PlannedGolden {
   name: string;
   lines: string[];
   mask: Mask[];
+  /** ansi: the rows are SGR-coded already (a highlight's cells), written as they are. */
+  format?: "ansi";
 }
 
 export interface TestPlan {
@@ -29,6 +31,8 @@ export interface TestPlan {
   endSnapshot?: { name: string; mask: Mask[] };
   insertedWaits: number;
   idleWaits: number;
+  /** Inputs that showed no new text but moved a highlight: an ansi golden of its cells is their wait. */
+  highlightWaits: number;
   notes: string[];
 }
 
@@ -57,6 +61,7 @@ export function planTest(options: {
   const notes: string[] = [];
   let insertedWaits = 0;
   let idleWaits = 0;
+  let highlightWaits = 0;
   const firstInput = entries.findIndex((e) => e.kind === "input");
   if (firstInput < 0) notes.push("The session had no input: the test only starts it and checks the screen.");
   if (!options.launch.isolate)
@@ -90,6 +95,19 @@ export function planTest(options: {
         if (entry.waitText && !unsettled) {
           step.waitFor = { pattern: entry.waitText, after: "input" };
           insertedWaits++;
+        } else if (entry.highlight && !unsettled) {
+          // nothing new to read, but a bar moved: wait until those cells show it, colours and all
+          const { row, col, cols, text, ansi } = entry.highlight;
+          const name = `${slug}-${String(goldens.length + 1).padStart(2, "0")}-highlight`;
+          goldens.push({ name, lines: [ansi], mask: [], format: "ansi" });
+          steps.push({
+            type: "expect_snapshot",
+            name,
+            format: "ansi",
+            region: { row, col, rows: 1, cols },
+            label: `the highlight moved to ${JSON.stringify(text.slice(0, 60))}`,
+          });
+          highlightWaits++;
         } else if (next >= 0) {
           const why = entry.waitText ? "sent before the app had finished the input before it" : "no new text appeared";
           steps.push({ type: "wait_for_idle", idleMs: IDLE_MS, label: `${why} after the input above` });
@@ -97,7 +115,10 @@ export function planTest(options: {
         }
       }
       unsettled = entry.settled === false && !entry.waitFor;
-      if (snapshots === "waits" && entry.screen && next >= 0) {
+      // no two identical goldens in a row: a screen the input did not change is already checked
+      const previous = goldens.findLast((g) => g.format === undefined);
+      const repeated = previous !== undefined && sameLines(previous.lines, entry.screen?.lines ?? []);
+      if (snapshots === "waits" && entry.screen && next >= 0 && !repeated) {
         const name = `${slug}-${String(goldens.length + 1).padStart(2, "0")}`;
         const mask = [
           ...suggestMasks(entry.screen.lines, entry.screen.volatile),
@@ -135,8 +156,13 @@ export function planTest(options: {
     endSnapshot,
     insertedWaits,
     idleWaits,
+    highlightWaits,
     notes,
   };
+}
+
+function sameLines(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((line, i) => line.trimEnd() === b[i]!.trimEnd());
 }
 
 function inputStep(entry: InputEntry): Record<string, unknown> {

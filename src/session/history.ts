@@ -17,6 +17,8 @@ import type { ScreenBaseline, Viewport } from "./baseline.ts";
 import { decodeHumanInput } from "./human-input.ts";
 import type { InputSource, Session } from "./session.ts";
 import { chooseWaitText, volatileSpans, type Span } from "./stable-text.ts";
+import type { Highlight } from "../term/types.ts";
+import { ansiRow } from "../lib/golden.ts";
 
 export const MAX_HISTORY_ENTRIES = 500;
 export const MAX_HISTORY_PAYLOAD = 4 * 1024 * 1024;
@@ -66,6 +68,17 @@ export interface InputEntry {
   waitText?: string;
   /** The screen when the next input began, with the spans seen changing, when within the budget. */
   screen?: { lines: string[]; volatile: Span[] };
+  /** With no new text: the highlight the input moved (a menu's bar), to wait for it in colour. */
+  highlight?: HighlightWait;
+}
+
+/** A highlight an input moved: where it went, its text, and its cells as an ansi golden row. */
+export interface HighlightWait {
+  row: number;
+  col: number;
+  cols: number;
+  text: string;
+  ansi: string;
 }
 
 export interface WaitEntry {
@@ -85,6 +98,8 @@ interface Pending {
   before: Viewport;
   /** The screen when the agent's call returned (human input has none). */
   after?: Viewport;
+  /** The highlights just before the input. */
+  highlightsBefore: Highlight[];
 }
 
 export class InputHistory {
@@ -99,6 +114,8 @@ export class InputHistory {
   /** The input settled last, so a human's next key can reopen it and extend its text. */
   private settled: Pending | null = null;
   private agentCalls = 0;
+  /** The highlights when the latest input began (the before of the input now pending). */
+  private highlightsBefore: Highlight[] = [];
   private started = false;
   /** Stable text on the screen when the first input began. */
   readyText: string | undefined;
@@ -113,7 +130,9 @@ export class InputHistory {
       // what a rerun waits for before its first input: the app's first screen, as the agent saw it
       if (!this.started) this.readyText = chooseWaitText({ ...baseline, lines: [] }, [baseline], "", "top");
       this.started = true;
-      this.settlePending(baseline);
+      const highlights = this.highlightsNow();
+      this.settlePending(baseline, undefined, highlights);
+      this.highlightsBefore = highlights;
     });
     session.onInput((bytes, from) => {
       if (from === "human") this.human(bytes);
@@ -151,6 +170,7 @@ export class InputHistory {
       entry,
       before: baseline,
       after: this.session.running ? this.session.emulator.viewport() : undefined,
+      highlightsBefore: this.highlightsBefore,
     };
   }
 
@@ -182,7 +202,11 @@ export class InputHistory {
 
   /** Settle the last input against the screen now (save_test calls this before reading the entries). */
   settle(now: Viewport, later?: Viewport): void {
-    this.settlePending(now, later);
+    this.settlePending(now, later, this.highlightsNow());
+  }
+
+  private highlightsNow(): Highlight[] {
+    return this.session.running ? (this.session.emulator.snapshot({ highlights: true }).highlights ?? []) : [];
   }
 
   /** The last input entry's screen before it (to judge whether an agent's waitFor matched new text). */
@@ -216,7 +240,7 @@ export class InputHistory {
       }
       const entry: InputEntry = { kind: "input", type: step.type, args: step.args, source: "human" };
       if (!this.add(entry, payloadOf(step.args))) return;
-      this.pending = { entry, before: baseline };
+      this.pending = { entry, before: baseline, highlightsBefore: this.highlightsBefore };
     }
   }
 
@@ -236,7 +260,7 @@ export class InputHistory {
   }
 
   /** The input before this one is over: choose its wait text from the screens around it, keep its screen. */
-  private settlePending(now: Viewport | ScreenBaseline, later?: Viewport): void {
+  private settlePending(now: Viewport | ScreenBaseline, later?: Viewport, highlights: Highlight[] = []): void {
     const pending = this.pending;
     if (pending === null) return;
     this.pending = null;
@@ -245,6 +269,19 @@ export class InputHistory {
     const text = chooseWaitText(pending.before, reads, payloadText(pending.entry.args));
     // an echoed secret is no wait: the saved test would hold it
     if (text !== undefined && !this.secrets.some((secret) => text.includes(secret))) pending.entry.waitText = text;
+    else {
+      const moved = movedHighlight(pending.highlightsBefore, highlights);
+      const grid = moved && this.session.running ? this.session.emulator.snapshot({ grid: true }).grid : undefined;
+      const cells = moved && grid?.[moved.row]?.slice(moved.startCol, moved.endCol);
+      if (moved && cells && !this.secrets.some((secret) => moved.text.includes(secret)))
+        pending.entry.highlight = {
+          row: moved.row,
+          col: moved.startCol,
+          cols: moved.endCol - moved.startCol,
+          text: moved.text.trim(),
+          ansi: ansiRow(cells),
+        };
+    }
     const size = now.lines.reduce((n, line) => n + line.length, 0);
     if (this.keptScreenChars + size <= MAX_KEPT_SCREEN_CHARS) {
       this.keptScreenChars += size;
@@ -256,7 +293,16 @@ export class InputHistory {
     if (entry.screen) this.keptScreenChars -= entry.screen.lines.reduce((n, line) => n + line.length, 0);
     delete entry.screen;
     delete entry.waitText;
+    delete entry.highlight;
   }
+}
+
+/** The highlight that is new since the input (a selection bar moved there), preferring bars to bold runs. */
+function movedHighlight(before: Highlight[], now: Highlight[]): Highlight | undefined {
+  const same = (a: Highlight, b: Highlight) =>
+    a.row === b.row && a.startCol === b.startCol && a.endCol === b.endCol && a.text === b.text && a.kind === b.kind;
+  const fresh = now.filter((h) => !before.some((b) => same(b, h)) && h.text.trim() !== "");
+  return fresh.find((h) => h.kind !== "bold") ?? fresh[0];
 }
 
 function payloadText(args: Record<string, unknown>): string {

@@ -240,3 +240,53 @@ describe("start_session clock", () => {
     });
   });
 });
+
+describe("waits on a moved highlight, and no repeated goldens", () => {
+  const launch = { command: "dialog", args: [], cwd: "/tmp/x", cols: 40, rows: 5, term: "xterm-256color" };
+  test("an input that only moved a highlight waits for its cells (an ansi golden); an unchanged screen gets no second golden", () => {
+    const menu = ["  Apple", "  Banana", "  Cherry"];
+    const plan = planTest({
+      entries: [
+        {
+          kind: "input",
+          type: "send_keys",
+          args: { keys: ["down"] },
+          source: "agent",
+          highlight: { row: 1, col: 2, cols: 6, text: "Banana", ansi: "\x1b[0;7mBanana\x1b[0m" },
+          screen: { lines: menu, volatile: [] },
+        },
+        {
+          kind: "input",
+          type: "send_keys",
+          args: { keys: ["down"] },
+          source: "agent",
+          highlight: { row: 2, col: 2, cols: 6, text: "Cherry", ansi: "\x1b[0;7mCherry\x1b[0m" },
+          screen: { lines: menu, volatile: [] },
+        },
+        { kind: "input", type: "send_keys", args: { keys: ["enter"] }, source: "agent", waitText: "picked" },
+      ],
+      launch,
+      testDir: "/tmp/x",
+      name: "m",
+      slug: "m",
+      snapshots: "waits",
+      inheritedEnv: { LANG: "C.UTF-8" },
+      endMask: [],
+    });
+    expect(plan.highlightWaits).toBe(2);
+    expect(plan.idleWaits).toBe(0);
+    const steps = plan.test.steps as Record<string, unknown>[];
+    expect(steps.map((s) => `${s.type}${s.name ? `:${s.name}` : ""}`)).toEqual([
+      "send_keys",
+      "expect_snapshot:m-01-highlight",
+      "expect_snapshot:m-02",
+      "send_keys",
+      "expect_snapshot:m-03-highlight",
+      "send_keys",
+      "expect_snapshot:m-end",
+    ]);
+    expect(steps[1]).toMatchObject({ format: "ansi", region: { row: 1, col: 2, rows: 1, cols: 6 } });
+    expect(plan.goldens.map((g) => g.name)).toEqual(["m-01-highlight", "m-02", "m-03-highlight"]);
+    expect(plan.goldens[0]).toMatchObject({ format: "ansi", lines: ["\x1b[0;7mBanana\x1b[0m"] });
+  });
+});
