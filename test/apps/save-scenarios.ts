@@ -23,24 +23,24 @@ export interface Scenario {
   change?: { files: Record<string, string>; failureMentions: string };
 }
 
-async function ok(c: TestClient, tool: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+export async function ok(c: TestClient, tool: string, args: Record<string, unknown>): Promise<Record<string, any>> {
   const result = await c.call(tool, args);
   if (result.isError) throw new Error(`${tool} ${JSON.stringify(args).slice(0, 200)}: ${result.text.slice(0, 2000)}`);
   return result.data;
 }
 
-const start = async (c: TestClient, dir: string, args: Record<string, unknown>, ready: string) => {
+export const start = async (c: TestClient, dir: string, args: Record<string, unknown>, ready: string) => {
   const { sessionId } = await ok(c, "start_session", { cols: 80, rows: 24, cwd: dir, ...args });
   await ok(c, "wait_for_text", { sessionId, pattern: ready, timeoutMs: 15_000 });
   return sessionId as string;
 };
-const keys = (c: TestClient, sessionId: string, k: unknown, waitFor?: string) =>
+export const keys = (c: TestClient, sessionId: string, k: unknown, waitFor?: string) =>
   ok(c, "send_keys", {
     sessionId,
     keys: k,
     ...(waitFor ? { waitFor: { pattern: waitFor, timeoutMs: 10_000, errorOnTimeout: true } } : {}),
   });
-const text = (c: TestClient, sessionId: string, t: string, waitFor?: string) =>
+export const text = (c: TestClient, sessionId: string, t: string, waitFor?: string) =>
   ok(c, "send_text", {
     sessionId,
     text: t,
