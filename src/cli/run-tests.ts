@@ -4,6 +4,7 @@
  * --repeat, runTest per test), bounded by a time budget, with a compact text report for a model.
  */
 import { TuiError } from "../errors.ts";
+import { BUN_TEST_FILE, type BunTestRun, runBunTests } from "./bun-tests.ts";
 import type { ServerContext } from "../tools/context.ts";
 import { UsageError } from "./args.ts";
 import { discoverTestFiles } from "./discover.ts";
@@ -14,7 +15,7 @@ import { runTest, type TestResult } from "./run-test.ts";
 import { repeatTests, shardTests, type Shard } from "./shard.ts";
 
 export interface RunTestsOptions {
-  /** Files or folders (default: the working directory). */
+  /** Files or folders (default: the working directory); *.test.ts files run under bun test. */
   paths?: string[];
   /** Only tests whose title ("file › name") matches this RegExp source. */
   grep?: string;
@@ -40,6 +41,8 @@ export interface RunTestsOptions {
 export interface RunTestsResult {
   summary: RunSummary & { notRun: number; total: number };
   results: TestResult[];
+  /** The *.test.ts files' run under bun test, when paths named any. */
+  bun?: BunTestRun;
   /** Titles of the tests the budget or a cancel left unstarted. */
   notRun: string[];
   report: string;
@@ -57,7 +60,10 @@ export async function runTests(options: RunTestsOptions, deps: ServerContext): P
   const cwd = options.cwd ?? deps.cwd;
   const budget = Math.min(options.timeoutMs ?? RUN_TESTS_DEFAULT_TIMEOUT_MS, RUN_TESTS_MAX_TIMEOUT_MS);
   const deadline = started + budget;
-  const tests = await selectTests(options, cwd);
+  const paths = options.paths ?? [];
+  const bunFiles = paths.filter((path) => BUN_TEST_FILE.test(path));
+  const others = paths.filter((path) => !BUN_TEST_FILE.test(path));
+  const tests = bunFiles.length > 0 && others.length === 0 ? [] : await selectTests({ ...options, paths: others }, cwd);
   const results: TestResult[] = [];
   const notRun: string[] = [];
   const room = Math.max(1, deps.config.maxSessions - deps.sessions.live().length);
@@ -81,12 +87,38 @@ export async function runTests(options: RunTestsOptions, deps: ServerContext): P
   await Promise.all(Array.from({ length: workers }, worker));
   const order = new Map(tests.map((t, i) => [t.title, i]));
   results.sort((a, b) => order.get(a.title)! - order.get(b.title)!);
+  const bun =
+    bunFiles.length > 0
+      ? await runBunTests(bunFiles, {
+          cwd,
+          update: options.update === true,
+          grep: options.grep,
+          timeoutMs: Math.max(1000, deadline - performance.now()),
+          signal: options.signal,
+        })
+      : undefined;
+  const own = summarize(results, Math.round(performance.now() - started));
   const summary = {
-    ...summarize(results, Math.round(performance.now() - started)),
+    ...own,
+    passed: own.passed + (bun?.passed ?? 0),
+    failed: own.failed + (bun?.failed ?? 0),
     notRun: notRun.length,
-    total: tests.length,
+    total: tests.length + (bun ? bun.passed + bun.failed : 0),
   };
-  return { summary, results, notRun, report: textReport(summary, results, notRun, options.maxFailures ?? 5, budget) };
+  let report = textReport(summary, results, notRun, options.maxFailures ?? 5, budget);
+  if (bun) report += bunReport(bun, Math.max(0, (options.maxFailures ?? 5) - own.failed));
+  return { summary, results, notRun, report, ...(bun ? { bun } : {}) };
+}
+
+/** bun test's failures, after the runner's: what bun printed for each (the matcher's row diff, the missed wait). */
+function bunReport(run: BunTestRun, maxFailures: number): string {
+  const out: string[] = [];
+  if (run.error) out.push("", `bun test could not run the files:\n${run.error}`);
+  if (run.timedOut) out.push("", "bun test was stopped: the time budget ran out.");
+  for (const failure of run.failures.slice(0, maxFailures)) out.push("", `FAILED ${failure.title}:`, failure.text);
+  const rest = run.failures.length - Math.min(maxFailures, run.failures.length);
+  if (rest > 0) out.push("", `${rest} more failed under bun test.`);
+  return out.join("\n");
 }
 
 async function selectTests(options: RunTestsOptions, cwd: string): Promise<TestCase[]> {

@@ -18,7 +18,7 @@ export const runTestsTool = defineTool({
     "Run test files as `tui-tester test`: counts, and per failure its step, row diff or missed wait, screen.",
   input: v.strictObject({
     paths: v.optional(
-      v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(100), v.description("Files or folders.")),
+      v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(100), v.description("Folders, files; *.test.ts via bun test.")),
     ),
     grep: v.optional(v.pipe(v.string(), v.maxLength(500), v.description("RegExp on titles."))),
     update: optionalBoolean(false, "Accept new goldens."),
@@ -44,14 +44,17 @@ export const runTestsTool = defineTool({
       },
       ctx,
     );
-    const failures = run.results.filter((r) => r.status === "failed");
+    const failures = [
+      ...run.results.filter((r) => r.status === "failed").map((r) => r.title),
+      ...(run.bun?.failures.map((f) => f.title) ?? []),
+    ];
     const [counts, ...details] = run.report.split("\n");
     return {
       summary: counts!,
-      isError: failures.length > 0 || run.notRun.length > 0,
+      isError: failures.length > 0 || run.notRun.length > 0 || run.bun?.error !== undefined || run.bun?.timedOut,
       data: {
         ...run.summary,
-        failures: failures.map((r) => r.title),
+        failures,
         notRunTitles: run.notRun,
         results: run.results.map((r) => ({
           title: r.title,

@@ -4,7 +4,7 @@
  * shard and the time budget.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { bash, scratch, shellSteps } from "../cli/cli-helpers.ts";
 import { connect, type TestClient } from "./client.ts";
@@ -92,6 +92,32 @@ describe("run_tests", () => {
     expect(r.text).toMatch(/^0 passed, 2 failed, 1 not run \(the 1\.5 s budget ran out\) of 3 test/);
     expect(r.text).toContain("timed out");
     expect(r.text).toContain("not run: slow/c.tui.json › c");
+  });
+
+  test("bun test files (what save_test ts writes) run under bun test in CI mode, failures in the same report", async () => {
+    mkdirSync(join(dir.dir, "node_modules"), { recursive: true });
+    symlinkSync(join(import.meta.dir, "..", ".."), join(dir.dir, "node_modules", "tui-tester"));
+    const file = (word: string, want: string) =>
+      [
+        'import { expect, test } from "bun:test";',
+        'import { launch } from "tui-tester";',
+        'import "tui-tester/expect";',
+        `test("says ${want}", async () => {`,
+        '  await using sh = await launch("bash", { args: ["--norc", "--noprofile"], env: { PS1: "t$ " }, isolate: true });',
+        '  await sh.waitForText("t$");',
+        `  await sh.type("echo ${word}\\r");`,
+        `  await expect(sh).toShowText("${want}", { timeoutMs: 2000 });`,
+        "});",
+        "",
+      ].join("\n");
+    await dir.write("ts/good.test.ts", file("pear", "pear"));
+    await dir.write("ts/bad.test.ts", file("plum", "prune"));
+    const r = await c.call("run_tests", { paths: ["ts/good.test.ts", "ts/bad.test.ts"] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^1 passed, 1 failed of 2 test/);
+    expect(r.text).toContain("FAILED ts/bad.test.ts › says prune:");
+    expect(r.text).toContain("expected the screen to show");
+    expect(r.text).toContain("echo plum");
   });
 
   test("bad input names the problem: no such path, a bad grep, nothing matching", async () => {
