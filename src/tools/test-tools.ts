@@ -18,12 +18,12 @@ export const runTestsTool = defineTool({
     "Run test files as `tui-tester test`: counts, and per failure its step, row diff or missed wait, screen.",
   input: v.strictObject({
     paths: v.optional(
-      v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(100), v.description("Folders, files; *.test.ts via bun test.")),
+      v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.maxLength(100), v.description("*.test.ts: bun test.")),
     ),
     grep: v.optional(v.pipe(v.string(), v.maxLength(500), v.description("RegExp on titles."))),
     update: optionalBoolean(false, "Accept new goldens."),
     repeat: v.optional(positiveInt(20), 1),
-    shard: v.optional(v.pipe(v.string(), v.maxLength(20), v.description("i/n"))),
+    shard: v.optional(v.pipe(v.string(), v.description("i/n"))),
     timeoutMs: clampedNumber(1000, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS),
   }),
   annotations: annotations("Run tests", "write"),
@@ -71,6 +71,10 @@ export const runTestsTool = defineTool({
 function parseShard(text: string): { index: number; total: number } {
   const [index, total] = (/^(\d+)\/(\d+)$/.exec(text)?.slice(1).map(Number) ?? [0, 0]) as [number, number];
   if (total < 1 || index < 1 || index > total)
-    throw new TuiError("INVALID_ARGUMENT", `shard "${text}" is not i/n with 1 <= i <= n.`, 'Example: "2/3".');
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `shard "${text.slice(0, 20)}" is not i/n with 1 <= i <= n.`,
+      'Example: "2/3".',
+    );
   return { index, total };
 }
