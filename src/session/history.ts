@@ -18,7 +18,7 @@ import { decodeHumanInput } from "./human-input.ts";
 import type { InputSource, Session } from "./session.ts";
 import { chooseWaitText, volatileSpans, type Span } from "./stable-text.ts";
 import type { Highlight } from "../term/types.ts";
-import { ansiRow } from "../lib/golden.ts";
+import { ansiRow } from "../term/ansi-row.ts";
 
 export const MAX_HISTORY_ENTRIES = 500;
 export const MAX_HISTORY_PAYLOAD = 4 * 1024 * 1024;

@@ -1,6 +1,6 @@
 /**
- * run_tests: `tui-tester test` inside the server, with a report the model can act on. The runner is
- * imported when called: it stands on run_script, which the catalog assembles from the tools.
+ * run_tests: `tui-tester test` inside the server, with a report the model can act on. The runner
+ * comes with the server's context (ctx.runTests): it stands on run_script, above the catalog.
  */
 import * as v from "valibot";
 import { TuiError } from "../errors.ts";
@@ -29,7 +29,13 @@ export const runTestsTool = defineTool({
   annotations: annotations("Run tests", "write"),
   async run(args, ctx) {
     const shard = args.shard ? parseShard(args.shard) : undefined;
-    const { runTests } = await import("../cli/run-tests.ts");
+    const runTests = ctx.runTests;
+    if (!runTests)
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        "This server was built without the test runner, so run_tests cannot run here.",
+        "Run the tests with `tui-tester test` instead.",
+      );
     const run = await runTests(
       {
         paths: args.paths,
