@@ -133,8 +133,12 @@ export const startSession = defineTool({
         ? `; viewer open in ${viewer.terminal}`
         : `; no viewer: ${viewer.reason}`
       : "";
+    const root = ctx.sessions.isolatedRoot(session.id);
+    const isolated = root ? `; isolated, HOME ${root}/home (removed at stop)` : "";
     const summary =
-      `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote;
+      `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() +
+      isolated +
+      viewerNote;
     // The text leaves out what the summary or the request already says, and the modes (list_sessions has them).
     return {
       summary,

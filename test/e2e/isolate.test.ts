@@ -14,12 +14,15 @@ afterAll(async () => {
   delete process.env.E2E_PLAIN;
 });
 
+let started = "";
 async function shell(args: Record<string, unknown>): Promise<string> {
-  const { sessionId } = await c.ok("start_session", {
+  const reply = await c.call("start_session", {
     ...PLAIN_BASH,
     ...args,
     env: { ...PLAIN_BASH.env, ...(args.env as object) },
   });
+  started = reply.text;
+  const sessionId = reply.data.sessionId as string;
   await c.ok("wait_for_text", { sessionId, pattern: "$", errorOnTimeout: true });
   return sessionId;
 }
@@ -34,6 +37,7 @@ test("isolate: true gives a fresh HOME that is gone after stop_session; no plant
   const { text } = await c.ok("get_text", { sessionId });
   const home = /H=(\S+) T=none P=none END/.exec(text)?.[1];
   expect(home).toMatch(/tui-tester-home-[^/]+\/home$/);
+  expect(started).toContain(`isolated, HOME ${home}`);
   expect(existsSync(home!)).toBe(true);
   await c.ok("stop_session", { sessionId });
   expect(existsSync(home!)).toBe(false);
