@@ -3,6 +3,8 @@
  * child process, in CI mode (a missing golden fails) or updating goldens, within the run's time
  * budget; its per-test lines and each failure's message become the same kind of report.
  */
+import { readdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { TuiError } from "../errors.ts";
 
 export interface BunTestRun {
@@ -16,6 +18,32 @@ export interface BunTestRun {
 }
 
 export const BUN_TEST_FILE = /[._](test|spec)\.[cm]?[jt]sx?$/;
+/** Most bun test files a folder search collects. */
+const MAX_FOUND = 500;
+
+/**
+ * The bun tests on the library under the given folders: *.test.ts files that import tui-tester (so a
+ * project's other unit tests are not run), outside node_modules, dot-directories and __snapshots__.
+ */
+export async function findBunTests(paths: string[], cwd: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      if (found.length >= MAX_FOUND) return;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith(".") && entry.name !== "node_modules" && entry.name !== "__snapshots__")
+          await walk(path);
+      } else if (BUN_TEST_FILE.test(entry.name) && /from "tui-tester"/.test(await Bun.file(path).text()))
+        found.push(path);
+    }
+  };
+  for (const path of paths) {
+    const absolute = resolve(cwd, path);
+    if ((await stat(absolute).catch(() => null))?.isDirectory()) await walk(absolute);
+  }
+  return found.sort();
+}
 /** Lines of bun's output kept per failure (principle 9). */
 const FAILURE_LINES = 60;
 const MAX_OUTPUT_CHARS = 1024 * 1024;

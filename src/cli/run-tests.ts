@@ -4,7 +4,7 @@
  * --repeat, runTest per test), bounded by a time budget, with a compact text report for a model.
  */
 import { TuiError } from "../errors.ts";
-import { BUN_TEST_FILE, type BunTestRun, runBunTests } from "./bun-tests.ts";
+import { BUN_TEST_FILE, type BunTestRun, findBunTests, runBunTests } from "./bun-tests.ts";
 import type { ServerContext } from "../tools/context.ts";
 import { UsageError } from "./args.ts";
 import { discoverTestFiles } from "./discover.ts";
@@ -61,9 +61,13 @@ export async function runTests(options: RunTestsOptions, deps: ServerContext): P
   const budget = Math.min(options.timeoutMs ?? RUN_TESTS_DEFAULT_TIMEOUT_MS, RUN_TESTS_MAX_TIMEOUT_MS);
   const deadline = started + budget;
   const paths = options.paths ?? [];
-  const bunFiles = paths.filter((path) => BUN_TEST_FILE.test(path));
   const others = paths.filter((path) => !BUN_TEST_FILE.test(path));
-  const tests = bunFiles.length > 0 && others.length === 0 ? [] : await selectTests({ ...options, paths: others }, cwd);
+  // bun tests: the files named, and those on the library in the folders named
+  const bunFiles = [...paths.filter((path) => BUN_TEST_FILE.test(path)), ...(await findBunTests(others, cwd))];
+  const tests =
+    bunFiles.length > 0 && others.length === 0
+      ? []
+      : await selectTests({ ...options, paths: others }, cwd, bunFiles.length > 0);
   const results: TestResult[] = [];
   const notRun: string[] = [];
   const room = Math.max(1, deps.config.maxSessions - deps.sessions.live().length);
@@ -121,7 +125,7 @@ function bunReport(run: BunTestRun, maxFailures: number): string {
   return out.join("\n");
 }
 
-async function selectTests(options: RunTestsOptions, cwd: string): Promise<TestCase[]> {
+async function selectTests(options: RunTestsOptions, cwd: string, bunTestsToo = false): Promise<TestCase[]> {
   let grep: RegExp | undefined;
   try {
     grep = options.grep ? new RegExp(options.grep) : undefined;
@@ -133,6 +137,8 @@ async function selectTests(options: RunTestsOptions, cwd: string): Promise<TestC
     files = await discoverTestFiles(options.paths ?? [], cwd);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
+    // folders of bun tests only: nothing for this runner, bun test runs them
+    if (bunTestsToo && error.message.startsWith("No test files")) return [];
     throw new TuiError(
       "INVALID_ARGUMENT",
       error.message,

@@ -118,6 +118,10 @@ describe("run_tests", () => {
     expect(r.text).toContain("FAILED ts/bad.test.ts › says prune:");
     expect(r.text).toContain("expected the screen to show");
     expect(r.text).toContain("echo plum");
+    // a folder: its bun tests on the library, not other *.test.ts files
+    await dir.write("ts/unrelated.test.ts", 'import { test } from "bun:test";\ntest("not a tui test", () => {});\n');
+    const folder = await c.call("run_tests", { paths: ["ts"] });
+    expect(folder.text).toMatch(/^1 passed, 1 failed of 2 test/);
   });
 
   test("bad input names the problem: no such path, a bad grep, nothing matching", async () => {
