@@ -43,6 +43,15 @@ describe("run_tests", () => {
     expect(r.data).toMatchObject({ passed: 1, failed: 1, failures: ["t/fail.tui.json › wrong word"] });
   });
 
+  test("in the default text mode the report is all in the text (no structuredContent)", async () => {
+    await using text = await connect({ cwd: dir.dir, env: { TUI_TESTER_OUTPUT: "text" } });
+    const r = await text.call("run_tests", { paths: ["t"] });
+    expect(Object.keys(r.data)).toEqual([]);
+    expect(r.text).toMatch(/^1 passed, 1 failed of 2 test/);
+    expect(r.text).toContain('FAILED t/fail.tui.json › wrong word: step 2 (assert_text "the fruit")');
+    expect(r.text).toContain("screen at the failure");
+  });
+
   test("grep picks tests by title; a passing run is not an error", async () => {
     const r = await c.call("run_tests", { paths: ["t"], grep: "echoes" });
     expect(r.isError).toBe(false);
