@@ -82,6 +82,7 @@ export const MORE_SCENARIOS: Scenario[] = [
   {
     app: "dialog",
     name: "dialog-checklist",
+    highlightWaits: true,
     files: {
       "pick.sh":
         'choice=$(dialog --checklist "Fruits" 12 40 4 a Apple off b Banana off c Cherry off 3>&1 1>&2 2>&3)\necho "chose: $choice"\n',

@@ -19,6 +19,8 @@ export interface Scenario {
   clock?: boolean;
   /** save_test's snapshots option (default "end"). */
   snapshots?: "end" | "waits" | "none";
+  /** Arrow keys only move a highlight here: save_test must wait on it, not on a fixed idle. */
+  highlightWaits?: boolean;
   /** Change what the app shows, so that the saved test must fail; and a text its failure names. */
   change?: { files: Record<string, string>; failureMentions: string };
 }
@@ -145,6 +147,7 @@ export const SCENARIOS: Scenario[] = [
   {
     app: "dialog",
     name: "dialog-menu-pick",
+    highlightWaits: true,
     files: {
       "menu.sh": 'choice=$(dialog --menu "Pick a fruit" 12 40 4 $(cat items) 3>&1 1>&2 2>&3)\necho "picked: $choice"\n',
       items: "a Apple b Banana c Cherry",
