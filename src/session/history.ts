@@ -18,6 +18,7 @@ import { decodeHumanInput } from "./human-input.ts";
 import type { InputSource, Session } from "./session.ts";
 import { chooseWaitText, volatileSpans, type Span } from "./stable-text.ts";
 import type { Highlight } from "../term/types.ts";
+import { movedHighlight } from "./moved-highlight.ts";
 import { ansiRow } from "../term/ansi-row.ts";
 
 export const MAX_HISTORY_ENTRIES = 500;
@@ -295,14 +296,6 @@ export class InputHistory {
     delete entry.waitText;
     delete entry.highlight;
   }
-}
-
-/** The highlight that is new since the input (a selection bar moved there), preferring bars to bold runs. */
-function movedHighlight(before: Highlight[], now: Highlight[]): Highlight | undefined {
-  const same = (a: Highlight, b: Highlight) =>
-    a.row === b.row && a.startCol === b.startCol && a.endCol === b.endCol && a.text === b.text && a.kind === b.kind;
-  const fresh = now.filter((h) => !before.some((b) => same(b, h)) && h.text.trim() !== "");
-  return fresh.find((h) => h.kind !== "bold") ?? fresh[0];
 }
 
 function payloadText(args: Record<string, unknown>): string {
