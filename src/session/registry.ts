@@ -17,6 +17,7 @@ import { baseEnv, createIsolatedHome, type IsolatedHome } from "./isolation.ts";
 import type { LaunchArgs } from "./history.ts";
 import { describeExit, type ExitInfo } from "./exit-info.ts";
 import { Session } from "./session.ts";
+import { readyOracle } from "./ready/oracle.ts";
 
 export interface StartOptions {
   command: string;
@@ -124,6 +125,7 @@ export class SessionRegistry {
     }
     this.sessions.set(id, session);
     if (home) this.homes.set(id, home);
+    readyOracle(session); // from the start: it sees the start-up queries the first-input gate waits on
     session.onExit(() => this.prune());
     log(`started ${id} pid ${session.pid}: ${options.command} ${options.args.join(" ")}`);
     return session;
