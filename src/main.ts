@@ -5,6 +5,7 @@ import { createServer, serveStdio } from "./server.ts";
 import { startWatchdog } from "./pty/index.ts";
 import { tools } from "./catalog.ts";
 import { createServerContext } from "./tools/context.ts";
+import { runTests } from "./cli/run-tests.ts";
 import { escapeControls, log, setLogLevel } from "./util/log.ts";
 
 const flag = process.argv[2];
@@ -59,7 +60,7 @@ if (flag !== undefined) {
 
 // Before any session starts: every child inherits the watchdog's mark (src/pty/watchdog.ts).
 startWatchdog();
-const context = createServerContext(config);
+const context = createServerContext(config, { runTests });
 // The output directory exists before the first tool call: a screenshot or recording without a path must find it.
 try {
   void context.output.path;

@@ -89,22 +89,28 @@ export function createServer(catalog: ToolDef[], context: ServerContext): Server
     }
     const progressToken = request.params._meta?.progressToken;
     let ticker: ReturnType<typeof setInterval> | undefined;
+    let report: ((message: string) => void) | undefined;
     if (progressToken !== undefined) {
       const started = performance.now();
       let progress = 0;
-      ticker = setInterval(() => {
+      // progress must increase with every notification: the ticker and the tool's own reports share one count
+      report = (message) => {
         progress++;
-        const elapsed = Math.round(performance.now() - started);
         void extra
-          .sendNotification({
-            method: "notifications/progress",
-            params: { progressToken, progress, message: `${tool.name} running for ${elapsed} ms` },
-          })
+          .sendNotification({ method: "notifications/progress", params: { progressToken, progress, message } })
           .catch(() => undefined);
-      }, PROGRESS_INTERVAL_MS);
+      };
+      ticker = setInterval(
+        () => report!(`${tool.name} running for ${Math.round(performance.now() - started)} ms`),
+        PROGRESS_INTERVAL_MS,
+      );
     }
     try {
-      return await dispatch(tool, request.params.arguments, { ...context, signal: extra.signal });
+      return await dispatch(tool, request.params.arguments, {
+        ...context,
+        signal: extra.signal,
+        ...(report ? { progress: report } : {}),
+      });
     } finally {
       clearInterval(ticker);
       collectWhenIdle();

@@ -35,6 +35,8 @@ export interface ToolContext extends ServerContext {
   rawArgs: unknown;
   /** Called by run_script as each step ends (the test runner places step pictures on a recording's clock). */
   onStepEnd?: (index: number) => void;
+  /** A progress notification to the client, when it asked for them (a progressToken); run_tests sends one per test. */
+  progress?: (message: string, progress?: number, total?: number) => void;
 }
 
 /** What a handler returns: the renderer turns it into content + structuredContent. */
