@@ -6,24 +6,37 @@
 import { cancelled } from "../errors.ts";
 // How long a synchronized update (mode 2026) may hide the screen before it is read anyway.
 import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
+import { applyMask } from "../term/echo-cells.ts";
 import type { Snapshot } from "../term/types.ts";
-import { newTextOnly } from "./baseline.ts";
-import { compileMatcher, type Found, type MatchValue, type PatternSpec } from "./matcher.ts";
+import { HIDDEN_CHAR, newTextOnly } from "./baseline.ts";
+import type { ExitInfo } from "./exit-info.ts";
+import { finishFrame } from "./frame-finish.ts";
+import { compileMatcher, type Found, type Matcher, type MatchValue, type PatternSpec } from "./matcher.ts";
 import type { Session } from "./session.ts";
 
 /** Raw matching keeps this much of the already-seen output so a match can straddle chunks. */
 const RAW_OVERLAP_CHARS = 64 * 1024;
+/** Most patterns one anyOf wait watches. */
+export const MAX_ANY_OF = 32;
 
 export interface WaitTextOptions extends PatternSpec {
+  /** Several patterns: the wait ends on the first that appears (pattern is then unused). */
+  anyOf?: string[];
   timeoutMs: number;
   pollIntervalMs: number;
   matchScreen: boolean;
   /** "input": match only text that was not on the screen (or in the output) before the latest input. */
   after?: "input";
+  /** true: the terminal's echo of typed text counts as a match too (by default it does not; echo.ts). */
+  matchEcho?: boolean;
 }
 
 export interface WaitTextResult {
+  /** The pattern waited for; with anyOf, the one that matched (or, on a miss, the list's first). */
   pattern: string;
+  /** With anyOf: the patterns given, and the index of the one that matched. */
+  anyOf?: string[];
+  matchedIndex?: number;
   matched: boolean;
   match: MatchValue | null;
   elapsedMs: number;
@@ -32,8 +45,39 @@ export interface WaitTextResult {
   matchedAgainst: "screen" | "raw";
   /** True when the process exited before the pattern appeared (the wait ends early). */
   exited?: boolean;
-  /** The screen at the instant of the match (or of the timeout / exit). */
+  /** How the process ended, when it did before a match. */
+  exit?: ExitInfo;
+  /** After a match: milliseconds waited for the program to finish the write burst the match fell in. */
+  frameMs?: number;
+  /** True when the program was still writing (or busy) when that wait's bound ran out. */
+  frameUnfinished?: boolean;
+  /** The screen at the instant of the match (or of the timeout / exit); after a match, the finished frame. */
   snapshot: Snapshot;
+}
+
+/** The patterns of a wait, in order: anyOf's, or the one pattern. */
+export function waitPatterns(options: Pick<WaitTextOptions, "pattern" | "anyOf">): string[] {
+  return options.anyOf && options.anyOf.length > 0 ? options.anyOf : [options.pattern];
+}
+
+/** One matcher per pattern (a bad one throws, the others are released). */
+export function compileAll(options: WaitTextOptions): Matcher[] {
+  const matchers: Matcher[] = [];
+  try {
+    for (const pattern of waitPatterns(options)) matchers.push(compileMatcher({ ...options, pattern }));
+  } catch (error) {
+    for (const m of matchers) m[Symbol.dispose]();
+    throw error;
+  }
+  return matchers;
+}
+
+/** The screen lines a wait matches: new text only (after: "input"), the echo of typing hidden. */
+function screenHaystack(session: Session, options: WaitTextOptions, baseline: Session["lastInput"]): string {
+  const viewport = session.emulator.viewport();
+  const lines = baseline === null ? viewport.lines : newTextOnly(baseline, viewport);
+  if (options.matchEcho) return lines.join("\n");
+  return applyMask(lines, session.echo.mask(viewport.lines), HIDDEN_CHAR).join("\n");
 }
 
 export async function waitForText(
@@ -41,7 +85,9 @@ export async function waitForText(
   options: WaitTextOptions,
   signal?: AbortSignal,
 ): Promise<WaitTextResult> {
-  const matcher = compileMatcher(options);
+  const matchers = compileAll(options);
+  const patterns = waitPatterns(options);
+  const many = options.anyOf !== undefined && options.anyOf.length > 0;
   const started = performance.now();
   const decoder = new TextDecoder();
   // Before any input there is nothing to be new against: all text counts.
@@ -49,8 +95,24 @@ export async function waitForText(
   const rawSince = baseline === null ? session.raw.total : session.raw.total - baseline.rawTotal;
   let rawText = options.matchScreen ? "" : decoder.decode(session.raw.tail(rawSince), { stream: true });
 
+  /** The first pattern (in list order) found in the haystack, with its index. */
+  type Hit = { found: Found; index: number };
+  const pick = (results: (Found | null)[]): Hit | null => {
+    const index = results.findIndex((r) => r !== null);
+    return index < 0 ? null : { found: results[index]!, index };
+  };
+  const findIn = (
+    haystack: string,
+    opts: { screenCols?: number; budgetMs: number },
+  ): Hit | null | Promise<Hit | null> => {
+    const results = matchers.map((m) => m.find(haystack, opts));
+    return results.some((r) => r instanceof Promise)
+      ? Promise.all(results).then(pick)
+      : pick(results as (Found | null)[]);
+  };
+
   return new Promise<WaitTextResult>((resolve, reject) => {
-    const cleanups: (() => void)[] = [() => matcher[Symbol.dispose]()];
+    const cleanups: (() => void)[] = [];
     let done = false;
     const deadline = started + options.timeoutMs;
 
@@ -58,27 +120,52 @@ export async function waitForText(
       done = true;
       for (const cleanup of cleanups) cleanup();
     };
-    const finish = (
-      result: Omit<WaitTextResult, "elapsedMs" | "timeoutMs" | "pattern" | "matchedAgainst" | "snapshot">,
-    ) => {
+    const outcomeOf = (
+      result: Pick<WaitTextResult, "matched" | "match" | "timedOut" | "exited">,
+      hit: Hit | null,
+    ): WaitTextResult => ({
+      pattern: patterns[hit?.index ?? 0]!,
+      ...(many ? { anyOf: patterns, ...(hit ? { matchedIndex: hit.index } : {}) } : {}),
+      ...result,
+      ...(result.exited && session.exit ? { exit: session.exit } : {}),
+      elapsedMs: Math.round(performance.now() - started),
+      timeoutMs: options.timeoutMs,
+      matchedAgainst: options.matchScreen ? "screen" : "raw",
+      snapshot: session.emulator.snapshot({ highlights: true }),
+    });
+    const finish = (result: Pick<WaitTextResult, "matched" | "match" | "timedOut" | "exited">, hit: Hit | null) => {
       if (done) return;
       end();
-      const outcome: WaitTextResult = {
-        pattern: options.pattern,
-        ...result,
-        elapsedMs: Math.round(performance.now() - started),
-        timeoutMs: options.timeoutMs,
-        matchedAgainst: options.matchScreen ? "screen" : "raw",
-        snapshot: session.emulator.snapshot({ highlights: true }),
-      };
-      // Resolved in a macrotask of its own: waits that end in one parse turn (32 sessions answering
-      // at once) then each build and send their reply in turn, instead of all of them advancing one
-      // await at a time and every reply going out at the end, after the last one is built (issue 22).
-      setImmediate(() => resolve(outcome));
+      const outcome = outcomeOf(result, hit);
+      if (hit === null) {
+        for (const m of matchers) m[Symbol.dispose]();
+        // Resolved in a macrotask of its own: waits that end in one parse turn (32 sessions answering
+        // at once) then each build and send their reply in turn, instead of all of them advancing one
+        // await at a time and every reply going out at the end, after the last one is built (issue 22).
+        setImmediate(() => resolve(outcome));
+        return;
+      }
+      void afterMatch(outcome, hit).then(resolve, reject);
+    };
+    /** The burst the match fell in is let finish; the finished frame is returned if it still shows the match. */
+    const afterMatch = async (outcome: WaitTextResult, hit: Hit): Promise<WaitTextResult> => {
+      try {
+        const frame = await finishFrame(session, signal);
+        const framed = { ...outcome, frameMs: frame.ms, ...(frame.unfinished ? { frameUnfinished: true } : {}) };
+        if (!options.matchScreen) return { ...framed, snapshot: session.emulator.snapshot({ highlights: true }) };
+        const still = await matchers[hit.index]!.find(screenHaystack(session, options, baseline), {
+          screenCols: session.emulator.cols,
+          budgetMs: 100,
+        });
+        return still === null ? framed : { ...framed, snapshot: session.emulator.snapshot({ highlights: true }) };
+      } finally {
+        for (const m of matchers) m[Symbol.dispose]();
+      }
     };
     const fail = (error: unknown) => {
       if (done) return;
       end();
+      for (const m of matchers) m[Symbol.dispose]();
       reject(error);
     };
 
@@ -93,18 +180,19 @@ export async function waitForText(
       if (options.matchScreen) {
         const holding = session.emulator.syncHeldSince;
         if (holding !== null && start - holding < DEFAULT_MAX_HOLD_MS) return false;
-        const text =
-          baseline === null ? session.emulator.text() : newTextOnly(baseline, session.emulator.viewport()).join("\n");
-        found = matcher.find(text, { screenCols: session.emulator.cols, budgetMs: deadline - start });
+        found = findIn(screenHaystack(session, options, baseline), {
+          screenCols: session.emulator.cols,
+          budgetMs: deadline - start,
+        });
       } else {
-        found = matcher.find(rawText, { budgetMs: deadline - start });
+        found = findIn(rawText, { budgetMs: deadline - start });
       }
       lastEnd = performance.now();
       lastCost = lastEnd - start;
-      const conclude = (f: Found | null): boolean => {
+      const conclude = (hit: Hit | null): boolean => {
         if (done) return true;
-        if (f === null) return false;
-        finish({ matched: true, match: f.value, timedOut: false });
+        if (hit === null) return false;
+        finish({ matched: true, match: hit.found.value, timedOut: false }, hit);
         return true;
       };
       return found instanceof Promise ? found.then(conclude) : conclude(found);
@@ -172,14 +260,14 @@ export async function waitForText(
     const poll = setInterval(schedule, options.pollIntervalMs);
     cleanups.push(() => clearInterval(poll));
     const timeout = setTimeout(
-      () => check(() => finish({ matched: false, match: null, timedOut: true })),
+      () => check(() => finish({ matched: false, match: null, timedOut: true }, null)),
       options.timeoutMs,
     );
     cleanups.push(() => clearTimeout(timeout));
     const onExited = () =>
       void session.emulator
         .flushed()
-        .then(() => check(() => finish({ matched: false, match: null, timedOut: false, exited: true })));
+        .then(() => check(() => finish({ matched: false, match: null, timedOut: false, exited: true }, null)));
     if (session.state === "exited") onExited();
     else cleanups.push(session.onExit(onExited));
     if (signal) {
