@@ -21,4 +21,4 @@ export { launch, type LaunchOptions } from "./launch.ts";
 export type { Mask } from "./mask.ts";
 export type { MouseAction, MouseArgs } from "./pointer.ts";
 export { Terminal, type InputOptions, type InputResult, type Key, type TextMatch } from "./terminal.ts";
-export type { TextPattern, WaitForOptions } from "./wait-options.ts";
+export type { AnyOfPatterns, TextPattern, WaitForOptions } from "./wait-options.ts";

@@ -3,7 +3,7 @@
  * so a match is seen within a tick of the bytes arriving; `pollIntervalMs` is only an upper bound
  * (a safety timer), never the latency.
  */
-import { cancelled } from "../errors.ts";
+import { cancelled, TuiError } from "../errors.ts";
 // How long a synchronized update (mode 2026) may hide the screen before it is read anyway.
 import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
 import { applyMask } from "../term/echo-cells.ts";
@@ -19,7 +19,9 @@ const RAW_OVERLAP_CHARS = 64 * 1024;
 /** Most patterns one anyOf wait watches. */
 export const MAX_ANY_OF = 32;
 
-export interface WaitTextOptions extends PatternSpec {
+export interface WaitTextOptions extends Omit<PatternSpec, "pattern"> {
+  /** The text (or regex) to wait for; or anyOf. */
+  pattern?: string;
   /** Several patterns: the wait ends on the first that appears (pattern is then unused). */
   anyOf?: string[];
   timeoutMs: number;
@@ -57,7 +59,20 @@ export interface WaitTextResult {
 
 /** The patterns of a wait, in order: anyOf's, or the one pattern. */
 export function waitPatterns(options: Pick<WaitTextOptions, "pattern" | "anyOf">): string[] {
-  return options.anyOf && options.anyOf.length > 0 ? options.anyOf : [options.pattern];
+  const many = options.anyOf !== undefined;
+  if (many === (options.pattern !== undefined))
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      many ? "pattern and anyOf were both given." : "No pattern to wait for.",
+      'Pass pattern (one text), or anyOf (a list, e.g. ["Compiled", "error"]).',
+    );
+  if (many && (options.anyOf!.length === 0 || options.anyOf!.length > MAX_ANY_OF))
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `anyOf has ${options.anyOf!.length} patterns; 1 to ${MAX_ANY_OF} are accepted.`,
+      "Wait for fewer texts at once.",
+    );
+  return many ? options.anyOf! : [options.pattern!];
 }
 
 /** One matcher per pattern (a bad one throws, the others are released). */
@@ -87,7 +102,7 @@ export async function waitForText(
 ): Promise<WaitTextResult> {
   const matchers = compileAll(options);
   const patterns = waitPatterns(options);
-  const many = options.anyOf !== undefined && options.anyOf.length > 0;
+  const many = options.anyOf !== undefined;
   const started = performance.now();
   const decoder = new TextDecoder();
   // Before any input there is nothing to be new against: all text counts.
