@@ -1,7 +1,6 @@
 /** The library's wait arguments (a string or RegExp, or { anyOf }, and a few options) as the engine's wait options. */
 import { TuiError } from "../errors.ts";
-import { describeExit } from "../session/exit-info.ts";
-import { compileAll, type WaitTextOptions, type WaitTextResult } from "../session/wait.ts";
+import { compileAll, exitPhrase, type WaitTextOptions, type WaitTextResult } from "../session/wait.ts";
 import { clip } from "../util/clip.ts";
 
 /** A literal substring, or a RegExp (its flags i, m, s, u, v, d are kept; g and y mean nothing here). */
@@ -84,10 +83,7 @@ export function shownPatterns(wait: Pick<WaitTextOptions, "pattern" | "anyOf" | 
 
 /** Why a wait ended without a match: the exit (code or signal, when) or the timeout. */
 export function missReason(result: Omit<WaitTextResult, "snapshot">): string {
-  if (!result.exited) return `within ${result.timeoutMs} ms`;
-  const exit = result.exit;
-  const how = exit ? describeExit(exit) : "it exited";
-  return `the program exited (${how}) after ${result.elapsedMs} ms of the wait`;
+  return result.exited ? exitPhrase(result) : `within ${result.timeoutMs} ms`;
 }
 
 /** WAIT_TIMEOUT for a wait that ended without a match, quoting the screen it ended on. */

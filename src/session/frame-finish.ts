@@ -3,37 +3,63 @@
  * a script's next step) does not start on a half-drawn frame. A TUI often draws one screen in several
  * writes (htop: the function bar, then the panel above it); the match can land between them.
  *
- * Done when the program is back at rest and what it wrote is parsed (the ready oracle), or, where
- * the oracle cannot run, when its output has been quiet for FRAME_QUIET_MS; at most FRAME_FINISH_MS.
- * An open synchronized update is waited out too (settledSnapshot).
+ * The burst is over when everything the program wrote is parsed, no synchronized update is open, and
+ * either the ready oracle sees the program back at rest (its own look, made at once) with no output
+ * for REST_QUIET_MS, or its output has been quiet for FRAME_QUIET_MS; at most FRAME_FINISH_MS.
  */
-import { quietPeriod } from "./quiet-window.ts";
 import { readyOracle } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
 
 /** Longest a wait stays after its match for the burst to end. */
 export const FRAME_FINISH_MS = 300;
-/** Without the oracle: this long without output ends the burst. */
-export const FRAME_QUIET_MS = 30;
+/** This long without output ends the burst (the oracle does not know, or sees the program busy). */
+export const FRAME_QUIET_MS = 40;
+/** With the program seen at rest: this long without output, for the bytes already written to reach us. */
+const REST_QUIET_MS = 3;
+/** Gap between looks while output is quiet (each output looks again at once). */
+const LOOK_MS = 5;
 
 export interface FrameFinish {
   /** Milliseconds waited after the match. */
   ms: number;
-  /** True when FRAME_FINISH_MS passed with the program still writing or busy. */
+  /** True when FRAME_FINISH_MS passed with the program still writing. */
   unfinished: boolean;
 }
 
 export async function finishFrame(session: Session, signal?: AbortSignal): Promise<FrameFinish> {
   const started = performance.now();
+  const deadline = started + FRAME_FINISH_MS;
+  const oracle = readyOracle(session);
+  const over = (): boolean => {
+    const emulator = session.emulator;
+    if (!session.running) return true;
+    if (emulator.pendingBytes > 0 || session.outputBacklog > 0 || emulator.syncHeld) return false;
+    const quietFor = performance.now() - session.lastOutputAt;
+    if (quietFor >= FRAME_QUIET_MS) return true;
+    return quietFor >= REST_QUIET_MS && oracle.atRestNow()?.atRest === true;
+  };
   let unfinished = false;
-  if (session.running) {
-    const oracle = readyOracle(session);
-    const ready = oracle.available ? await oracle.settle(undefined, started, FRAME_FINISH_MS, signal) : undefined;
-    if (ready !== undefined && ready.settledBy !== "quiet") unfinished = ready.settledBy === "timeout";
-    // counted from the last output (the match's), not from now: a burst already over costs nothing more
-    else unfinished = !(await quietPeriod(session, FRAME_QUIET_MS, FRAME_FINISH_MS, session.lastOutputAt, signal));
+  while (!over()) {
+    if (signal?.aborted || performance.now() >= deadline) {
+      unfinished = !signal?.aborted;
+      break;
+    }
+    await nextOutputOr(session, Math.min(LOOK_MS, deadline - performance.now()));
   }
-  // whatever the program wrote is on the screen, and no synchronized update is left open
-  await session.emulator.settledSnapshot({}, Math.max(0, started + FRAME_FINISH_MS - performance.now()));
+  await session.emulator.flushed();
   return { ms: Math.round(performance.now() - started), unfinished };
+}
+
+/** Resolves on the next output chunk, parse or exit, or after `ms`. */
+function nextOutputOr(session: Session, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const offs: (() => void)[] = [];
+    const done = () => {
+      for (const off of offs) off();
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    offs.push(session.onOutput(done), session.emulator.onParsed(done), session.onExit(done));
+  });
 }

@@ -9,7 +9,7 @@ import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
 import { applyMask } from "../term/echo-cells.ts";
 import type { Snapshot } from "../term/types.ts";
 import { HIDDEN_CHAR, newTextOnly } from "./baseline.ts";
-import type { ExitInfo } from "./exit-info.ts";
+import { describeExit, type ExitInfo } from "./exit-info.ts";
 import { finishFrame } from "./frame-finish.ts";
 import { compileMatcher, type Found, type Matcher, type MatchValue, type PatternSpec } from "./matcher.ts";
 import type { Session } from "./session.ts";
@@ -55,6 +55,12 @@ export interface WaitTextResult {
   frameUnfinished?: boolean;
   /** The screen at the instant of the match (or of the timeout / exit); after a match, the finished frame. */
   snapshot: Snapshot;
+}
+
+/** How an exit ended a wait, as one phrase: "the program exited (exit code 3) 312 ms into the wait". */
+export function exitPhrase(result: Pick<WaitTextResult, "exit" | "elapsedMs">): string {
+  const how = result.exit ? describeExit(result.exit) : "exit status unknown";
+  return `the program exited (${how}) ${result.elapsedMs} ms into the wait`;
 }
 
 /** The patterns of a wait, in order: anyOf's, or the one pattern. */

@@ -1,5 +1,6 @@
 /** The text view's lines for a wait's outcome: which of anyOf matched, how an exit ended it, an unfinished frame. */
-import { describeExit, type ExitInfo } from "../session/exit-info.ts";
+import type { ExitInfo } from "../session/exit-info.ts";
+import { exitPhrase } from "../session/wait.ts";
 
 export interface WaitOutcome {
   matched: boolean;
@@ -14,12 +15,6 @@ export interface WaitOutcome {
   frameUnfinished?: boolean;
 }
 
-/** The exit that ended a wait, as one phrase: "exited (exit code 3) 312 ms into the wait". */
-export function exitPhrase(wait: WaitOutcome): string {
-  const how = wait.exit ? describeExit(wait.exit) : "exit status unknown";
-  return `the program exited (${how}) ${wait.elapsedMs ?? 0} ms into the wait`;
-}
-
 export function waitLines(wait: WaitOutcome, prefix = ""): string[] {
   const lines: string[] = [];
   if (wait.matched && wait.matchedIndex !== undefined)
@@ -27,7 +22,8 @@ export function waitLines(wait: WaitOutcome, prefix = ""): string[] {
   else if (!wait.matched && wait.anyOf) lines.push(`${prefix}none of anyOf appeared: ${JSON.stringify(wait.anyOf)}`);
   if (wait.matched && wait.match !== undefined && wait.match !== null && wait.match !== wait.pattern)
     lines.push(`${prefix}match: ${JSON.stringify(wait.match)}`);
-  if (!wait.matched && wait.exited) lines.push(`${prefix}ended: ${exitPhrase(wait)}`);
+  if (!wait.matched && wait.exited)
+    lines.push(`${prefix}ended: ${exitPhrase({ exit: wait.exit, elapsedMs: wait.elapsedMs ?? 0 })}`);
   if (wait.frameUnfinished)
     lines.push(
       `${prefix}still drawing ${wait.frameMs} ms after the match (returned at the bound; the screen may change)`,

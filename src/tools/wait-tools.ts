@@ -1,7 +1,6 @@
 /** Waiting tools: wait_for_text, wait_for_idle. Event-driven (see session/wait.ts). */
 import * as v from "valibot";
-import { compileAll, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
-import { exitPhrase } from "./wait-lines.ts";
+import { compileAll, exitPhrase, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { matchLines } from "./observed.ts";
 import { mergeParts, viewParts } from "./reply.ts";
