@@ -29,6 +29,8 @@ export interface EchoHost {
 
 export class EchoTracker {
   private readonly segments: EchoSegment[] = [];
+  /** The column the latest input began at: where a prompt of the same width puts its later lines. */
+  private promptCol: number | undefined;
   /** The line being typed, while it still grows from its anchor. */
   private current: EchoSegment | null = null;
   private readonly decoder = new TextDecoder();
@@ -59,6 +61,7 @@ export class EchoTracker {
   private begin(): void {
     // A new input starts where the cursor is now, whatever the previous one left.
     this.current = this.push({ text: "", anchor: this.host.emulator.anchorAtCursor() });
+    this.promptCol = this.current.anchor?.col;
   }
 
   private push(segment: EchoSegment): EchoSegment {
@@ -73,7 +76,12 @@ export class EchoTracker {
   }
 
   private append(char: string): void {
-    if (this.current === null) this.current = this.push({ text: "", anchor: null });
+    if (this.current === null)
+      this.current = this.push({
+        text: "",
+        anchor: null,
+        ...(this.promptCol !== undefined ? { promptCol: this.promptCol } : {}),
+      });
     if (this.current.text.length < MAX_SEGMENT_CHARS) this.current.text += char;
   }
 

@@ -23,6 +23,8 @@ export interface EchoAnchor {
 export interface EchoSegment {
   text: string;
   anchor: EchoAnchor | null;
+  /** For a line typed after an Enter: the column its input's first line began at (the prompt's width). */
+  promptCol?: number;
 }
 
 /** Per viewport row, the string offsets (in viewportLines' row text) of echo characters. */
@@ -119,12 +121,17 @@ export function echoMask(terminal: Terminal, segments: EchoSegment[]): EchoMask 
   const screen = screenOf(terminal);
   const top = buffer.viewportY;
   let previousEnd: Cell | null = null;
+  const transient: EchoAnchor[] = [];
   for (const segment of segments) {
-    if (segment.anchor === null && previousEnd !== null) {
-      const found = findAfter(terminal, previousEnd, segment.text);
-      if (found) segment.anchor = anchorAt(terminal, found.line, found.col);
+    let anchor = segment.anchor;
+    if (anchor === null && previousEnd !== null) {
+      // Pinned only where a prompt of the same width would put it; elsewhere looked for again next time,
+      // so output that repeats the line before its echo is drawn is not taken for the echo for good.
+      const found = findAfter(terminal, previousEnd, segment.text, segment.promptCol);
+      if (found) anchor = anchorAt(terminal, found.line, found.col);
+      if (found?.col === segment.promptCol) segment.anchor = anchor;
+      else if (anchor) transient.push(anchor);
     }
-    const anchor = segment.anchor;
     if (anchor === null || anchor.marker.isDisposed || anchor.marker.line < 0 || anchor.screen !== screen) {
       previousEnd = null;
       continue;
@@ -137,28 +144,36 @@ export function echoMask(terminal: Terminal, segments: EchoSegment[]): EchoMask 
       mask.set(row, offsets);
     });
   }
+  for (const t of transient) t.marker.dispose();
   return mask;
 }
 
 /** Rows searched for a later line's echo, after the previous one's. */
 const MAX_SEARCH_ROWS = 500;
 
-/** The first place at or after `from` where `text` stands in the buffer (wrapped rows read as one). */
-function findAfter(terminal: Terminal, from: Cell, text: string): Cell | null {
+/**
+ * Where `text` stands in the buffer at or after `from` (wrapped rows read as one): the first place at
+ * column `preferCol`, else the first place at all.
+ */
+function findAfter(terminal: Terminal, from: Cell, text: string, preferCol?: number): Cell | null {
   if (text.trim() === "") return null;
   const buffer = terminal.buffer.active;
+  const cols = terminal.cols;
   const last = Math.min(buffer.length - 1, from.line + MAX_SEARCH_ROWS);
+  let first: Cell | null = null;
   for (let line = from.line; line <= last; line++) {
-    const start = line === from.line ? from.col : 0;
     // a logical line: this row and the rows wrapped from it
     let joined = buffer.getLine(line)?.translateToString(false) ?? "";
     let end = line;
     while (end < last && buffer.getLine(end + 1)?.isWrapped) joined += buffer.getLine(++end)!.translateToString(false);
-    const at = joined.indexOf(text, start);
-    if (at >= 0) return { line: line + Math.floor(at / terminal.cols), col: at % terminal.cols };
+    for (let at = joined.indexOf(text, line === from.line ? from.col : 0); at >= 0; at = joined.indexOf(text, at + 1)) {
+      const cell = { line: line + Math.floor(at / cols), col: at % cols };
+      if (cell.col === preferCol) return cell;
+      first ??= cell;
+    }
     line = end;
   }
-  return null;
+  return first;
 }
 
 /** `lines` with each masked offset replaced by `hidden`. */
