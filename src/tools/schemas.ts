@@ -76,7 +76,7 @@ export const waitEntries = {
       v.array(v.pipe(v.string(), v.minLength(1))),
       v.minLength(1),
       v.maxLength(32),
-      v.description("Instead of pattern: end on the first of these to appear; says which."),
+      v.description("Instead of pattern: the first of these to appear."),
     ),
   ),
   timeoutMs: clampedNumber(10, 600_000, 5000),
@@ -84,7 +84,7 @@ export const waitEntries = {
   pollIntervalMs: clampedNumber(10, 5000, 50),
   matchScreen: optionalBoolean(true, "false: match raw PTY output."),
   after: v.optional(v.pipe(v.picklist(["input"]), v.description("Only text new since the last input."))),
-  matchEcho: v.optional(v.pipe(v.boolean(), v.description("true: the terminal's echo of typed text may match."))),
+  matchEcho: v.optional(v.pipe(v.boolean(), v.description("true: the echo of typed text may match."))),
 };
 
 export const waitForSchema = v.strictObject({
