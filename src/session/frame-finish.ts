@@ -5,7 +5,7 @@
  *
  * The burst is over when everything the program wrote is parsed, no synchronized update is open, and
  * either the ready oracle sees the program back at rest (its own look, made at once) with no output
- * for REST_QUIET_MS, or its output has been quiet for FRAME_QUIET_MS; at most FRAME_FINISH_MS.
+ * for REST_QUIET_MS (10 ms), or its output has been quiet for FRAME_QUIET_MS; at most FRAME_FINISH_MS.
  */
 import { readyOracle } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
@@ -14,8 +14,12 @@ import type { Session } from "./session.ts";
 export const FRAME_FINISH_MS = 300;
 /** This long without output ends the burst (the oracle does not know, or sees the program busy). */
 export const FRAME_QUIET_MS = 40;
-/** With the program seen at rest: this long without output, for the bytes already written to reach us. */
-const REST_QUIET_MS = 3;
+/**
+ * With the program seen at rest: this long without output first. Not less: the oracle can take a short
+ * sleep inside a burst for the rest it learnt (a python program's 20 ms sleep between two writes,
+ * after a wait_for_idle), and a burst split by less than this is waited out whatever the oracle says.
+ */
+const REST_QUIET_MS = 10;
 /** Gap between looks while output is quiet (each output looks again at once). */
 const LOOK_MS = 5;
 
