@@ -93,12 +93,40 @@ export function compileAll(options: WaitTextOptions): Matcher[] {
   return matchers;
 }
 
-/** The screen lines a wait matches: new text only (after: "input"), the echo of typing hidden. */
-function screenHaystack(session: Session, options: WaitTextOptions, baseline: Session["lastInput"]): string {
+/**
+ * The screen a wait matches (new text only with after: "input"), and which matches count: one made
+ * only of the echo of typed text does not (echo.ts), one that takes in any output does, so a pattern
+ * that runs from an echoed line into the prompt after it still matches. The JS fallback engine cannot
+ * try candidates, so it gets the echo hidden instead.
+ */
+interface Haystack {
+  text: string;
+  accept?: (index: number, length: number) => boolean;
+  /** The text with the echo's characters hidden (for the JS fallback). */
+  hidden: () => string;
+}
+
+function screenHaystack(session: Session, options: WaitTextOptions, baseline: Session["lastInput"]): Haystack {
   const viewport = session.emulator.viewport();
   const lines = baseline === null ? viewport.lines : newTextOnly(baseline, viewport);
-  if (options.matchEcho) return lines.join("\n");
-  return applyMask(lines, session.echo.mask(viewport.lines), HIDDEN_CHAR).join("\n");
+  const text = lines.join("\n");
+  if (options.matchEcho) return { text, hidden: () => text };
+  const mask = session.echo.mask(viewport.lines);
+  if (mask.size === 0) return { text, hidden: () => text };
+  const echo = new Uint8Array(text.length);
+  let rowStart = 0;
+  for (const [row, line] of lines.entries()) {
+    for (const offset of mask.get(row) ?? []) if (offset < line.length) echo[rowStart + offset] = 1;
+    rowStart += line.length + 1;
+  }
+  const accept = (index: number, length: number) => {
+    for (let i = index; i < index + length; i++) {
+      const char = text[i];
+      if (echo[i] === 0 && char !== " " && char !== "\n") return true;
+    }
+    return false;
+  };
+  return { text, accept, hidden: () => applyMask(lines, mask, HIDDEN_CHAR).join("\n") };
 }
 
 export async function waitForText(
@@ -123,10 +151,14 @@ export async function waitForText(
     return index < 0 ? null : { found: results[index]!, index };
   };
   const findIn = (
-    haystack: string,
+    haystack: Haystack,
     opts: { screenCols?: number; budgetMs: number },
   ): Hit | null | Promise<Hit | null> => {
-    const results = matchers.map((m) => m.find(haystack, opts));
+    const results = matchers.map((m) =>
+      m.engine === "js"
+        ? m.find(haystack.hidden(), opts)
+        : m.find(haystack.text, { ...opts, ...(haystack.accept ? { accept: haystack.accept } : {}) }),
+    );
     return results.some((r) => r instanceof Promise)
       ? Promise.all(results).then(pick)
       : pick(results as (Found | null)[]);
@@ -174,11 +206,12 @@ export async function waitForText(
         const frame = await finishFrame(session, signal);
         const framed = { ...outcome, frameMs: frame.ms, ...(frame.unfinished ? { frameUnfinished: true } : {}) };
         if (!options.matchScreen) return { ...framed, snapshot: session.emulator.snapshot({ highlights: true }) };
-        const still = await matchers[hit.index]!.find(screenHaystack(session, options, baseline), {
+        const still = await findIn(screenHaystack(session, options, baseline), {
           screenCols: session.emulator.cols,
           budgetMs: 100,
         });
-        return still === null ? framed : { ...framed, snapshot: session.emulator.snapshot({ highlights: true }) };
+        const same = still !== null && still.index === hit.index;
+        return same ? { ...framed, snapshot: session.emulator.snapshot({ highlights: true }) } : framed;
       } finally {
         for (const m of matchers) m[Symbol.dispose]();
       }
@@ -206,7 +239,7 @@ export async function waitForText(
           budgetMs: deadline - start,
         });
       } else {
-        found = findIn(rawText, { budgetMs: deadline - start });
+        found = findIn({ text: rawText, hidden: () => rawText }, { budgetMs: deadline - start });
       }
       lastEnd = performance.now();
       lastCost = lastEnd - start;

@@ -41,6 +41,23 @@ describe("echo-aware waits (bash)", () => {
     await stop(sessionId);
   });
 
+  test("a pattern that runs from the echoed line into the output (the next prompt) matches", async () => {
+    const sessionId = await bash();
+    const r = await c.ok("send_text", {
+      sessionId,
+      text: "true\r",
+      waitFor: { pattern: "$ true\n$ ", timeoutMs: 10_000 },
+    });
+    expect(r.waitFor.matched).toBe(true);
+    const held = await c.ok("send_text", {
+      sessionId,
+      text: "read -r _; echo TAIL\r",
+      waitFor: { pattern: "read.*TAIL", regex: true, timeoutMs: 300 },
+    });
+    expect(held.waitFor.matched).toBe(false); // a regex made only of the echo is skipped too
+    await stop(sessionId);
+  });
+
   test("matchEcho: true matches the echo (the opt-out)", async () => {
     const sessionId = await bash();
     const r = await c.ok("send_text", {
