@@ -136,6 +136,13 @@ export function echoMask(terminal: Terminal, segments: EchoSegment[]): EchoMask 
       previousEnd = null;
       continue;
     }
+    const cols = terminal.cols;
+    const roughEnd = anchor.col + segment.text.length;
+    if (anchor.marker.line + Math.ceil((roughEnd + segment.text.length) / cols) < top) {
+      // wholly above the screen even if every character were wide: not walked cell by cell
+      previousEnd = { line: anchor.marker.line + Math.floor(roughEnd / cols), col: roughEnd % cols };
+      continue;
+    }
     previousEnd = walk(terminal, { line: anchor.marker.line, col: anchor.col }, segment.text, (cell, same) => {
       const row = cell.line - top;
       if (!same || row < 0 || row >= terminal.rows) return;
