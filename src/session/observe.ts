@@ -114,7 +114,8 @@ export async function observe<T>(
       settle: "waitFor",
       waitAfterMs: waited,
       waitedMs: waited,
-      settledBy: "waitFor",
+      // a wait the exit ended says so in the settle too (its line would read "Text seen")
+      settledBy: waitFor.exited ? "exit" : "waitFor",
       ...restNow(session),
     };
     return {

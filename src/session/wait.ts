@@ -49,6 +49,8 @@ export interface WaitTextResult {
   exited?: boolean;
   /** How the process ended, when it did before a match. */
   exit?: ExitInfo;
+  /** True when it had already exited when the wait began. */
+  exitedBefore?: boolean;
   /** After a match: milliseconds waited for the program to finish the write burst the match fell in. */
   frameMs?: number;
   /** True when the program was still writing (or busy) when that wait's bound ran out. */
@@ -58,8 +60,9 @@ export interface WaitTextResult {
 }
 
 /** How an exit ended a wait, as one phrase: "the program exited (exit code 3) 312 ms into the wait". */
-export function exitPhrase(result: Pick<WaitTextResult, "exit" | "elapsedMs">): string {
+export function exitPhrase(result: Pick<WaitTextResult, "exit" | "elapsedMs" | "exitedBefore">): string {
   const how = result.exit ? describeExit(result.exit) : "exit status unknown";
+  if (result.exitedBefore) return `the program had exited (${how}) before the wait`;
   return `the program exited (${how}) ${result.elapsedMs} ms into the wait`;
 }
 
@@ -138,6 +141,7 @@ export async function waitForText(
   const patterns = waitPatterns(options);
   const many = options.anyOf !== undefined;
   const started = performance.now();
+  const exitedBefore = !session.running;
   const decoder = new TextDecoder();
   // Before any input there is nothing to be new against: all text counts.
   const baseline = options.after === "input" ? session.lastInput : null;
@@ -181,6 +185,7 @@ export async function waitForText(
       ...(many ? { anyOf: patterns, ...(hit ? { matchedIndex: hit.index } : {}) } : {}),
       ...result,
       ...(result.exited && session.exit ? { exit: session.exit } : {}),
+      ...(result.exited && exitedBefore ? { exitedBefore: true } : {}),
       elapsedMs: Math.round(performance.now() - started),
       timeoutMs: options.timeoutMs,
       matchedAgainst: options.matchScreen ? "screen" : "raw",

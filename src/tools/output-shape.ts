@@ -70,6 +70,7 @@ export const waitShape = nested(
     matchedAgainst: S,
     exited: B,
     exit: exitShape,
+    exitedBefore: B,
     anyOf: strings,
     matchedIndex: N,
     frameMs: N,

@@ -66,7 +66,9 @@ export const waitForText = defineSessionTool({
     };
     const parts = mergeParts({ fields, lines: matchLines(result) }, viewParts(screen));
     const shown = args.anyOf ? `anyOf ${JSON.stringify(args.anyOf)}` : `"${args.pattern}"`;
-    if (result.matched) return { summary: `Matched "${result.pattern}" after ${result.elapsedMs} ms`, data, parts };
+    const which = result.matchedIndex !== undefined ? ` (anyOf[${result.matchedIndex}])` : "";
+    if (result.matched)
+      return { summary: `Matched "${result.pattern}"${which} after ${result.elapsedMs} ms`, data, parts };
     const seen = result.exited ? exitPhrase(result) : `timed out after ${args.timeoutMs} ms`;
     if (!args.errorOnTimeout) return { summary: `${shown} not seen: ${seen}`, data, parts };
     // An error result that still carries the whole result (matched: false, the screen), as run_script's ok: false does.

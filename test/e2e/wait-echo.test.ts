@@ -163,7 +163,7 @@ describe("anyOf", () => {
       pattern: "error",
       anyOf: ["Compiled", "error"],
     });
-    expect(r.text).toContain('waitFor anyOf[1] matched: "error"');
+    expect(r.text).toContain('"error" (anyOf[1]) matched');
     const miss = await c.call("wait_for_text", { sessionId, anyOf: ["NOPE1", "NOPE2"], timeoutMs: 200 });
     expect(miss.isError).toBe(true);
     expect(miss.text).toContain('anyOf ["NOPE1","NOPE2"] did not appear within 200 ms');
@@ -199,7 +199,7 @@ describe("exit-ended waits", () => {
     expect(r.text).toContain("leaving");
     const w = await c.call("wait_for_text", { sessionId, pattern: "NEVER", timeoutMs: 30_000 });
     expect(w.isError).toBe(true);
-    expect(w.text).toContain("(exit code 3)");
+    expect(w.text).toContain("the program had exited (exit code 3) before the wait");
     expect(w.data.exit).toMatchObject({ exitCode: 3, signal: null });
     expect(w.text).toContain("leaving");
   });
