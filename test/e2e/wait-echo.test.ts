@@ -121,6 +121,31 @@ describe("echo-aware waits (bash)", () => {
     await stop(sessionId);
   });
 
+  test("type_text (a character at a time) and a bracketed paste are inputs whose echo is skipped", async () => {
+    const sessionId = await bash({ args: ["--norc", "--noprofile", "-o", "emacs"] });
+    const typed = await c.ok("type_text", {
+      sessionId,
+      text: "read -r _; echo TYPEDMARK\r",
+      cps: 500,
+      waitFor: { pattern: "TYPEDMARK", timeoutMs: 300 },
+    });
+    expect(typed.waitFor.matched).toBe(false);
+    const done = await c.ok("send_text", {
+      sessionId,
+      text: "\r",
+      waitFor: { pattern: "TYPEDMARK", timeoutMs: 10_000 },
+    });
+    expect(rowsOf(done.screen.after.text)).toContain("TYPEDMARK");
+    const pasted = await c.ok("paste", {
+      sessionId,
+      text: "read -r _; echo PASTEMARK",
+      waitFor: { pattern: "PASTEMARK", timeoutMs: 300 },
+    });
+    expect(pasted.waitFor.matched).toBe(false);
+    expect(pasted.screen.after.text).toContain("echo PASTEMARK");
+    await stop(sessionId);
+  });
+
   test("the echo stays skipped after the screen scrolls", async () => {
     const sessionId = await bash();
     await c.ok("send_text", { sessionId, text: "seq 1 40\r", waitFor: { pattern: "40\n$ " } });
