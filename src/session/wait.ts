@@ -3,135 +3,26 @@
  * so a match is seen within a tick of the bytes arriving; `pollIntervalMs` is only an upper bound
  * (a safety timer), never the latency.
  */
-import { cancelled, TuiError } from "../errors.ts";
+import { cancelled } from "../errors.ts";
 // How long a synchronized update (mode 2026) may hide the screen before it is read anyway.
 import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
-import { applyMask } from "../term/echo-cells.ts";
-import type { Snapshot } from "../term/types.ts";
-import { HIDDEN_CHAR, newTextOnly } from "./baseline.ts";
-import { describeExit, type ExitInfo } from "./exit-info.ts";
 import { finishFrame } from "./frame-finish.ts";
-import { compileMatcher, type Found, type Matcher, type MatchValue, type PatternSpec } from "./matcher.ts";
+import type { Found } from "./matcher.ts";
 import type { Session } from "./session.ts";
+import { type Haystack, screenHaystack } from "./wait-haystack.ts";
+import { compileAll, type WaitTextOptions, type WaitTextResult, waitPatterns } from "./wait-spec.ts";
+
+export {
+  compileAll,
+  exitPhrase,
+  MAX_ANY_OF,
+  type WaitTextOptions,
+  type WaitTextResult,
+  waitPatterns,
+} from "./wait-spec.ts";
 
 /** Raw matching keeps this much of the already-seen output so a match can straddle chunks. */
 const RAW_OVERLAP_CHARS = 64 * 1024;
-/** Most patterns one anyOf wait watches. */
-export const MAX_ANY_OF = 32;
-
-export interface WaitTextOptions extends Omit<PatternSpec, "pattern"> {
-  /** The text (or regex) to wait for; or anyOf. */
-  pattern?: string;
-  /** Several patterns: the wait ends on the first that appears (pattern is then unused). */
-  anyOf?: string[];
-  timeoutMs: number;
-  pollIntervalMs: number;
-  matchScreen: boolean;
-  /** "input": match only text that was not on the screen (or in the output) before the latest input. */
-  after?: "input";
-  /** true: the terminal's echo of typed text counts as a match too (by default it does not; echo.ts). */
-  matchEcho?: boolean;
-}
-
-export interface WaitTextResult {
-  /** The pattern waited for; with anyOf, the one that matched (or, on a miss, the list's first). */
-  pattern: string;
-  /** With anyOf: the patterns given, and the index of the one that matched. */
-  anyOf?: string[];
-  matchedIndex?: number;
-  matched: boolean;
-  match: MatchValue | null;
-  elapsedMs: number;
-  timedOut: boolean;
-  timeoutMs: number;
-  matchedAgainst: "screen" | "raw";
-  /** True when the process exited before the pattern appeared (the wait ends early). */
-  exited?: boolean;
-  /** How the process ended, when it did before a match. */
-  exit?: ExitInfo;
-  /** True when it had already exited when the wait began. */
-  exitedBefore?: boolean;
-  /** After a match: milliseconds waited for the program to finish the write burst the match fell in. */
-  frameMs?: number;
-  /** True when the program was still writing (or busy) when that wait's bound ran out. */
-  frameUnfinished?: boolean;
-  /** The screen at the instant of the match (or of the timeout / exit); after a match, the finished frame. */
-  snapshot: Snapshot;
-}
-
-/** How an exit ended a wait, as one phrase: "the program exited (exit code 3) 312 ms into the wait". */
-export function exitPhrase(result: Pick<WaitTextResult, "exit" | "elapsedMs" | "exitedBefore">): string {
-  const how = result.exit ? describeExit(result.exit) : "exit status unknown";
-  if (result.exitedBefore) return `the program had exited (${how}) before the wait`;
-  return `the program exited (${how}) ${result.elapsedMs} ms into the wait`;
-}
-
-/** The patterns of a wait, in order: anyOf's, or the one pattern. */
-export function waitPatterns(options: Pick<WaitTextOptions, "pattern" | "anyOf">): string[] {
-  const many = options.anyOf !== undefined;
-  if (many === (options.pattern !== undefined))
-    throw new TuiError(
-      "INVALID_ARGUMENT",
-      many ? "pattern and anyOf were both given." : "No pattern to wait for.",
-      'Pass pattern (one text), or anyOf (a list, e.g. ["Compiled", "error"]).',
-    );
-  if (many && (options.anyOf!.length === 0 || options.anyOf!.length > MAX_ANY_OF))
-    throw new TuiError(
-      "INVALID_ARGUMENT",
-      `anyOf has ${options.anyOf!.length} patterns; 1 to ${MAX_ANY_OF} are accepted.`,
-      "Wait for fewer texts at once.",
-    );
-  return many ? options.anyOf! : [options.pattern!];
-}
-
-/** One matcher per pattern (a bad one throws, the others are released). */
-export function compileAll(options: WaitTextOptions): Matcher[] {
-  const matchers: Matcher[] = [];
-  try {
-    for (const pattern of waitPatterns(options)) matchers.push(compileMatcher({ ...options, pattern }));
-  } catch (error) {
-    for (const m of matchers) m[Symbol.dispose]();
-    throw error;
-  }
-  return matchers;
-}
-
-/**
- * The screen a wait matches (new text only with after: "input"), and which matches count: one made
- * only of the echo of typed text does not (echo.ts), one that takes in any output does, so a pattern
- * that runs from an echoed line into the prompt after it still matches. The JS fallback engine cannot
- * try candidates, so it gets the echo hidden instead.
- */
-interface Haystack {
-  text: string;
-  accept?: (index: number, length: number) => boolean;
-  /** The text with the echo's characters hidden (for the JS fallback). */
-  hidden: () => string;
-}
-
-function screenHaystack(session: Session, options: WaitTextOptions, baseline: Session["lastInput"]): Haystack {
-  const viewport = session.emulator.viewport();
-  const lines = baseline === null ? viewport.lines : newTextOnly(baseline, viewport);
-  const text = lines.join("\n");
-  if (options.matchEcho) return { text, hidden: () => text };
-  const mask = session.echo.mask(viewport.lines);
-  if (mask.size === 0) return { text, hidden: () => text };
-  const echo = new Uint8Array(text.length);
-  let rowStart = 0;
-  for (const [row, line] of lines.entries()) {
-    for (const offset of mask.get(row) ?? []) if (offset < line.length) echo[rowStart + offset] = 1;
-    rowStart += line.length + 1;
-  }
-  const accept = (index: number, length: number) => {
-    for (let i = index; i < index + length; i++) {
-      const char = text[i];
-      if (echo[i] === 0 && char !== " " && char !== "\n") return true;
-    }
-    return false;
-  };
-  return { text, accept, hidden: () => applyMask(lines, mask, HIDDEN_CHAR).join("\n") };
-}
-
 export async function waitForText(
   session: Session,
   options: WaitTextOptions,
@@ -211,10 +102,10 @@ export async function waitForText(
         const frame = await finishFrame(session, signal);
         const framed = { ...outcome, frameMs: frame.ms, ...(frame.unfinished ? { frameUnfinished: true } : {}) };
         if (!options.matchScreen) return { ...framed, snapshot: session.emulator.snapshot({ highlights: true }) };
-        const still = await findIn(screenHaystack(session, options, baseline), {
-          screenCols: session.emulator.cols,
-          budgetMs: 100,
-        });
+        // a JS-fallback regex that overruns its budget here keeps the matched frame
+        const still = await Promise.resolve(
+          findIn(screenHaystack(session, options, baseline), { screenCols: session.emulator.cols, budgetMs: 100 }),
+        ).catch(() => null);
         const same = still !== null && still.index === hit.index;
         return same ? { ...framed, snapshot: session.emulator.snapshot({ highlights: true }) } : framed;
       } finally {
