@@ -79,6 +79,12 @@ export class ReadyOracle {
   }
 
   /** One look, for a fixed or waitFor settle: is the program at rest now? Undefined when unknown. */
+  /** A look now: does a thread of the foreground group run? (foregroundRunning) */
+  runningNow(): boolean | undefined {
+    const seen = this.group.guarded(() => this.group.lookNow());
+    return seen === undefined ? undefined : seen.threads.some((t) => t.activity.kind === "running");
+  }
+
   atRestNow(): { atRest: boolean; busy?: Busy; program?: string } | undefined {
     // Without a known rest a timer wait cannot be judged (bun idles on a 1 s timer): unknown.
     if (!this.available || !this.session.running || this.rests.restGroup === undefined) return undefined;
@@ -88,6 +94,17 @@ export class ReadyOracle {
     if (busy === undefined) this.confirmed = true;
     return { atRest: busy === undefined, program: seen.leader, ...(busy ? { busy } : {}) };
   }
+}
+
+/**
+ * Whether a thread of the terminal's foreground group is running (or runnable) right now, known rest
+ * or not; undefined when the oracle cannot look. Frame finishing (frame-finish.ts) asks it so that a
+ * writer the scheduler has not run for a while, on a loaded machine, is not taken for done.
+ */
+export function foregroundRunning(session: Session): boolean | undefined {
+  const oracle = readyOracle(session);
+  if (!oracle.available || !session.running) return undefined;
+  return oracle.runningNow();
 }
 
 const oracles = new WeakMap<Session, ReadyOracle>();
