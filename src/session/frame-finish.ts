@@ -4,26 +4,27 @@
  * writes (htop: the function bar, then the panel above it); the match can land between them.
  *
  * The burst is over when everything the program wrote is parsed, no synchronized update is open, and
- * either the ready oracle sees the program back at rest (its own look, made at once) with no output
- * for REST_QUIET_MS (10 ms), or its output has been quiet for FRAME_QUIET_MS while none of its threads
- * runs (a writer a loaded machine has not scheduled is still mid-burst); at most FRAME_FINISH_MS.
+ * a look at the program (the ready oracle's, made at once) finds it waiting for input again (read,
+ * poll, select, epoll) with all it wrote since the match read, after INPUT_QUIET_MS without output,
+ * or not running after FRAME_QUIET_MS; where it cannot be looked at, after BLIND_QUIET_MS without
+ * output. At most FRAME_FINISH_MS.
+ *
+ * Quiet alone is not trusted where the program can be looked at: on a loaded machine a writer can go
+ * unscheduled for tens of milliseconds in the middle of a frame, and a program may sleep between two
+ * writes. Nor is the rest the oracle learnt: a settle that ran while the program slept inside its
+ * burst takes that sleep for its rest.
  */
-import { foregroundRunning, readyOracle } from "./ready/oracle.ts";
+import { foregroundActivity } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
 
 /** Longest a wait stays after its match for the burst to end. */
 export const FRAME_FINISH_MS = 300;
-/** This long without output ends the burst (the oracle does not know, or sees the program busy). */
-export const FRAME_QUIET_MS = 40;
-/**
- * No settle is run here to learn a rest the oracle does not know yet: one that starts while the program
- * sleeps inside its burst takes that sleep for its rest, and every later burst would then be cut there.
- *
- * With the program seen at rest: this long without output first. Not less: the oracle can take a short
- * sleep inside a burst for the rest it learnt (a python program's 20 ms sleep between two writes,
- * after a wait_for_idle), and a burst split by less than this is waited out whatever the oracle says.
- */
-const REST_QUIET_MS = 10;
+/** Without output this long, a program that waits for input again has finished its burst. */
+const INPUT_QUIET_MS = 10;
+/** Without output this long, a program that does not run has finished (a sleep this long is no burst). */
+export const FRAME_QUIET_MS = 100;
+/** Where the program cannot be looked at (no /proc): this long without output ends the burst. */
+const BLIND_QUIET_MS = 40;
 /** Gap between looks while output is quiet (each output looks again at once). */
 const LOOK_MS = 5;
 
@@ -37,8 +38,11 @@ export interface FrameFinish {
 export async function finishFrame(session: Session, signal?: AbortSignal): Promise<FrameFinish> {
   const started = performance.now();
   const deadline = started + FRAME_FINISH_MS;
-  const oracle = readyOracle(session);
   let queuedAt = 0;
+  // What the program had written, and we had read, when the match was seen: what it writes from here
+  // on must have reached us before the frame is taken as done (the reader can lag on a loaded machine).
+  const base = { wchar: foregroundActivity(session)?.wchar, bytes: session.bytesOut };
+  const drained = (wchar: number) => base.wchar === undefined || session.bytesOut - base.bytes >= wchar - base.wchar;
   const over = (): boolean => {
     const emulator = session.emulator;
     if (!session.running) return true;
@@ -50,15 +54,16 @@ export async function finishFrame(session: Session, signal?: AbortSignal): Promi
       return false;
     }
     const quietFor = now - Math.max(session.lastOutputAt, queuedAt);
-    if (quietFor < REST_QUIET_MS) return false;
-    // quiet while the program runs is a writer waiting for the CPU, not a finished frame
-    if (quietFor >= FRAME_QUIET_MS) return foregroundRunning(session) !== true;
-    return oracle.atRestNow()?.atRest === true;
+    if (quietFor < INPUT_QUIET_MS) return false;
+    const activity = foregroundActivity(session);
+    if (activity === undefined) return quietFor >= BLIND_QUIET_MS;
+    if (activity.running) return false;
+    return (activity.input && drained(activity.wchar)) || quietFor >= FRAME_QUIET_MS;
   };
   let unfinished = false;
   for (;;) {
-    // Quiet is judged twice, a turn of the event loop apart: after a stall of the server (a loaded
-    // machine) the timer can run before output that already arrived is handed over.
+    // Judged twice, a turn of the event loop apart: after a stall of the server (a loaded machine) a
+    // timer can run before output that already arrived is handed over.
     if (over()) {
       await new Promise((resolve) => setImmediate(resolve));
       if (over()) break;
@@ -69,7 +74,8 @@ export async function finishFrame(session: Session, signal?: AbortSignal): Promi
     }
     await nextOutputOr(session, Math.min(LOOK_MS, deadline - performance.now()));
   }
-  await session.emulator.flushed();
+  // at the bound the screen is taken as parsed so far: under a flood, parsing the rest could take long
+  if (!unfinished) await session.emulator.flushed();
   return { ms: Math.round(performance.now() - started), unfinished };
 }
 

@@ -79,10 +79,24 @@ export class ReadyOracle {
   }
 
   /** One look, for a fixed or waitFor settle: is the program at rest now? Undefined when unknown. */
-  /** A look now: does a thread of the foreground group run? (foregroundRunning) */
-  runningNow(): boolean | undefined {
+  /**
+   * A look now: does a thread of the foreground group run, and does the group wait for input (every
+   * process's main thread in an input wait or waiting on another thread, one of them for input)?
+   * (foregroundActivity)
+   */
+  activityNow(): { running: boolean; input: boolean; wchar: number } | undefined {
     const seen = this.group.guarded(() => this.group.lookNow());
-    return seen === undefined ? undefined : seen.threads.some((t) => t.activity.kind === "running");
+    if (seen === undefined) return undefined;
+    const running = seen.threads.some((t) => t.activity.kind === "running" || t.activity.kind === "disk");
+    const mains = seen.threads.filter((t) => t.tid === t.pid).map((t) => t.activity);
+    const waitKind = (a: (typeof mains)[number]) => (a.kind === "wait" ? a.waitKind : a.kind);
+    const input =
+      mains.length > 0 &&
+      mains.every((a) => waitKind(a) === "input" || waitKind(a) === "other-thread") &&
+      mains.some((a) => waitKind(a) === "input");
+    let wchar = 0;
+    for (const io of seen.io.values()) wchar += io.wchar;
+    return { running, input, wchar };
   }
 
   atRestNow(): { atRest: boolean; busy?: Busy; program?: string } | undefined {
@@ -97,14 +111,15 @@ export class ReadyOracle {
 }
 
 /**
- * Whether a thread of the terminal's foreground group is running (or runnable) right now, known rest
- * or not; undefined when the oracle cannot look. Frame finishing (frame-finish.ts) asks it so that a
- * writer the scheduler has not run for a while, on a loaded machine, is not taken for done.
+ * What the terminal's foreground group does right now, known rest or not: whether a thread runs, and
+ * whether it waits for input (read, poll, select, epoll: timed or not; see activityNow), and the bytes
+ * its processes have written (wchar); undefined when the oracle cannot look. Frame finishing (frame-finish.ts) asks it so that a writer the scheduler has not run,
+ * or one that sleeps between two writes of a frame, is not taken for done.
  */
-export function foregroundRunning(session: Session): boolean | undefined {
+export function foregroundActivity(session: Session): { running: boolean; input: boolean; wchar: number } | undefined {
   const oracle = readyOracle(session);
   if (!oracle.available || !session.running) return undefined;
-  return oracle.runningNow();
+  return oracle.activityNow();
 }
 
 const oracles = new WeakMap<Session, ReadyOracle>();
