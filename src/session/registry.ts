@@ -16,6 +16,7 @@ import { fakeClockEnv } from "./fake-clock.ts";
 import type { LaunchArgs } from "./history.ts";
 import { describeExit, type ExitInfo } from "./exit-info.ts";
 import { Session } from "./session.ts";
+import { readyOracle } from "./ready/oracle.ts";
 
 export interface StartOptions {
   command: string;
@@ -105,6 +106,7 @@ export class SessionRegistry {
       );
     }
     this.sessions.set(id, session);
+    readyOracle(session); // from the start: it sees the start-up queries the first-input gate waits on
     session.onExit(() => this.prune());
     log(`started ${id} pid ${session.pid}: ${options.command} ${options.args.join(" ")}`);
     return session;

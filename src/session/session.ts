@@ -39,6 +39,7 @@ export class Session {
   private readonly resizeListeners = new Set<(size: { cols: number; rows: number }, from: InputSource) => void>();
   private readonly inputStarts = new InputStarts();
   private readonly inputListeners = new Set<(bytes: Uint8Array, from: InputSource) => void>();
+  private readonly replyListeners = new Set<(bytes: number) => void>();
   /** Checked before agent input or a resize; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
   inputGate: (() => void) | undefined;
   private readonly exited = Promise.withResolvers<ExitInfo>();
@@ -159,6 +160,12 @@ export class Session {
     return () => this.inputListeners.delete(listener);
   }
 
+  /** The emulator is about to answer one of the program's terminal queries (DSR, DA, OSC colours...). */
+  onReply(listener: (bytes: number) => void): () => void {
+    this.replyListeners.add(listener);
+    return () => this.replyListeners.delete(listener);
+  }
+
   onExit(listener: (exit: ExitInfo) => void): () => void {
     this.exitListeners.add(listener);
     return () => this.exitListeners.delete(listener);
@@ -251,7 +258,11 @@ export class Session {
   }
 
   private replyToApp(data: string): void {
-    if (this.state === "running") this.pty.write(utf8.encode(data));
+    if (this.state !== "running") return;
+    const bytes = utf8.encode(data);
+    // Told before the write: a listener counting what the program has read must count from before it.
+    for (const listener of this.replyListeners) listener(bytes.length);
+    this.pty.write(bytes);
   }
 
   private handleOutput(chunk: Uint8Array): void {
