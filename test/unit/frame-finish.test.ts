@@ -15,6 +15,7 @@ function fakeSession(queued: number): Session {
     onOutput: none,
     onExit: none,
     onInput: none,
+    onReply: none,
     emulator: { pendingBytes: queued, syncHeld: false, flushed: async () => undefined, onParsed: none },
   } as unknown as Session;
 }
