@@ -89,7 +89,7 @@ async function toShowText(
   options: ShowTextOptions = {},
 ): Promise<Result> {
   const wait = toWaitOptions(pattern, options);
-  using matcher = compileMatcher(wait);
+  using matcher = compileMatcher({ ...wait, pattern: wait.pattern ?? "" });
   const shown = async () => {
     const view = await t.screen();
     return (await matcher.find(view.text, { screenCols: view.cols })) !== null;

@@ -2,7 +2,7 @@
 import type { KeySpecInput } from "../keys/index.ts";
 import type { ScreenBlock, ScreenView } from "../session/observe.ts";
 import type { ObserveInputOptions } from "./observed.ts";
-import { toWaitOptions, type TextPattern, type WaitForOptions } from "./wait-options.ts";
+import { toWaitOptions, type AnyOfPatterns, type TextPattern, type WaitForOptions } from "./wait-options.ts";
 
 /** A key: a chord such as "ctrl+c", "F2", "shift+tab", "A", or { key, ctrl, shift, alt, meta }. */
 export type Key = string | KeySpecInput;
@@ -12,7 +12,7 @@ export interface InputOptions {
    * Wait for this text after the input; the after-screen is the frame where it matched. Throws
    * WAIT_TIMEOUT on a miss.
    */
-  waitFor?: TextPattern | ({ pattern: TextPattern } & WaitForOptions);
+  waitFor?: TextPattern | (({ pattern: TextPattern } | AnyOfPatterns) & WaitForOptions);
   /** Fixed settle in ms before the after-screen; omitted: until the program waits for input again (at most 2 s). */
   waitAfterMs?: number;
   /** false: send only, no before/after screens (fastest). Default true. */
@@ -35,6 +35,8 @@ export interface InputResult {
 export interface TextMatch {
   /** The matched text (a literal), or the full match then its groups (a RegExp). */
   match: string | string[];
+  /** With anyOf: the index of the pattern that matched. */
+  index?: number;
   elapsedMs: number;
   /** The screen at the instant of the match. */
   screen: ScreenView;
@@ -52,5 +54,5 @@ export function observeOptions(options: InputOptions): ObserveInputOptions {
 
 function inlineWait(waitFor: NonNullable<InputOptions["waitFor"]>) {
   if (typeof waitFor === "string" || waitFor instanceof RegExp) return toWaitOptions(waitFor);
-  return toWaitOptions(waitFor.pattern, waitFor);
+  return toWaitOptions("anyOf" in waitFor ? { anyOf: waitFor.anyOf } : waitFor.pattern, waitFor);
 }

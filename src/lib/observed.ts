@@ -8,6 +8,7 @@ import { observe, type ScreenDetail } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
 import type { WaitTextOptions } from "../session/wait.ts";
 import { clip } from "../util/clip.ts";
+import { missReason, shownPatterns } from "./wait-options.ts";
 
 export interface ObserveInputOptions {
   /** false: no before/after screens and no diff. */
@@ -42,23 +43,25 @@ export async function observeInput<R extends Record<string, unknown>>(
   if (observed.screen) data.screen = observed.screen;
   if (observed.waitFor) data.waitFor = observed.waitFor;
   const wait = observed.waitFor;
+  const shown = wait && options.waitFor ? clip(shownPatterns({ ...options.waitFor, pattern: wait.pattern }), 200) : "";
   if (wait && !wait.matched && options.waitFor?.errorOnTimeout) {
-    const exited = wait.exited ? " (the process exited)" : "";
+    const why = wait.exited ? `: ${missReason(wait)}` : ` within ${wait.timeoutMs} ms on the ${wait.matchedAgainst}`;
     throw new TuiError(
       "WAIT_TIMEOUT",
-      `${describe(observed.result)}, but "${wait.pattern}" did not appear on the ${wait.matchedAgainst} ` +
-        `within ${wait.timeoutMs} ms${exited}.`,
-      "The screen at the timeout is in details.screen; check the pattern, raise waitFor.timeoutMs, " +
-        "or try matchScreen: false.",
+      `${describe(observed.result)}, but ${shown} did not appear${why}.`,
+      wait.exited
+        ? "The screen it left is in details.screen; get_exit_info and get_raw_output tell more."
+        : "The screen at the timeout is in details.screen; check the pattern, raise waitFor.timeoutMs, " +
+            "or try matchScreen: false.",
       data,
     );
   }
-  const pattern = JSON.stringify(clip(wait?.pattern ?? "", 80));
-  const missed = wait?.exited ? "process exited" : `timed out after ${wait?.timeoutMs} ms`;
+  const missed = wait?.exited ? missReason(wait) : `timed out after ${wait?.timeoutMs} ms`;
+  const which = wait?.matchedIndex !== undefined ? ` (anyOf[${wait.matchedIndex}])` : "";
   const waitNote = wait
     ? wait.matched
-      ? `; ${pattern} matched after ${wait.elapsedMs} ms`
-      : `; ${pattern} not seen (${missed})`
+      ? `; ${JSON.stringify(clip(wait.pattern, 80))}${which} matched after ${wait.elapsedMs} ms`
+      : `; ${shown} not seen (${missed})`
     : "";
   const diff = observed.screen?.diff;
   const changed = diff ? `; ${diff.identical ? "screen unchanged" : `${diff.changedLines.length} rows changed`}` : "";

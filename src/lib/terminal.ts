@@ -28,7 +28,13 @@ import { observeOptions, type InputOptions, type InputResult, type Key, type Tex
 import type { Engine } from "./launch.ts";
 import { observeInput } from "./observed.ts";
 import { describePaste, pasteText, planMouse, type MouseArgs } from "./pointer.ts";
-import { toWaitOptions, waitFailure, type TextPattern, type WaitForOptions } from "./wait-options.ts";
+import {
+  toWaitOptions,
+  waitFailure,
+  type AnyOfPatterns,
+  type TextPattern,
+  type WaitForOptions,
+} from "./wait-options.ts";
 
 export type { InputOptions, InputResult, Key, TextMatch };
 
@@ -124,12 +130,13 @@ export class Terminal implements AsyncDisposable {
   }
 
   /** Wait until the pattern is on the screen (or, with raw, in the output); throws WAIT_TIMEOUT with the screen. */
-  async waitForText(pattern: TextPattern, options: WaitForOptions = {}): Promise<TextMatch> {
+  async waitForText(pattern: TextPattern | AnyOfPatterns, options: WaitForOptions = {}): Promise<TextMatch> {
     const wait = toWaitOptions(pattern, options);
     const { snapshot, ...result } = await waitForText(this.session, wait);
     const screen = toView(snapshot);
     if (!result.matched) throw waitFailure(wait, result, screen.text);
-    return { match: result.match!, elapsedMs: result.elapsedMs, screen };
+    const which = result.matchedIndex !== undefined ? { index: result.matchedIndex } : {};
+    return { match: result.match!, ...which, elapsedMs: result.elapsedMs, screen };
   }
 
   /**

@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import type { MonitorReport } from "../monitor/monitor.ts";
 import { cancelled, toTuiError, TuiError } from "../errors.ts";
-import { compileMatcher, type PatternSpec } from "../session/matcher.ts";
+import { compileAll, type WaitTextOptions } from "../session/wait.ts";
 import { settledView } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
@@ -141,8 +141,8 @@ function planStep(
   }
   try {
     tool.check?.(parsed.output);
-    const waitFor = (parsed.output as { waitFor?: PatternSpec }).waitFor;
-    if (waitFor) compileMatcher(waitFor);
+    const waitFor = (parsed.output as { waitFor?: WaitTextOptions }).waitFor;
+    if (waitFor) for (const m of compileAll(waitFor)) m[Symbol.dispose]();
   } catch (error) {
     const e = toTuiError(error);
     throw new TuiError(e.code, `steps[${index}] (${tool.name}): ${e.message}`, e.hint);

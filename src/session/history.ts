@@ -49,6 +49,7 @@ export interface WaitSpec {
   matchScreen?: boolean;
   timeoutMs?: number;
   after?: "input";
+  matchEcho?: boolean;
 }
 
 export interface InputEntry {

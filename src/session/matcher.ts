@@ -39,7 +39,15 @@ export interface FindOptions {
   screenCols?: number;
   /** Time allowed to the JS fallback engine; RE2 and literals ignore it (they are linear). */
   budgetMs?: number;
+  /**
+   * Literal and RE2 matchers: only a match this accepts counts; later ones are tried (at most
+   * MAX_CANDIDATES). The JS fallback ignores it (its caller hides what must not match instead).
+   */
+  accept?: (index: number, length: number) => boolean;
 }
+
+/** Matches one find looks at when `accept` refuses them (each costs a linear search). */
+export const MAX_CANDIDATES = 64;
 
 export type MatchEngine = "literal" | "re2" | "js";
 
@@ -157,9 +165,15 @@ function literalMatcher(pattern: string): Matcher {
     source: pattern,
     engine: "literal",
     find(haystack, options) {
-      const index = haystack.indexOf(pattern);
-      if (index >= 0) return { value: pattern, index, length: pattern.length };
-      return options?.screenCols === undefined ? null : findAsDisplayed(haystack, pattern, options.screenCols);
+      const accept = options?.accept ?? (() => true);
+      let tries = 0;
+      for (
+        let at = haystack.indexOf(pattern);
+        at >= 0 && tries++ < MAX_CANDIDATES;
+        at = haystack.indexOf(pattern, at + 1)
+      )
+        if (accept(at, pattern.length)) return { value: pattern, index: at, length: pattern.length };
+      return options?.screenCols === undefined ? null : findAsDisplayed(haystack, pattern, options.screenCols, accept);
     },
     [Symbol.dispose]() {},
   };
@@ -170,7 +184,12 @@ function literalMatcher(pattern: string): Matcher {
  * stand for the blank end of that row, and its final spaces must fit in the blank (or spaces) after
  * the match on its last row. So "$ " finds a bare bash prompt and "42\n>>> " a python answer.
  */
-function findAsDisplayed(text: string, pattern: string, cols: number): Found | null {
+function findAsDisplayed(
+  text: string,
+  pattern: string,
+  cols: number,
+  accept: (index: number, length: number) => boolean,
+): Found | null {
   const lines = pattern.split("\n");
   const last = lines[lines.length - 1]!;
   const tail = last.length - last.trimEnd().length;
@@ -184,7 +203,8 @@ function findAsDisplayed(text: string, pattern: string, cols: number): Found | n
     }
     return null;
   }
-  for (let at = text.indexOf(core); at >= 0; at = text.indexOf(core, at + 1)) {
+  let tries = 0;
+  for (let at = text.indexOf(core); at >= 0 && tries < MAX_CANDIDATES; at = text.indexOf(core, at + 1)) {
     const end = at + core.length;
     const rowEndAt = text.indexOf("\n", end);
     const rowEnd = rowEndAt < 0 ? text.length : rowEndAt;
@@ -192,6 +212,8 @@ function findAsDisplayed(text: string, pattern: string, cols: number): Found | n
     const written = Math.min(tail, rowEnd - end);
     if (!/^ *$/.test(text.slice(end, end + written))) continue;
     if (end - rowStart + tail > cols) continue;
+    tries++;
+    if (!accept(at, core.length)) continue;
     return { value: pattern, index: at, length: core.length + written };
   }
   return null;
@@ -205,12 +227,28 @@ function re2Matcher(source: string, re: RE2JS): Matcher {
       const text = options?.screenCols === undefined ? haystack : dropTrailingBlankRows(haystack);
       // Most looks of a wait miss: test() runs RE2's DFA, several times faster than exec()'s capture engines.
       if (!re.test(text)) return null;
+      if (options?.accept) return acceptedRe2(re, text, options.accept);
       const m = re.exec(text) as ((string | undefined)[] & { index: number }) | null;
       if (m === null) return null;
       return { value: Array.from(m, (g: string | undefined) => g ?? ""), index: m.index, length: m[0]!.length };
     },
     [Symbol.dispose]() {},
   };
+}
+
+/** The first RE2 match `accept` takes, trying successive matches (each from one past the last one's start). */
+function acceptedRe2(re: RE2JS, text: string, accept: (index: number, length: number) => boolean): Found | null {
+  const m = re.matcher(text);
+  for (let start = 0, tries = 0; start <= text.length && tries < MAX_CANDIDATES && m.find(start); tries++) {
+    const index = m.start();
+    const length = m.end() - index;
+    if (accept(index, length)) {
+      const groups = Array.from({ length: m.groupCount() + 1 }, (_, g) => m.group(g) ?? "");
+      return { value: groups, index, length };
+    }
+    start = index + 1;
+  }
+  return null;
 }
 
 function jsMatcher(source: string, flags: string): Matcher {

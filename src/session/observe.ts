@@ -14,11 +14,10 @@
  */
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 import { diffSnapshots } from "../term/diff.ts";
-import { compileMatcher } from "./matcher.ts";
 import { readyOracle, type Busy, type Held, type SettledBy } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
 import { isQuiet, quietSettle } from "./quiet-window.ts";
-import { waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
+import { compileAll, waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
 
 /**
  * Upper bound of the oracle's settle. Only a program still working reaches it (an idle one settles
@@ -102,7 +101,7 @@ export async function observe<T>(
   options: ObserveOptions,
 ): Promise<Observed<T>> {
   // A bad pattern must fail before anything is sent.
-  if (options.waitFor) compileMatcher(options.waitFor)[Symbol.dispose]();
+  if (options.waitFor) for (const m of compileAll(options.waitFor)) m[Symbol.dispose]();
   const started = performance.now();
   const oracle = readyOracle(session);
   const held = await oracle.holdFirstInput(options.signal);
@@ -121,7 +120,8 @@ export async function observe<T>(
       settle: "waitFor",
       waitAfterMs: waited,
       waitedMs: waited,
-      settledBy: "waitFor",
+      // a wait the exit ended says so in the settle too (its line would read "Text seen")
+      settledBy: waitFor.exited ? "exit" : "waitFor",
       ...restNow(session),
     };
     return {

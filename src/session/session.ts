@@ -4,6 +4,7 @@ import { Emulator, type EmulatorOptions } from "../term/emulator.ts";
 import type { TerminalModes } from "../term/types.ts";
 import { ByteRing } from "../util/ring-buffer.ts";
 import type { ScreenBaseline } from "./baseline.ts";
+import { EchoTracker } from "./echo.ts";
 import { sessionExitedError, type ExitInfo } from "./exit-info.ts";
 import { FinalScreen, rawTail } from "./final-screen.ts";
 import { InputHistory } from "./history.ts";
@@ -45,6 +46,8 @@ export class Session {
   private queue: Promise<unknown> = Promise.resolve();
   /** Every input, wait and check in order, for save_test (bounded: see history.ts). */
   readonly history: InputHistory;
+  /** Where the recent typing was echoed, which waits do not take for output (echo.ts). */
+  readonly echo: EchoTracker;
 
   /** Spawn the child in a PTY of the backend; resolves once it runs. */
   static async start(config: SessionConfig, backend: PtyBackend): Promise<Session> {
@@ -74,6 +77,7 @@ export class Session {
     this.pty.onData((chunk) => this.handleOutput(chunk));
     this.pty.onExit((exit) => void this.handleExit(exit));
     this.state = "running";
+    this.echo = new EchoTracker(this);
     this.history = new InputHistory(
       this,
       config.launch ?? {

@@ -6,51 +6,61 @@
 import { cancelled } from "../errors.ts";
 // How long a synchronized update (mode 2026) may hide the screen before it is read anyway.
 import { DEFAULT_MAX_HOLD_MS } from "../term/emulator.ts";
-import type { Snapshot } from "../term/types.ts";
-import { newTextOnly } from "./baseline.ts";
-import { compileMatcher, type Found, type MatchValue, type PatternSpec } from "./matcher.ts";
+import { finishFrame } from "./frame-finish.ts";
+import type { Found } from "./matcher.ts";
 import type { Session } from "./session.ts";
+import { type Haystack, screenHaystack } from "./wait-haystack.ts";
+import { compileAll, type WaitTextOptions, type WaitTextResult, waitPatterns } from "./wait-spec.ts";
+
+export {
+  compileAll,
+  exitPhrase,
+  MAX_ANY_OF,
+  type WaitTextOptions,
+  type WaitTextResult,
+  waitPatterns,
+} from "./wait-spec.ts";
 
 /** Raw matching keeps this much of the already-seen output so a match can straddle chunks. */
 const RAW_OVERLAP_CHARS = 64 * 1024;
-
-export interface WaitTextOptions extends PatternSpec {
-  timeoutMs: number;
-  pollIntervalMs: number;
-  matchScreen: boolean;
-  /** "input": match only text that was not on the screen (or in the output) before the latest input. */
-  after?: "input";
-}
-
-export interface WaitTextResult {
-  pattern: string;
-  matched: boolean;
-  match: MatchValue | null;
-  elapsedMs: number;
-  timedOut: boolean;
-  timeoutMs: number;
-  matchedAgainst: "screen" | "raw";
-  /** True when the process exited before the pattern appeared (the wait ends early). */
-  exited?: boolean;
-  /** The screen at the instant of the match (or of the timeout / exit). */
-  snapshot: Snapshot;
-}
-
 export async function waitForText(
   session: Session,
   options: WaitTextOptions,
   signal?: AbortSignal,
 ): Promise<WaitTextResult> {
-  const matcher = compileMatcher(options);
+  const matchers = compileAll(options);
+  const patterns = waitPatterns(options);
+  const many = options.anyOf !== undefined;
   const started = performance.now();
+  const exitedBefore = !session.running;
   const decoder = new TextDecoder();
   // Before any input there is nothing to be new against: all text counts.
   const baseline = options.after === "input" ? session.lastInput : null;
   const rawSince = baseline === null ? session.raw.total : session.raw.total - baseline.rawTotal;
   let rawText = options.matchScreen ? "" : decoder.decode(session.raw.tail(rawSince), { stream: true });
 
+  /** The first pattern (in list order) found in the haystack, with its index. */
+  type Hit = { found: Found; index: number };
+  const pick = (results: (Found | null)[]): Hit | null => {
+    const index = results.findIndex((r) => r !== null);
+    return index < 0 ? null : { found: results[index]!, index };
+  };
+  const findIn = (
+    haystack: Haystack,
+    opts: { screenCols?: number; budgetMs: number },
+  ): Hit | null | Promise<Hit | null> => {
+    const results = matchers.map((m) =>
+      m.engine === "js"
+        ? m.find(haystack.hidden(), opts)
+        : m.find(haystack.text, { ...opts, ...(haystack.accept ? { accept: haystack.accept } : {}) }),
+    );
+    return results.some((r) => r instanceof Promise)
+      ? Promise.all(results).then(pick)
+      : pick(results as (Found | null)[]);
+  };
+
   return new Promise<WaitTextResult>((resolve, reject) => {
-    const cleanups: (() => void)[] = [() => matcher[Symbol.dispose]()];
+    const cleanups: (() => void)[] = [];
     let done = false;
     const deadline = started + options.timeoutMs;
 
@@ -58,27 +68,54 @@ export async function waitForText(
       done = true;
       for (const cleanup of cleanups) cleanup();
     };
-    const finish = (
-      result: Omit<WaitTextResult, "elapsedMs" | "timeoutMs" | "pattern" | "matchedAgainst" | "snapshot">,
-    ) => {
+    const outcomeOf = (
+      result: Pick<WaitTextResult, "matched" | "match" | "timedOut" | "exited">,
+      hit: Hit | null,
+    ): WaitTextResult => ({
+      pattern: patterns[hit?.index ?? 0]!,
+      ...(many ? { anyOf: patterns, ...(hit ? { matchedIndex: hit.index } : {}) } : {}),
+      ...result,
+      ...(result.exited && session.exit ? { exit: session.exit } : {}),
+      ...(result.exited && exitedBefore ? { exitedBefore: true } : {}),
+      elapsedMs: Math.round(performance.now() - started),
+      timeoutMs: options.timeoutMs,
+      matchedAgainst: options.matchScreen ? "screen" : "raw",
+      snapshot: session.emulator.snapshot({ highlights: true }),
+    });
+    const finish = (result: Pick<WaitTextResult, "matched" | "match" | "timedOut" | "exited">, hit: Hit | null) => {
       if (done) return;
       end();
-      const outcome: WaitTextResult = {
-        pattern: options.pattern,
-        ...result,
-        elapsedMs: Math.round(performance.now() - started),
-        timeoutMs: options.timeoutMs,
-        matchedAgainst: options.matchScreen ? "screen" : "raw",
-        snapshot: session.emulator.snapshot({ highlights: true }),
-      };
-      // Resolved in a macrotask of its own: waits that end in one parse turn (32 sessions answering
-      // at once) then each build and send their reply in turn, instead of all of them advancing one
-      // await at a time and every reply going out at the end, after the last one is built (issue 22).
-      setImmediate(() => resolve(outcome));
+      const outcome = outcomeOf(result, hit);
+      if (hit === null) {
+        for (const m of matchers) m[Symbol.dispose]();
+        // Resolved in a macrotask of its own: waits that end in one parse turn (32 sessions answering
+        // at once) then each build and send their reply in turn, instead of all of them advancing one
+        // await at a time and every reply going out at the end, after the last one is built (issue 22).
+        setImmediate(() => resolve(outcome));
+        return;
+      }
+      void afterMatch(outcome, hit).then(resolve, reject);
+    };
+    /** The burst the match fell in is let finish; the finished frame is returned if it still shows the match. */
+    const afterMatch = async (outcome: WaitTextResult, hit: Hit): Promise<WaitTextResult> => {
+      try {
+        const frame = await finishFrame(session, signal);
+        const framed = { ...outcome, frameMs: frame.ms, ...(frame.unfinished ? { frameUnfinished: true } : {}) };
+        if (!options.matchScreen) return { ...framed, snapshot: session.emulator.snapshot({ highlights: true }) };
+        // a JS-fallback regex that overruns its budget here keeps the matched frame
+        const still = await Promise.resolve(
+          findIn(screenHaystack(session, options, baseline), { screenCols: session.emulator.cols, budgetMs: 100 }),
+        ).catch(() => null);
+        const same = still !== null && still.index === hit.index;
+        return same ? { ...framed, snapshot: session.emulator.snapshot({ highlights: true }) } : framed;
+      } finally {
+        for (const m of matchers) m[Symbol.dispose]();
+      }
     };
     const fail = (error: unknown) => {
       if (done) return;
       end();
+      for (const m of matchers) m[Symbol.dispose]();
       reject(error);
     };
 
@@ -93,18 +130,19 @@ export async function waitForText(
       if (options.matchScreen) {
         const holding = session.emulator.syncHeldSince;
         if (holding !== null && start - holding < DEFAULT_MAX_HOLD_MS) return false;
-        const text =
-          baseline === null ? session.emulator.text() : newTextOnly(baseline, session.emulator.viewport()).join("\n");
-        found = matcher.find(text, { screenCols: session.emulator.cols, budgetMs: deadline - start });
+        found = findIn(screenHaystack(session, options, baseline), {
+          screenCols: session.emulator.cols,
+          budgetMs: deadline - start,
+        });
       } else {
-        found = matcher.find(rawText, { budgetMs: deadline - start });
+        found = findIn({ text: rawText, hidden: () => rawText }, { budgetMs: deadline - start });
       }
       lastEnd = performance.now();
       lastCost = lastEnd - start;
-      const conclude = (f: Found | null): boolean => {
+      const conclude = (hit: Hit | null): boolean => {
         if (done) return true;
-        if (f === null) return false;
-        finish({ matched: true, match: f.value, timedOut: false });
+        if (hit === null) return false;
+        finish({ matched: true, match: hit.found.value, timedOut: false }, hit);
         return true;
       };
       return found instanceof Promise ? found.then(conclude) : conclude(found);
@@ -172,14 +210,14 @@ export async function waitForText(
     const poll = setInterval(schedule, options.pollIntervalMs);
     cleanups.push(() => clearInterval(poll));
     const timeout = setTimeout(
-      () => check(() => finish({ matched: false, match: null, timedOut: true })),
+      () => check(() => finish({ matched: false, match: null, timedOut: true }, null)),
       options.timeoutMs,
     );
     cleanups.push(() => clearTimeout(timeout));
     const onExited = () =>
       void session.emulator
         .flushed()
-        .then(() => check(() => finish({ matched: false, match: null, timedOut: false, exited: true })));
+        .then(() => check(() => finish({ matched: false, match: null, timedOut: false, exited: true }, null)));
     if (session.state === "exited") onExited();
     else cleanups.push(session.onExit(onExited));
     if (signal) {

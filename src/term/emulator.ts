@@ -8,6 +8,7 @@ import pkg from "../../package.json" with { type: "json" };
 import type { KeyboardModes } from "../keys/types.ts";
 import { log } from "../util/log.ts";
 import { installKittyHandlers, KittyFlagStacks, type Screen } from "./kitty-flags.ts";
+import { anchorAtCursor, type EchoAnchor, type EchoMask, type EchoSegment, echoMask } from "./echo-cells.ts";
 import { ModeTracker } from "./modes.ts";
 import { OscTerminatorTracker } from "./osc-terminator.ts";
 import { ParseQueue } from "./parse-queue.ts";
@@ -253,6 +254,16 @@ export class Emulator {
       lines: this.reads.viewportLines(),
       cursorRow: this.cursor().row,
     };
+  }
+
+  /** A place at the cursor that follows its line as the screen scrolls (echo-cells.ts); null once disposed. */
+  anchorAtCursor(): EchoAnchor | null {
+    return this.disposed ? null : anchorAtCursor(this.terminal);
+  }
+
+  /** The visible cells that still show the echo of typed text (echo-cells.ts). */
+  echoMask(segments: EchoSegment[]): EchoMask {
+    return this.disposed ? new Map() : echoMask(this.terminal, segments);
   }
 
   /** Visible rows joined with "\n", trailing blanks trimmed per row. */

@@ -79,7 +79,7 @@ function record(
 ): void {
   const history = session.history;
   if (name === "wait_for_text") {
-    if (data.matched === true) history.wait(waitSpec(args));
+    if (data.matched === true) history.wait(waitSpec(args, data.pattern));
     else history.note(`wait_for_text "${String(args.pattern).slice(0, 60)}" did not match`);
     return;
   }
@@ -87,9 +87,10 @@ function record(
   const waited = data.waitFor as { matched?: boolean } | undefined;
   const waitFor = args.waitFor as (WaitSpec & { pattern: string }) | undefined;
   let kept: (WaitSpec & { newOnly: boolean }) | undefined;
-  if (waitFor && waited?.matched)
-    kept = { ...waitSpec(waitFor as unknown as Record<string, unknown>), newOnly: matchedNewText(session, waitFor) };
-  else if (waitFor) history.note(`${name}'s waitFor "${waitFor.pattern.slice(0, 60)}" did not match`);
+  if (waitFor && waited?.matched) {
+    const spec = waitSpec(waitFor as unknown as Record<string, unknown>, (waited as { pattern?: unknown }).pattern);
+    kept = { ...spec, newOnly: matchedNewText(session, spec) };
+  } else if (waitFor) history.note(`${name}'s waitFor "${String(waitFor.pattern).slice(0, 60)}" did not match`);
   // the ready oracle (or the quiet window) saw the app at rest when the call returned, or a wait matched
   const settledBy = (data.screen as { settledBy?: string } | undefined)?.settledBy;
   const settled = settledBy === undefined || !["timeout", "fixed"].includes(settledBy) || kept !== undefined;
@@ -120,13 +121,17 @@ function matchedNewText(session: Session, spec: WaitSpec): boolean {
   return !(found instanceof Promise) && found !== null;
 }
 
-function waitSpec(args: Record<string, unknown>): WaitSpec {
-  const spec: WaitSpec = { pattern: String(args.pattern) };
+/** The wait as a saved test repeats it; of an anyOf, the pattern that matched in this run. */
+function waitSpec(args: Record<string, unknown>, matched?: unknown): WaitSpec {
+  const spec: WaitSpec = {
+    pattern: String(args.anyOf !== undefined && typeof matched === "string" ? matched : args.pattern),
+  };
   if (args.regex === true) spec.regex = true;
   if (typeof args.regexFlags === "string" && args.regexFlags !== "") spec.regexFlags = args.regexFlags;
   if (args.matchScreen === false) spec.matchScreen = false;
   if (typeof args.timeoutMs === "number" && args.timeoutMs !== 5000) spec.timeoutMs = args.timeoutMs;
   if (args.after === "input") spec.after = "input";
+  if (args.matchEcho === true) spec.matchEcho = true;
   return spec;
 }
 

@@ -7,6 +7,7 @@ import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolOutcome } from "./define.ts";
 import { blockParts, fieldsWithout, mergeParts, ReplyError, type ReplyParts } from "./reply.ts";
 import type { observeEntries } from "./schemas.ts";
+import { waitLines, type WaitOutcome } from "./wait-lines.ts";
 
 export type ObserveArgs = v.InferOutput<v.StrictObjectSchema<typeof observeEntries, undefined>>;
 
@@ -34,7 +35,7 @@ export async function runObserved<R extends Record<string, unknown>>(
 
 /** An input's parts: its own fields, the inline wait's match, then settle, changed rows and screen. */
 function inputParts(data: Record<string, unknown>, unlisted: string[]): ReplyParts {
-  const wait = data.waitFor as { matched: boolean; match?: unknown; pattern: string } | undefined;
+  const wait = data.waitFor as WaitOutcome | undefined;
   return mergeParts(
     { fields: fieldsWithout(data, "screen", "waitFor", ...unlisted) },
     wait ? { lines: matchLines(wait, "waitFor ") } : undefined,
@@ -42,8 +43,7 @@ function inputParts(data: Record<string, unknown>, unlisted: string[]): ReplyPar
   );
 }
 
-/** The matched text when it says more than the pattern (a regex's match, say). */
-export function matchLines(wait: { matched: boolean; match?: unknown; pattern: string }, prefix = ""): string[] {
-  if (!wait.matched || wait.match === undefined || wait.match === null || wait.match === wait.pattern) return [];
-  return [`${prefix}match: ${JSON.stringify(wait.match)}`];
+/** The matched text when it says more than the pattern (a regex's match, say), and the wait's other outcome lines. */
+export function matchLines(wait: WaitOutcome, prefix = ""): string[] {
+  return waitLines(wait, prefix);
 }

@@ -60,9 +60,22 @@ export const screenBlockShape = nested(
 );
 /** A match: the matched text, or the regex's groups. */
 export const matchShape = v.nullable(v.union([S, strings]));
+export const exitShape = nested({ exitCode: NN, signal: NS }, { exitedAt: S, runtimeMs: N });
 export const waitShape = nested(
   { pattern: S, matched: B, elapsedMs: N },
-  { match: matchShape, timedOut: B, timeoutMs: N, matchedAgainst: S, exited: B },
+  {
+    match: matchShape,
+    timedOut: B,
+    timeoutMs: N,
+    matchedAgainst: S,
+    exited: B,
+    exit: exitShape,
+    exitedBefore: B,
+    anyOf: strings,
+    matchedIndex: N,
+    frameMs: N,
+    frameUnfinished: B,
+  },
 );
 export const errorShape = nested({ code: S, message: S }, { hint: S });
 const bufferText = nested({ totalLines: N, lines: strings, text: S, truncated: B });
@@ -70,7 +83,6 @@ export const scrollbackShape = nested(
   { totalLines: N, lines: strings, text: S, isAltScreen: B, truncated: B, maxLines: N },
   { normalBuffer: bufferText },
 );
-export const exitShape = nested({ exitCode: NN, signal: NS }, { exitedAt: S, runtimeMs: N });
 const modesShape = nested({
   applicationCursorKeys: B,
   applicationKeypad: B,

@@ -70,11 +70,21 @@ export const patternEntries = {
 
 export const waitEntries = {
   ...patternEntries,
+  pattern: v.optional(patternEntries.pattern),
+  anyOf: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.minLength(1))),
+      v.minLength(1),
+      v.maxLength(32),
+      v.description("Instead of pattern: the first of these to appear."),
+    ),
+  ),
   timeoutMs: clampedNumber(10, 600_000, 5000),
   // matches are also seen on every screen update; this only bounds the gap between checks
   pollIntervalMs: clampedNumber(10, 5000, 50),
   matchScreen: optionalBoolean(true, "false: match raw PTY output."),
   after: v.optional(v.pipe(v.picklist(["input"]), v.description("Only text new since the last input."))),
+  matchEcho: v.optional(v.pipe(v.boolean(), v.description("true: the echo of typed text may match."))),
 };
 
 export const waitForSchema = v.strictObject({

@@ -1,7 +1,6 @@
 /** Waiting tools: wait_for_text, wait_for_idle. Event-driven (see session/wait.ts). */
 import * as v from "valibot";
-import { compileMatcher } from "../session/matcher.ts";
-import { waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
+import { compileAll, exitPhrase, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { matchLines } from "./observed.ts";
 import { mergeParts, viewParts } from "./reply.ts";
@@ -59,7 +58,9 @@ export const waitForText = defineSessionTool({
     errorOnTimeout: optionalBoolean(true, "false: a timeout is a success with matched: false."),
   }),
   annotations: annotations("Wait for text", "read"),
-  check: (args) => void compileMatcher(args),
+  check: (args) => {
+    for (const m of compileAll(args)) m[Symbol.dispose]();
+  },
   allowExited: true,
   async act(session, args, ctx) {
     const { snapshot, ...result } = await waitText(session, args, ctx.signal);
@@ -70,16 +71,21 @@ export const waitForText = defineSessionTool({
       exited: result.exited,
     };
     const parts = mergeParts({ fields, lines: matchLines(result) }, viewParts(screen));
-    if (result.matched) return { summary: `Matched "${args.pattern}" after ${result.elapsedMs} ms`, data, parts };
-    const seen = result.exited ? "the process exited" : `timed out after ${args.timeoutMs} ms`;
-    if (!args.errorOnTimeout) return { summary: `"${args.pattern}" not seen: ${seen}`, data, parts };
+    const shown = args.anyOf ? `anyOf ${JSON.stringify(args.anyOf)}` : `"${args.pattern}"`;
+    const which = result.matchedIndex !== undefined ? ` (anyOf[${result.matchedIndex}])` : "";
+    if (result.matched)
+      return { summary: `Matched "${result.pattern}"${which} after ${result.elapsedMs} ms`, data, parts };
+    const seen = result.exited ? exitPhrase(result) : `timed out after ${args.timeoutMs} ms`;
+    if (!args.errorOnTimeout) return { summary: `${shown} not seen: ${seen}`, data, parts };
     // An error result that still carries the whole result (matched: false, the screen), as run_script's ok: false does.
-    const message =
-      `"${args.pattern}" did not appear on the ${result.matchedAgainst} within ` +
-      `${args.timeoutMs} ms${result.exited ? " (the process exited)" : ""}.`;
-    const hint = "Check the pattern against the screen below, raise timeoutMs, or try matchScreen: false.";
+    const message = result.exited
+      ? `${shown} did not appear: ${exitPhrase(result)}.`
+      : `${shown} did not appear within ${args.timeoutMs} ms on the ${result.matchedAgainst}.`;
+    const hint = result.exited
+      ? "The screen it left is below; get_exit_info and get_raw_output tell more."
+      : "Check the pattern against the screen below, raise timeoutMs, or try matchScreen: false.";
     return {
-      summary: `"${args.pattern}" not seen: ${seen}`,
+      summary: `${shown} not seen: ${seen}`,
       data,
       parts,
       error: { code: "WAIT_TIMEOUT", message, hint },

@@ -95,7 +95,7 @@ test("a test over its time limit fails with TIMEOUT and the screen, and its sess
   await using s = await scratch();
   await s.write("slow.tui.json", {
     name: "sleeps",
-    timeoutMs: 500,
+    timeoutMs: 1500,
     session: bash(),
     steps: [...shellSteps("echo $$ > pid; echo started", "started"), { type: "sleep", durationMs: 600_000 }],
   });
@@ -103,7 +103,7 @@ test("a test over its time limit fails with TIMEOUT and the screen, and its sess
   expect(run.code).toBe(1);
   const result = JSON.parse(run.stdout).tests[0];
   expect(result.failure).toMatchObject({ code: "TIMEOUT", timedOut: true });
-  expect(result.failure.message).toContain("within 500 ms");
+  expect(result.failure.message).toContain("within 1500 ms");
   expect(result.screen.lines).toContain("started");
   const pid = Number(await Bun.file(join(s.dir, "pid")).text());
   expect(() => process.kill(pid, 0)).toThrow();

@@ -271,7 +271,7 @@ describe("tui-tester test", () => {
     await dir.write("opt/strict.tui.json", { name: "strict", session: bash(), steps: steps({}) });
     const strict = await runCli(["opt/strict.tui.json"], { cwd: dir.dir });
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain('"NEVER" did not appear on the screen within 200 ms');
+    expect(strict.stderr).toContain('"NEVER" did not appear within 200 ms');
     await dir.write("opt/strict.tui.json", [
       { name: "step", session: bash(), steps: steps({ optional: true }) },
       { name: "defaults", session: bash(), defaults: { optional: true }, steps: steps({}) },

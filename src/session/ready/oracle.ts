@@ -104,6 +104,26 @@ export class ReadyOracle {
   }
 
   /** One look, for a fixed or waitFor settle: is the program at rest now? Undefined when unknown. */
+  /**
+   * A look now: does a thread of the foreground group run, and does the group wait for input (every
+   * process's main thread in an input wait or waiting on another thread, one of them for input)?
+   * (foregroundActivity)
+   */
+  activityNow(): { running: boolean; input: boolean; wchar: number } | undefined {
+    const seen = this.group.guarded(() => this.group.lookNow());
+    if (seen === undefined) return undefined;
+    const running = seen.threads.some((t) => t.activity.kind === "running" || t.activity.kind === "disk");
+    const mains = seen.threads.filter((t) => t.tid === t.pid).map((t) => t.activity);
+    const waitKind = (a: (typeof mains)[number]) => (a.kind === "wait" ? a.waitKind : a.kind);
+    const input =
+      mains.length > 0 &&
+      mains.every((a) => waitKind(a) === "input" || waitKind(a) === "other-thread") &&
+      mains.some((a) => waitKind(a) === "input");
+    let wchar = 0;
+    for (const io of seen.io.values()) wchar += io.wchar;
+    return { running, input, wchar };
+  }
+
   atRestNow(): { atRest: boolean; busy?: Busy; program?: string } | undefined {
     // Without a known rest a timer wait cannot be judged (bun idles on a 1 s timer): unknown.
     if (!this.available || !this.session.running || this.rests.restGroup === undefined) return undefined;
@@ -113,6 +133,18 @@ export class ReadyOracle {
     if (busy === undefined) this.confirmed = true;
     return { atRest: busy === undefined, program: seen.leader, ...(busy ? { busy } : {}) };
   }
+}
+
+/**
+ * What the terminal's foreground group does right now, known rest or not: whether a thread runs, and
+ * whether it waits for input (read, poll, select, epoll: timed or not; see activityNow), and the bytes
+ * its processes have written (wchar); undefined when the oracle cannot look. Frame finishing (frame-finish.ts) asks it so that a writer the scheduler has not run,
+ * or one that sleeps between two writes of a frame, is not taken for done.
+ */
+export function foregroundActivity(session: Session): { running: boolean; input: boolean; wchar: number } | undefined {
+  const oracle = readyOracle(session);
+  if (!oracle.available || !session.running) return undefined;
+  return oracle.activityNow();
 }
 
 const oracles = new WeakMap<Session, ReadyOracle>();
