@@ -9,6 +9,11 @@
  * or not running after FRAME_QUIET_MS; where it cannot be looked at, after BLIND_QUIET_MS without
  * output. At most FRAME_FINISH_MS.
  *
+ * A match on text that was on screen before the input (htop's "F2Setup" key label, there before F2
+ * was pressed) can come before the program has even read the input: it is back in read() with
+ * nothing new written, which looks like a finished frame. So while nothing has been written since
+ * the latest input, the burst is not over until FRAME_QUIET_MS have passed since that input.
+ *
  * Quiet alone is not trusted where the program can be looked at: on a loaded machine a writer can go
  * unscheduled for tens of milliseconds in the middle of a frame, and a program may sleep between two
  * writes. Nor is the rest the oracle learnt: a settle that ran while the program slept inside its
@@ -53,6 +58,8 @@ export async function finishFrame(session: Session, signal?: AbortSignal): Promi
       queuedAt = now;
       return false;
     }
+    // no answer to the latest input yet: its burst has not begun
+    if (session.lastOutputAt < session.lastInputAt) return now - session.lastInputAt >= FRAME_QUIET_MS;
     const quietFor = now - Math.max(session.lastOutputAt, queuedAt);
     if (quietFor < INPUT_QUIET_MS) return false;
     const activity = foregroundActivity(session);

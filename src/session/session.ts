@@ -27,6 +27,8 @@ export class Session {
   exit: ExitInfo | null = null;
   /** performance.now() of the latest output chunk (or of spawn). */
   lastOutputAt = performance.now();
+  /** performance.now() of the latest input written (0: none yet). */
+  lastInputAt = 0;
   cols: number;
   rows: number;
   private readonly pty: PtyProcess;
@@ -188,6 +190,7 @@ export class Session {
     this.inputCap.check(bytes.length);
     this.inputBegins(from);
     this.pty.write(bytes);
+    this.lastInputAt = performance.now();
     this.inputCap.wrote(bytes.length);
     for (const listener of this.inputListeners) listener(bytes, from, options.secret === true);
   }

@@ -58,6 +58,18 @@ describe.skipIf(lacks("python3", "the frame-finishing tests"))("frame finishing"
     await c.ok("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
   });
 
+  test("a match on text already there before the key waits for the program's answer to the key", async () => {
+    // htop's "F2Setup" label is on screen before F2 is pressed: the match comes before htop read the key
+    const sessionId = await start("20");
+    await c.ok("send_keys", { sessionId, keys: ["x"], waitFor: { pattern: "Display options 1" } });
+    for (let n = 2; n <= 4; n++) {
+      const r = await c.ok("send_keys", { sessionId, keys: ["x"], waitFor: { pattern: "F2Setup" } });
+      expect(r.waitFor.matched).toBe(true);
+      expect(r.screen.after.text).toContain(`Display options ${n}`);
+    }
+    await c.ok("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
+  });
+
   test("a synchronized update is never split", async () => {
     const sessionId = await start("20", "sync");
     const r = await c.ok("send_keys", { sessionId, keys: ["x"], waitFor: { pattern: "F2Setup F10Quit 1" } });
