@@ -44,7 +44,7 @@ export async function findBunTests(paths: string[], cwd: string): Promise<string
   }
   return found.sort();
 }
-/** Lines of bun's output kept per failure (principle 9). */
+/** Lines of bun's output kept per failure: a reply is bounded. */
 const FAILURE_LINES = 60;
 const MAX_OUTPUT_CHARS = 1024 * 1024;
 

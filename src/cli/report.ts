@@ -4,7 +4,7 @@ import { VERSION } from "../config.ts";
 import { formatDuration, type Paint } from "./progress.ts";
 import type { TestResult } from "./run-test.ts";
 
-/** Rows of a failing screen shown in the text report (principle 9; the JSON report has them all). */
+/** Rows of a failing screen shown in the text report (bounded; the JSON report has them all). */
 const MAX_SCREEN_ROWS = 60;
 
 export interface RunSummary {

@@ -3,7 +3,7 @@
  * human's typing in the web viewer, as the same step types), the agent's waits that matched and its
  * assertions that passed.
  *
- * Bounded (ARCHITECTURE.md principle 9): at most MAX_HISTORY_ENTRIES entries and MAX_HISTORY_PAYLOAD
+ * Bounded (docs/design.md: everything is bounded): at most MAX_HISTORY_ENTRIES entries and MAX_HISTORY_PAYLOAD
  * characters of typed or pasted text. Past either bound the history stops recording and says so
  * (`full`); the session itself goes on. save_test then refuses, since a test that stops halfway
  * through a session would not reproduce the screen it ended on.

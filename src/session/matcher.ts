@@ -1,7 +1,7 @@
 /**
  * Literal-or-regex text matching shared by waits, assertions and mouse targets.
  *
- * No match may hold the event loop for long (ARCHITECTURE.md principle 9):
+ * No match may hold the event loop for long (docs/design.md: everything is bounded):
  * - literals: indexOf, linear;
  * - regexes: RE2 semantics through re2js, linear in the haystack whatever the pattern;
  * - only what RE2 cannot express (lookahead, lookbehind, backreferences) falls back to JS RegExp,

@@ -90,7 +90,7 @@ export async function waitForText(
         for (const m of matchers) m[Symbol.dispose]();
         // Resolved in a macrotask of its own: waits that end in one parse turn (32 sessions answering
         // at once) then each build and send their reply in turn, instead of all of them advancing one
-        // await at a time and every reply going out at the end, after the last one is built (issue 22).
+        // await at a time and every reply going out at the end, after the last one is built.
         setImmediate(() => resolve(outcome));
         return;
       }

@@ -57,7 +57,7 @@ export function terminalOf(pid: number): { session: number; tpgid: number; stat:
  * tree (`root` and its descendants, through /proc/<pid>/task/<tid>/children): a few small reads per
  * process of the session, where a pass over all of /proc read every process on the machine (10-22 ms
  * per call on a loaded machine, serial on the server's thread, and once per settle of each of 32
- * sessions: issue 22's regression). What it misses: a member whose parent exited (re-parented to init
+ * sessions, the 32-session regression in bench/README.md). What it misses: a member whose parent exited (re-parented to init
  * or a subreaper) is no longer below `root`; such an orphan in the foreground group is not judged.
  */
 export function scanGroup(pgrp: number, session: number, root: number): number[] {
