@@ -1,10 +1,10 @@
 /**
  * Goldens no test uses: files under a test file's __snapshots__/<file name>/ that none of its
- * expect_snapshot steps names, and golden directories whose test file is gone.
+ * expect_snapshot or expect_file steps names, and golden directories whose test file is gone.
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { snapshotDir, type TestCase } from "./load.ts";
+import { goldenName, snapshotDir, type TestCase } from "./load.ts";
 
 const GOLDEN = /\.(txt|ansi)$/;
 
@@ -12,8 +12,8 @@ export async function obsoleteGoldens(files: string[], tests: TestCase[]): Promi
   const used = new Set<string>();
   for (const test of tests) {
     for (const step of test.steps) {
-      if (step.type === "expect_snapshot")
-        used.add(join(snapshotDir(test.file), `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`));
+      const name = goldenName(step);
+      if (name !== undefined) used.add(join(snapshotDir(test.file), name));
     }
   }
   const obsolete: string[] = [];

@@ -12,7 +12,7 @@ import { runScript } from "../catalog.ts";
 import type { StepResult } from "../script/run-script.ts";
 import { startSession } from "../tools/session-tools.ts";
 import { TEST_ENV_DEFAULTS } from "../script/test-from-history.ts";
-import { withSnapshotTarget, type SnapshotUpdate, type TestCase } from "./load.ts";
+import { stepsAsRun, type SnapshotUpdate, type TestCase } from "./load.ts";
 import type { TestRecorder } from "./recording.ts";
 
 export type RunnerDeps = ServerContext;
@@ -130,7 +130,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
       // a wait that times out fails its step unless the step or the file's defaults say optional: true
       const rawArgs = {
         sessionId,
-        steps: withSnapshotTarget(test, options.update),
+        steps: stepsAsRun(test, options.update),
         defaults: { optional: false, ...test.defaults },
       };
       const onStepEnd = (index: number) => void (stepEnds[index] = performance.now());

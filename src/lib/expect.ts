@@ -14,6 +14,8 @@
  *   await expect(t).not.toShowText(/error/i);
  *   await expect(t).toHaveHighlight("Display options");
  *   await expect(t).toMatchScreenSnapshot("setup", { mask: [/\d+:\d+:\d+/] });
+ *   await expect(t).toHaveExited({ code: 0 });
+ *   await expect(t).toHaveFile("out.txt", { contains: "saved" });
  */
 import { expect } from "bun:test";
 import { TuiError } from "../errors.ts";
@@ -21,6 +23,9 @@ import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
 import { nextScreenChange } from "../session/wait.ts";
 import type { Highlight } from "../term/types.ts";
+import { resolve } from "node:path";
+import { awaitExit, expectedExit, exitMismatch } from "./exit-expect.ts";
+import { expectFile } from "./file-expect.ts";
 import { compareGolden, type GoldenRegion } from "./golden.ts";
 import type { Mask } from "./mask.ts";
 import { callerOf, defaultName, goldenFile, updateMode, type CallSite } from "./snapshot-target.ts";
@@ -46,6 +51,22 @@ export interface ScreenSnapshotOptions extends ScreenMatcherOptions {
   region?: GoldenRegion;
 }
 
+export interface ExitMatcherOptions extends ScreenMatcherOptions {
+  /** The exit code wanted; 0 when neither code nor signal is given. */
+  code?: number;
+  /** The signal that should have killed it ("SIGTERM" or "TERM"). */
+  signal?: string;
+}
+
+export interface FileMatcherOptions extends ScreenMatcherOptions {
+  /** The file holds this text. */
+  contains?: string;
+  /** The file is exactly this text (after the masks). */
+  equals?: string;
+  /** Replaced by ▒ in both before `equals` compares: texts, RegExps (every match) or { row: line, col } rectangles. */
+  mask?: Mask[];
+}
+
 declare module "bun:test" {
   interface Matchers<T> {
     /** The screen shows the text (a substring, or a RegExp), now or within timeoutMs. */
@@ -57,6 +78,13 @@ declare module "bun:test" {
      * A missing golden is written (not in CI); `bun test -u` rewrites them.
      */
     toMatchScreenSnapshot(name?: string, options?: ScreenSnapshotOptions): Promise<void>;
+    /** The program exits (within timeoutMs) with the code (default 0), or is killed by the signal. */
+    toHaveExited(options?: ExitMatcherOptions): Promise<void>;
+    /**
+     * The file (relative to the terminal's cwd) exists, and holds / equals the text, now or within timeoutMs;
+     * `.not` passes when there is no file.
+     */
+    toHaveFile(path: string, options?: FileMatcherOptions): Promise<void>;
   }
 }
 
@@ -178,7 +206,71 @@ async function toMatchScreenSnapshot(
   }
 }
 
-const matchers: Record<string, Matcher> = { toShowText, toHaveHighlight, toMatchScreenSnapshot } as never;
+async function toHaveExited(
+  t: Terminal,
+  isNot: boolean,
+  _site: CallSite | undefined,
+  options: ExitMatcherOptions = {},
+): Promise<Result> {
+  if (isNot)
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      "toHaveExited cannot be negated.",
+      "Check t.running for a program that should still run, or pass the code it should exit with.",
+    );
+  if (options.code !== undefined && options.signal !== undefined)
+    throw new TuiError("INVALID_ARGUMENT", "toHaveExited takes code or signal, not both.", "Keep the one you expect.");
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const outcome = await awaitExit(t.session, timeoutMs);
+  if (outcome === null) {
+    const text = await screenText(t);
+    return {
+      pass: false,
+      message: () =>
+        `expected the program ${expectedExit(options)} within ${timeoutMs} ms; it is still running\n${text}`,
+    };
+  }
+  const mismatch = exitMismatch(options, outcome.exit);
+  const text = mismatch === null ? "" : await screenText(t);
+  return { pass: mismatch === null, message: () => `${mismatch}\n${text}` };
+}
+
+async function toHaveFile(
+  t: Terminal,
+  isNot: boolean,
+  _site: CallSite | undefined,
+  path: string,
+  options: FileMatcherOptions = {},
+): Promise<Result> {
+  if (isNot && (options.contains !== undefined || options.equals !== undefined))
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      "not.toHaveFile takes no contains or equals: it passes when there is no file.",
+      "Use expect(t).toHaveFile(path) with the text it should hold instead.",
+    );
+  try {
+    await expectFile(t.session, {
+      path: resolve(t.session.config.cwd, path),
+      exists: !isNot,
+      contains: options.contains,
+      equals: options.equals,
+      mask: options.mask,
+      timeoutMs: options.timeoutMs ?? 5000,
+    });
+    return { pass: !isNot, message: () => "" };
+  } catch (error) {
+    if (!(error instanceof TuiError) || error.code !== "ASSERTION_FAILED") throw error;
+    return { pass: isNot, message: () => error.message };
+  }
+}
+
+const matchers: Record<string, Matcher> = {
+  toShowText,
+  toHaveHighlight,
+  toMatchScreenSnapshot,
+  toHaveExited,
+  toHaveFile,
+} as never;
 
 let handed: { received: unknown; isNot: boolean } | undefined;
 expect.extend({

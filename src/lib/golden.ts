@@ -239,6 +239,7 @@ export function rowDiff(
   actual: string[],
   firstRow: number,
   escapes: boolean,
+  labels = { unit: "row", expected: "golden", actual: "screen" },
 ): { changedRows: ChangedRow[]; text: string } {
   const changedRows: ChangedRow[] = [];
   for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
@@ -251,14 +252,22 @@ export function rowDiff(
     return `|${visible.length > MAX_ROW_CHARS ? `${visible.slice(0, MAX_ROW_CHARS)}…` : visible}|`;
   };
   const width = String(firstRow + Math.max(expected.length, actual.length)).length;
-  const lines = ["  - expected (golden)  + actual (screen)"];
+  const lines = [
+    labels.unit === "row"
+      ? `  - expected (${labels.expected})  + actual (${labels.actual})`
+      : `  - ${labels.expected}  + ${labels.actual}`,
+  ];
   for (const change of changedRows.slice(0, MAX_DIFF_ROWS_SHOWN)) {
-    const label = `row ${String(change.row).padStart(width)}`;
+    const label = `${labels.unit} ${String(change.row).padStart(width)}`;
     lines.push(`  - ${label} ${show(change.expected)}`, `  + ${label} ${show(change.actual)}`);
   }
   if (changedRows.length > MAX_DIFF_ROWS_SHOWN)
-    lines.push(`  ... and ${changedRows.length - MAX_DIFF_ROWS_SHOWN} more row(s)`);
+    lines.push(`  ... and ${changedRows.length - MAX_DIFF_ROWS_SHOWN} more ${labels.unit}(s)`);
   if (expected.length !== actual.length)
-    lines.push(`  golden has ${expected.length} rows, screen region has ${actual.length}`);
+    lines.push(
+      labels.unit === "row"
+        ? `  golden has ${expected.length} rows, screen region has ${actual.length}`
+        : `  ${labels.expected} has ${expected.length} ${labels.unit}s, ${labels.actual} has ${actual.length}`,
+    );
   return { changedRows, text: lines.join("\n") };
 }

@@ -2,7 +2,7 @@
 // its section comes near the screen (creating twenty players at load would hold the page up), the
 // step list seeks the player to the step's marker, and the step the player is at is highlighted.
 "use strict";
-(function () {
+(() => {
   const players = {};
 
   function ensurePlayer(id) {
