@@ -57,8 +57,7 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
       "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, timeoutMs, excerptBytes, " +
       "includeText} (pattern on screen; absent with negate; timeoutMs: retry until it holds), " +
       "expect_snapshot {name, format, region, mask, dir, update, timeoutMs} (screen vs golden <dir>/<name>.txt), " +
-      "expect_exit {code, signal, timeoutMs}, expect_file {path, exists, contains, equals, golden, mask, dir, update, " +
-      "timeoutMs}. " +
+      "expect_exit {code, signal, timeoutMs}, expect_file {path, exists, contains, equals, golden, mask, timeoutMs}. " +
       "Validated first; wait_for_text steps fail on timeout. ok: false is an error result with all step results.",
     input: v.strictObject({
       sessionId,
