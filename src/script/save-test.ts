@@ -94,6 +94,10 @@ export const saveTest = defineSessionTool({
       snapshots: args.snapshots,
       inheritedEnv: { TZ: process.env.TZ, LANG: process.env.LANG },
       endMask: suggestMasks(second.lines, volatileSpans([first, second])),
+      // an exit the server caused (stop_session) is not the program's to repeat in the rerun
+      ...(session.exit && session.signalled === null
+        ? { exit: { code: session.exit.exitCode, signal: session.exit.signal } }
+        : {}),
     });
 
     await mkdir(dirname(path), { recursive: true });

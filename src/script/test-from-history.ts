@@ -48,6 +48,8 @@ export function planTest(options: {
   /** What the original session saw for variables the runner fixes (TZ, LANG) when the agent left them unset. */
   inheritedEnv: Record<string, string | undefined>;
   endMask: Mask[];
+  /** How the program ended by itself (not stopped by a signal the server sent): checked before the end snapshot. */
+  exit?: { code: number | null; signal: string | null };
 }): TestPlan {
   const { entries, snapshots, slug } = options;
   const steps: Record<string, unknown>[] = [];
@@ -98,6 +100,12 @@ export function planTest(options: {
       }
     }
   }
+  if (options.exit)
+    steps.push(
+      options.exit.signal !== null
+        ? { type: "expect_exit", signal: options.exit.signal }
+        : { type: "expect_exit", code: options.exit.code ?? 0 },
+    );
   let endSnapshot: TestPlan["endSnapshot"];
   if (snapshots !== "none") {
     endSnapshot = { name: `${slug}-end`, mask: options.endMask };
