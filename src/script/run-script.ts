@@ -52,13 +52,12 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
       finalSnapshot: viewShape,
     }),
     description:
-      "Run steps in order inside the server, no round trips. " +
-      "A step is {type, ...that tool's arguments minus sessionId}, or " +
+      "Run steps in order inside the server. A step is {type, ...that tool's arguments minus sessionId}, or " +
       "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, timeoutMs, excerptBytes, " +
-      "includeText} (pattern on screen; absent with negate; timeoutMs: retry until it holds), " +
-      "expect_snapshot {name, format, region, mask, dir, update, timeoutMs} (screen vs golden <dir>/<name>.txt), " +
+      "includeText} (on screen; absent with negate; timeoutMs retries), " +
+      "expect_snapshot {name, format, region, mask, dir, update, timeoutMs} (vs golden <dir>/<name>.txt), " +
       "expect_exit {code, signal, timeoutMs}, expect_file {path, exists, contains, equals, golden, mask, timeoutMs}. " +
-      "Validated first; wait_for_text steps fail on timeout. ok: false is an error result with all step results.",
+      "Validated first; wait_for_text fails on timeout. ok: false is an error result with all step results.",
     input: v.strictObject({
       sessionId,
       steps: v.pipe(v.array(step), v.minLength(1), v.maxLength(1000)),
