@@ -141,7 +141,12 @@ function table(title: string, counts: Counts): string {
 
 const results: Record<string, Counts> = {};
 const started = performance.now();
-const machine = { cores: cpus().length, loadBefore: loadavg().map((l) => Number(l.toFixed(2))) };
+/** The load average as one string ("12.81 10.13 6.53"): the machine is shared, so every figure says what else ran. */
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+const machine = { cores: cpus().length, loadBefore: load() };
 for (const phase of phases) {
   const stopHog = phase === "loaded" ? startHog() : () => undefined;
   try {
@@ -176,7 +181,7 @@ const summary = {
   runs,
   htopRuns,
   workers,
-  machine: { ...machine, loadAfter: loadavg().map((l) => Number(l.toFixed(2))) },
+  machine: { ...machine, loadAfter: load() },
   durationS: Math.round((performance.now() - started) / 1000),
   results,
 };
