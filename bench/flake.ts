@@ -191,7 +191,7 @@ console.log(
     .join("\n"),
 );
 console.log(
-  `machine: ${machine.cores} cores, load average ${machine.loadBefore.join(" ")} before, ${summary.machine.loadAfter.join(" ")} after; ${summary.durationS} s`,
+  `machine: ${machine.cores} cores, load average ${machine.loadBefore} before, ${summary.machine.loadAfter} after; ${summary.durationS} s`,
 );
 await Bun.write(join(import.meta.dir, "flake-results.json"), `${JSON.stringify(summary, null, 2)}\n`);
 const failures = Object.values(results)
