@@ -21,7 +21,7 @@ import { expect } from "bun:test";
 import { TuiError } from "../errors.ts";
 import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
-import { nextScreenChange } from "../session/wait.ts";
+import { watchChanges } from "./change-watch.ts";
 import type { Highlight } from "../term/types.ts";
 import { compareGolden, type GoldenRegion } from "./golden.ts";
 import { toHaveExited, toHaveFile, type ExitMatcherOptions, type FileMatcherOptions } from "./outcome-matchers.ts";
@@ -83,11 +83,13 @@ async function eventually(
   holds: () => Promise<boolean>,
 ): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
+  // armed before the first look: an update between a look and the wait after it wakes the wait at once
+  using changes = watchChanges(session);
   for (;;) {
     const now = await holds();
     const left = deadline - performance.now();
     if (now === wanted || left <= 0 || !session.running) return now;
-    await nextScreenChange(session, left);
+    await changes.next(left);
   }
 }
 

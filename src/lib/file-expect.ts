@@ -5,11 +5,11 @@
  * file's directory changed, the screen changed, the program exited) until it holds or timeoutMs
  * passes. Shared by run_script's expect_file step and the bun:test matcher toHaveFile.
  */
-import { watch, type FSWatcher } from "node:fs";
 import { mkdir, rename, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { cancelled, TuiError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
+import { watchChanges } from "./change-watch.ts";
 import { rowDiff, type GoldenUpdate } from "./golden.ts";
 import { maskRows, type Mask } from "./mask.ts";
 
@@ -17,8 +17,6 @@ import { maskRows, type Mask } from "./mask.ts";
 export const MAX_CHECKED_FILE_BYTES = 4 * 1024 * 1024;
 /** Lines of a file shown when it does not contain the text. */
 const SHOWN_LINES = 20;
-/** Without a directory to watch (it does not exist yet), look again this often. */
-const NO_WATCH_RECHECK_MS = 100;
 
 export interface FileExpectation {
   /** Absolute path. */
@@ -48,6 +46,7 @@ type Look = { ok: true; status: FileStatus; bytes?: number } | { ok: false; erro
 export async function expectFile(session: Session | undefined, e: FileExpectation): Promise<FileOutcome> {
   const started = performance.now();
   const deadline = started + e.timeoutMs;
+  using changes = watchChanges(session, e.path);
   for (;;) {
     if (e.abort?.aborted) throw cancelled("The file check");
     const look = await lookAt(e);
@@ -59,7 +58,7 @@ export async function expectFile(session: Session | undefined, e: FileExpectatio
       if (e.timeoutMs > 0) error.message = withWait(error.message, waitedMs);
       throw error;
     }
-    await nextChange(session, e.path, left, e.abort);
+    await changes.next(left, e.abort);
   }
 }
 
@@ -160,33 +159,4 @@ async function writeAtomically(file: string, content: string): Promise<void> {
   const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   await Bun.write(temp, content);
   await rename(temp, file);
-}
-
-/** Resolves when the file's directory changes, the screen changes, the program exits, or after `ms`. */
-function nextChange(session: Session | undefined, path: string, ms: number, abort?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const cleanups: (() => void)[] = [];
-    const done = () => {
-      for (const cleanup of cleanups) cleanup();
-      resolve();
-    };
-    let watcher: FSWatcher | undefined;
-    try {
-      watcher = watch(dirname(path), done);
-      watcher.on("error", done);
-      cleanups.push(() => watcher?.close());
-    } catch {
-      // no directory yet: nothing to watch, so look again after a short while
-      ms = Math.min(ms, NO_WATCH_RECHECK_MS);
-    }
-    if (session?.running) {
-      cleanups.push(session.emulator.onParsed(done), session.emulator.onSyncRelease(done), session.onExit(done));
-    }
-    const timer = setTimeout(done, ms);
-    cleanups.push(() => clearTimeout(timer));
-    if (abort) {
-      abort.addEventListener("abort", done, { once: true });
-      cleanups.push(() => abort.removeEventListener("abort", done));
-    }
-  });
 }

@@ -7,7 +7,8 @@ import { mkdir, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { cancelled, TuiError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
-import { nextScreenChange, quietPeriod } from "../session/wait.ts";
+import { quietPeriod } from "../session/wait.ts";
+import { watchChanges } from "./change-watch.ts";
 import type { CellInfo } from "../term/types.ts";
 import { maskCells, maskRows, type Mask } from "./mask.ts";
 
@@ -114,6 +115,7 @@ async function matchWithin(
   signal?: AbortSignal,
 ) {
   const started = performance.now();
+  using changes = watchChanges(session);
   for (;;) {
     if (signal?.aborted) throw cancelled("The snapshot comparison");
     const actual = await capture();
@@ -121,7 +123,7 @@ async function matchWithin(
     if (sameRows(expected, actual)) return { matched: true, actual, elapsedMs };
     const left = timeoutMs - (performance.now() - started);
     if (left <= 0 || session.state === "exited") return { matched: false, actual, elapsedMs };
-    await nextScreenChange(session, left, signal);
+    await changes.next(left, signal);
   }
 }
 

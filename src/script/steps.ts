@@ -10,7 +10,7 @@ import { annotations, defineSessionTool, type SessionToolDef, type ToolOutcome }
 import { matchLines, runObserved } from "../tools/observed.ts";
 import { mergeParts, ReplyError, viewParts } from "../tools/reply.ts";
 import { toView } from "../session/observe.ts";
-import { nextScreenChange } from "../session/wait.ts";
+import { watchChanges } from "../lib/change-watch.ts";
 import { clampedNumber, observeEntries, optionalBoolean, patternEntries, sessionId } from "../tools/schemas.ts";
 
 export const sleepStep = defineSessionTool({
@@ -109,6 +109,7 @@ export const assertTextStep = defineSessionTool({
     let haystack: string;
     let found: Awaited<ReturnType<typeof matcher.find>>;
     let looks = 0;
+    using changes = watchChanges(session);
     for (;;) {
       if (ctx.signal.aborted) throw cancelled("assert_text");
       haystack = await readHaystack(session, args.matchScreen, args.timeoutMs > 0);
@@ -116,7 +117,7 @@ export const assertTextStep = defineSessionTool({
       looks++;
       const left = deadline - performance.now();
       if ((found !== null) === wanted || left <= 0 || !session.running) break;
-      await nextScreenChange(session, left, ctx.signal);
+      await changes.next(left, ctx.signal);
     }
     const waitedMs = Math.round(performance.now() - started);
     const passed = args.negate ? found === null : found !== null;
