@@ -8,7 +8,7 @@
  *
  *   bun run bench:flake                      --runs 100 --htop-runs 200
  *   bun run bench:flake --runs 20 --htop-runs 200 --phases idle,loaded
- *   bun run bench:flake --only cli|lib|htop
+ *   bun run bench:flake --only cli,lib,holdout,htop
  *
  * Prints a table per phase and writes bench/flake-results.json. Exit code 1 when any run failed.
  */
@@ -20,6 +20,8 @@ const ROOT = join(import.meta.dir, "..");
 const MAIN = join(ROOT, "src", "main.ts");
 const CLI_DIR = join(import.meta.dir, "flake", "cli");
 const LIB_DIR = join(import.meta.dir, "flake", "lib");
+/** Written once and never used to tune the engine: reported apart. */
+const HOLDOUT_DIR = join(import.meta.dir, "flake", "holdout");
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -35,7 +37,7 @@ const runs = Number(values.runs);
 const htopRuns = Number(values["htop-runs"]);
 const workers = Number(values.workers);
 const phases = values.phases!.split(",") as ("idle" | "loaded")[];
-const parts = values.only ? values.only.split(",") : ["cli", "lib", "htop"];
+const parts = values.only ? values.only.split(",") : ["cli", "lib", "holdout", "htop"];
 
 interface Tally {
   runs: number;
@@ -71,17 +73,14 @@ function startHog(): () => void {
 }
 
 /** `tui-tester test` on the CLI files, once per run; per test, the runs and failures. */
-async function cliRuns(counts: Counts, n: number, extra: string[] = []): Promise<void> {
+async function cliRuns(counts: Counts, n: number, dir = CLI_DIR, extra: string[] = []): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const proc = Bun.spawn(
-      [process.execPath, MAIN, "test", CLI_DIR, "--workers", String(workers), "--json", ...extra],
-      {
-        cwd: ROOT,
-        env: env(),
-        stdout: "pipe",
-        stderr: "pipe",
-      },
-    );
+    const proc = Bun.spawn([process.execPath, MAIN, "test", dir, "--workers", String(workers), "--json", ...extra], {
+      cwd: ROOT,
+      env: env(),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
     await proc.exited;
     let report: { tests: { name: string; status: string; failure?: { message: string } }[] };
@@ -154,6 +153,10 @@ for (const phase of phases) {
       process.stderr.write(`${phase}: CLI files x ${runs}\n`);
       await cliRuns((results[`cli, ${phase}`] = {}), runs);
     }
+    if (parts.includes("holdout")) {
+      process.stderr.write(`${phase}: held-out CLI files x ${runs}\n`);
+      await cliRuns((results[`held out, cli, ${phase}`] = {}), runs, HOLDOUT_DIR);
+    }
     if (parts.includes("lib")) {
       process.stderr.write(`${phase}: library file x ${runs}\n`);
       await libRuns((results[`library, ${phase}`] = {}), runs);
@@ -166,7 +169,7 @@ if (parts.includes("htop") && Bun.which("htop")) {
   process.stderr.write(`htop F2/F10 pattern x ${htopRuns}, ${workers} workers, beside a CPU hog\n`);
   const stopHog = startHog();
   try {
-    await cliRuns((results["htop pattern, loaded"] = {}), 1, [
+    await cliRuns((results["htop pattern, loaded"] = {}), 1, CLI_DIR, [
       "--filter",
       "htop F2 Setup then F10 back",
       "--repeat",
