@@ -3,6 +3,7 @@
  * itself (the same code path an agent's script takes), a time limit per attempt, retries, and a
  * session that is always stopped afterwards.
  */
+import { basename } from "node:path";
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import { settledView, type ScreenView } from "../session/observe.ts";
@@ -207,15 +208,21 @@ async function screenOf(deps: RunnerDeps, sessionId: string): Promise<ScreenView
 
 /** Reports keep what a reader needs: every step's outcome, details only where a step failed or compared a golden. */
 function trimStep(step: StepResult): StepResult {
-  const keep = !step.ok || step.type === "expect_snapshot";
+  const keep = !step.ok || step.type === "expect_snapshot" || step.type === "expect_file";
   const { result, ...rest } = step;
   if (!keep || !result) return rest;
   const { screen: _screen, actual: _actual, ...small } = result;
   return { ...rest, result: small };
 }
 
+/** The goldens the steps compared or wrote: expect_snapshot's screens and expect_file's files. */
 function snapshotNotes(steps: StepResult[]): SnapshotNote[] {
-  return steps
-    .filter((s) => s.type === "expect_snapshot" && s.result?.file !== undefined)
-    .map((s) => ({ name: String(s.result!.name), status: String(s.result!.status), file: String(s.result!.file) }));
+  return steps.flatMap((s): SnapshotNote[] => {
+    const r = s.result;
+    if (s.type === "expect_snapshot" && r?.file !== undefined)
+      return [{ name: String(r.name), status: String(r.status), file: String(r.file) }];
+    if (s.type === "expect_file" && typeof r?.golden === "string")
+      return [{ name: basename(r.golden), status: String(r.status), file: r.golden }];
+    return [];
+  });
 }

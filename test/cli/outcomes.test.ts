@@ -152,6 +152,7 @@ test("expect_file: exists, contains, equals and a golden with a mask pass; each 
   expect(first.code).toBe(0);
   const golden = join(s.dir, "__snapshots__", "files.tui.yaml", "out.txt");
   expect(await Bun.file(golden).text()).toBe("hello\nrun at 12:34:56\nend\n");
+  expect(JSON.parse(first.stdout).tests[0].snapshots).toEqual([{ name: "out.txt", status: "written", file: golden }]);
   // a golden from another run (another time of day) still matches under the mask
   await Bun.write(golden, "hello\nrun at 23:59:59\nend\n");
   const masked = await runCli(["--json", "--ci"], { cwd: s.dir });
