@@ -6,7 +6,9 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { goldenName, snapshotDir, type TestCase } from "./load.ts";
 
-const GOLDEN = /\.(txt|ansi)$/;
+/** Every file in a golden directory is a golden (screens .txt/.ansi, expect_file's under their own names), but a
+ * write in progress. */
+const isGolden = (name: string) => !name.endsWith(".tmp");
 
 export async function obsoleteGoldens(files: string[], tests: TestCase[]): Promise<string[]> {
   const used = new Set<string>();
@@ -28,7 +30,7 @@ export async function obsoleteGoldens(files: string[], tests: TestCase[]): Promi
       if (!testFiles.has(testFile) && (await stat(testFile).catch(() => null)) !== null) continue;
       for (const name of await entries(goldenDir)) {
         const golden = join(goldenDir, name);
-        if (GOLDEN.test(name) && !used.has(golden)) obsolete.push(golden);
+        if (isGolden(name) && !used.has(golden)) obsolete.push(golden);
       }
     }
   }
