@@ -25,7 +25,7 @@ for (const [key, value] of Object.entries(process.env)) if (value !== undefined)
 const transport = new StdioClientTransport({
   command: process.execPath,
   args: [join(root, "src", "main.ts")],
-  env: { ...env, TUI_TESTER_LOG: "silent" },
+  env: { ...env, TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured" },
   stderr: "ignore",
 });
 const client = new Client({ name: "burst-cpu", version: "0" });

@@ -28,7 +28,8 @@ export async function connect(env: Record<string, string> = {}, flags: string[] 
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...flags, SERVER_ENTRY],
-    env: { ...base, TUI_TESTER_LOG: "silent", ...env },
+    // The benches read the typed results: structured unless a bench measures the text mode.
+    env: { ...base, TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured", ...env },
     stderr: "pipe",
   });
   const client = new Client({ name: "tui-tester-bench", version: "0.0.0" });

@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 /**
  * tools/list cost per tool (o200k tokens of each tool's JSON, gpt-tokenizer), the way a host reads it:
- * the real server over stdio. test/e2e/catalog.test.ts caps the whole `tools` array.
+ * the real server over stdio, in the default text mode (no outputSchema); the totals of the core set and
+ * of structured mode follow the table. test/e2e/catalog.test.ts caps each.
  *   bun bench/tool-tokens.ts           table, largest first
  *   bun bench/tool-tokens.ts --json    { tool: { total, description, inputSchema, outputSchema } }
  *   bun bench/tool-tokens.ts --write   also rewrite the table in bench/README.md (bun run bench:tool-tokens --write)
@@ -24,7 +25,7 @@ export function toolTokenRows(tools: ListedTool[]) {
     total: countTokens(JSON.stringify(t)),
     description: countTokens(JSON.stringify(t.description ?? "")),
     inputSchema: countTokens(JSON.stringify(t.inputSchema)),
-    outputSchema: countTokens(JSON.stringify(t.outputSchema ?? {})),
+    outputSchema: t.outputSchema === undefined ? 0 : countTokens(JSON.stringify(t.outputSchema)),
   }));
   return { rows, total: countTokens(JSON.stringify(tools)) };
 }
@@ -42,8 +43,18 @@ export function toolTokensTable(tools: ListedTool[]): string {
   ].join("\n");
 }
 
+/** The whole tools/list of a server started with `env`. */
+async function listedTokens(env: Record<string, string>): Promise<number> {
+  const c = await connect(env);
+  try {
+    return countTokens(JSON.stringify((await c.client.listTools()).tools));
+  } finally {
+    await c.close();
+  }
+}
+
 if (import.meta.main) {
-  const c = await connect();
+  const c = await connect({ TUI_TESTER_OUTPUT: "text" });
   try {
     const { tools } = await c.client.listTools();
     if (process.argv.includes("--json")) {
@@ -54,6 +65,11 @@ if (import.meta.main) {
     } else {
       const table = toolTokensTable(tools);
       console.log(table);
+      const core = await listedTokens({ TUI_TESTER_OUTPUT: "text", TUI_TESTER_TOOLS: "core" });
+      const structured = await listedTokens({ TUI_TESTER_OUTPUT: "structured" });
+      console.log(
+        `\nTUI_TESTER_TOOLS=core: ${thousands(core)}; TUI_TESTER_OUTPUT=structured: ${thousands(structured)}`,
+      );
       if (process.argv.includes("--write"))
         writeBlock(
           join(import.meta.dir, "README.md"),

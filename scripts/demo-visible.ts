@@ -19,7 +19,7 @@ for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = 
 const transport = new StdioClientTransport({
   command: process.execPath,
   args: [join(root, "src", "main.ts")],
-  env: { ...env, TUI_TESTER_LOG: "silent" },
+  env: { ...env, TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured" },
 });
 const client = new Client({ name: "tui-tester-demo", version: "1.0.0" });
 await client.connect(transport);

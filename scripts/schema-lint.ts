@@ -165,7 +165,7 @@ export const formatWarning = (w: SchemaWarning) => `${w.tool} ${w.where} ${w.pat
 if (import.meta.main) {
   const { tools } = await import("../src/catalog.ts");
   const { listTools } = await import("../src/server.ts");
-  const listed = listTools(tools);
+  const listed = listTools(tools, "structured");
   const warnings = lintTools(listed);
   for (const w of warnings) console.log(formatWarning(w));
   console.log(`${warnings.length} warning(s) over ${listed.length} tools`);

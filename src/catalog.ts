@@ -25,7 +25,7 @@ import { diffSnapshotsTool, getCursor, getRawOutput, getText, resize, snapshot }
 import { getExitInfo, listSessions, startSession, stopSession } from "./tools/session-tools.ts";
 import { waitForIdle, waitForText } from "./tools/wait-tools.ts";
 
-const sessionTools = [
+const sessionTools: SessionToolDef[] = [
   sendKeys,
   sendText,
   sendRaw,
@@ -39,16 +39,14 @@ const sessionTools = [
   waitForText,
   waitForIdle,
   resize,
-] as unknown as SessionToolDef[];
+];
 
 /**
  * Every run_script step type: the tools marked scriptable plus the script-only sleep, assert_text,
  * expect_snapshot, expect_exit and expect_file.
  */
 export const scriptSteps: SessionToolDef[] = [
-  ...([...sessionTools, markRecordingTool, screenshotTool] as unknown as SessionToolDef[]).filter(
-    (tool) => tool.scriptable,
-  ),
+  ...[...sessionTools, markRecordingTool, screenshotTool].filter((tool) => tool.scriptable),
   sleepStep,
   assertTextStep,
   expectSnapshotStep,
@@ -76,4 +74,4 @@ export const tools: ToolDef[] = [
   exportRecordingTool,
   screenshotTool,
   webViewerTool,
-].map((tool) => withHumanInputNotice(tool as unknown as ToolDef));
+].map((tool) => withHumanInputNotice(tool));

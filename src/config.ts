@@ -6,7 +6,16 @@
 import { delimiter, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import type { TerminalTheme } from "./term/types.ts";
-import { directoryProblem, fontFilesProblem, oneOf, port, positiveInt, themeProblem } from "./util/setting-checks.ts";
+import {
+  directoryProblem,
+  fontFilesProblem,
+  oneOf,
+  port,
+  positiveInt,
+  themeProblem,
+  toolList,
+  toolListProblem,
+} from "./util/setting-checks.ts";
 
 export { themeProblem };
 
@@ -32,7 +41,14 @@ export interface Config {
   /** How inputs settle: the ready oracle where /proc allows (auto), or always the quiet window. */
   ready: "auto" | "quiet";
   log: "on" | "silent";
+  /** Largest reply; its default depends on `output` (REPLY_BYTES). */
   maxReplyBytes: number;
+  /** text: results carry only content (the text view); structured: also structuredContent and outputSchemas. */
+  output: "text" | "structured";
+  /** Tools listed and callable: "all", or the names (TUI_TESTER_TOOLS, core expanded). */
+  tools: "all" | readonly string[];
+  /** Tools left out after `tools` (TUI_TESTER_TOOLS_DENY). */
+  toolsDeny: readonly string[];
   /** Absolute; undefined: a private temp directory made on first use. */
   outputDir: string | undefined;
   content: "text" | "json";
@@ -43,6 +59,27 @@ export interface Config {
   /** Extra font files for pictures (TUI_TESTER_FONTS), absolute. */
   fonts: string[];
 }
+
+/**
+ * The default largest reply per output mode. Text: 16 KiB, under the smallest inline limit of the
+ * clients measured (Copilot CLI cuts a result at 20 KiB of text and shows a 500-character preview),
+ * with room for what a client wraps around it; images are bounded on their own. Structured: 1 MiB,
+ * for programs that read the JSON.
+ */
+export const REPLY_BYTES = { text: 16 * 1024, structured: 1024 * 1024 } as const;
+
+/** TUI_TESTER_TOOLS=core: a session, input, reading the screen, waiting, and scripts. */
+export const CORE_TOOLS: readonly string[] = [
+  "start_session",
+  "stop_session",
+  "list_sessions",
+  "send_keys",
+  "send_text",
+  "get_text",
+  "snapshot",
+  "wait_for_text",
+  "run_script",
+];
 
 export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   version: VERSION,
@@ -57,7 +94,10 @@ export const DEFAULT_CONFIG: Readonly<Config> = Object.freeze({
   pty: undefined,
   ready: "auto",
   log: "on",
-  maxReplyBytes: 1024 * 1024,
+  maxReplyBytes: REPLY_BYTES.text,
+  output: "text",
+  tools: "all",
+  toolsDeny: [],
   outputDir: undefined,
   content: "text",
   recordDir: undefined,
@@ -71,8 +111,11 @@ export interface Setting {
   meaning: string;
   /** What a valid value looks like, as --help and the start-up error say it. */
   accepted: string;
-  /** Why `value` (never empty: empty means unset) is not valid, or undefined when it is. */
-  problem(value: string): string | undefined;
+  /**
+   * Why `value` (never empty: empty means unset) is not valid, or undefined when it is. `toolNames`:
+   * the catalog's tool names, for the tool-set settings (config.ts sits below the catalog).
+   */
+  problem(value: string, toolNames?: readonly string[]): string | undefined;
 }
 
 const INT = "a positive integer";
@@ -161,8 +204,10 @@ export const ENVIRONMENT: Setting[] = [
   },
   {
     name: "TUI_TESTER_MAX_REPLY_BYTES",
-    default: String(DEFAULT_CONFIG.maxReplyBytes),
-    meaning: "Largest tool reply; a larger one goes to a file in the output directory.",
+    default: `${REPLY_BYTES.text} (text), ${REPLY_BYTES.structured} (structured)`,
+    meaning:
+      "Largest tool reply (text mode: its text, images aside); a larger one goes to a file in the output " +
+      "directory and the reply names it. 16 KiB keeps under Copilot CLI's 20 KiB inline limit.",
     accepted: INT,
     problem: positiveInt,
   },
@@ -174,9 +219,20 @@ export const ENVIRONMENT: Setting[] = [
     problem: directoryProblem(false),
   },
   {
+    name: "TUI_TESTER_OUTPUT",
+    default: DEFAULT_CONFIG.output,
+    meaning:
+      "text: results carry only content (the text view, images, file links), tools/list no outputSchema; " +
+      "what every client hands the model. structured: also structuredContent and outputSchemas, for programs.",
+    accepted: "text, structured",
+    problem: oneOf("text", "structured"),
+  },
+  {
     name: "TUI_TESTER_CONTENT",
     default: DEFAULT_CONFIG.content,
-    meaning: "Tool result content: text (rendered for the model) or json.",
+    meaning:
+      "The content text: text (rendered for the model) or json (the summary and the full result JSON; " +
+      "with TUI_TESTER_OUTPUT=text the only copy of the JSON).",
     accepted: "text, json",
     problem: oneOf("text", "json"),
   },
@@ -195,6 +251,20 @@ export const ENVIRONMENT: Setting[] = [
     problem: fontFilesProblem,
   },
   {
+    name: "TUI_TESTER_TOOLS",
+    default: DEFAULT_CONFIG.tools as string,
+    meaning: `Tools listed and callable: all, core (${CORE_TOOLS.join(", ")}), or tool names. run_script keeps every step.`,
+    accepted: "all, core, or tool names separated by commas",
+    problem: toolListProblem("all", "core"),
+  },
+  {
+    name: "TUI_TESTER_TOOLS_DENY",
+    default: "none",
+    meaning: "Tools left out (after TUI_TESTER_TOOLS).",
+    accepted: "tool names separated by commas",
+    problem: toolListProblem(),
+  },
+  {
     name: "TUI_TESTER_WEB_PORT",
     default: "a free port (0)",
     meaning: "Port of the local web viewer.",
@@ -204,12 +274,15 @@ export const ENVIRONMENT: Setting[] = [
 ];
 
 /** One line per bad setting: variable, value, what is wrong and what is accepted. Empty when all are valid. */
-export function settingProblems(env: Record<string, string | undefined> = process.env): string[] {
+export function settingProblems(
+  env: Record<string, string | undefined> = process.env,
+  toolNames?: readonly string[],
+): string[] {
   const problems: string[] = [];
   for (const setting of ENVIRONMENT) {
     const value = env[setting.name];
     if (value === undefined || value === "") continue;
-    const problem = setting.problem(value);
+    const problem = setting.problem(value, toolNames);
     if (problem === undefined) continue;
     const shown = value.length > 200 ? `${value.slice(0, 200)}...` : value;
     problems.push(
@@ -266,7 +339,8 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   config.scrollback = int("TUI_TESTER_SCROLLBACK", config.scrollback);
   config.killGraceMs = int("TUI_TESTER_KILL_GRACE_MS", config.killGraceMs);
   config.maxExitedKept = int("TUI_TESTER_MAX_EXITED_KEPT", config.maxExitedKept);
-  config.maxReplyBytes = int("TUI_TESTER_MAX_REPLY_BYTES", config.maxReplyBytes);
+  config.output = (valid("TUI_TESTER_OUTPUT") as Config["output"] | undefined) ?? config.output;
+  config.maxReplyBytes = int("TUI_TESTER_MAX_REPLY_BYTES", base.maxReplyBytes ?? REPLY_BYTES[config.output]);
   config.webPort = int("TUI_TESTER_WEB_PORT", config.webPort);
   config.screenDetail =
     (valid("TUI_TESTER_SCREEN_DETAIL") as Config["screenDetail"] | undefined) ?? config.screenDetail;
@@ -274,6 +348,10 @@ export function parseConfig(env: Record<string, string | undefined>, base: Parti
   config.ready = (valid("TUI_TESTER_READY") as Config["ready"] | undefined) ?? config.ready;
   config.log = (valid("TUI_TESTER_LOG") as Config["log"] | undefined) ?? config.log;
   config.content = (valid("TUI_TESTER_CONTENT") as Config["content"] | undefined) ?? config.content;
+  const allow = valid("TUI_TESTER_TOOLS");
+  if (allow !== undefined) config.tools = allow === "all" ? "all" : allow === "core" ? CORE_TOOLS : toolList(allow);
+  const deny = valid("TUI_TESTER_TOOLS_DENY");
+  if (deny !== undefined) config.toolsDeny = toolList(deny);
   const theme = valid("TUI_TESTER_THEME");
   if (theme !== undefined) config.theme = JSON.parse(theme) as Partial<TerminalTheme>;
   const outputDir = valid("TUI_TESTER_OUTPUT_DIR");

@@ -16,7 +16,10 @@ if (flag === "--help" || flag === "-h") {
   process.stdout.write(helpText());
   process.exit(0);
 }
-const problems = settingProblems();
+const problems = settingProblems(
+  process.env,
+  tools.map((tool) => tool.name),
+);
 if (problems.length > 0) {
   process.stderr.write(
     `tui-tester: not starting, invalid ` +

@@ -13,20 +13,35 @@ const PROGRESS_INTERVAL_MS = 1000;
 /** Quiet time after the last tool call before the garbage of a burst of calls is collected. */
 const IDLE_COLLECT_MS = 500;
 
-/** tools/list: each tool's name, title, description, schemas and hints; output shapes described once. */
-export function listTools(tools: ToolDef[]) {
-  const outputs = listedOutputSchemas(tools);
+/**
+ * tools/list: each tool's name, title, description, schemas and hints. An outputSchema (output shapes
+ * described once) only in structured mode: a client such as opencode refuses a result without the
+ * structuredContent its tool declared.
+ */
+export function listTools(tools: ToolDef[], output: ServerContext["config"]["output"]) {
+  const outputs = output === "structured" ? listedOutputSchemas(tools) : undefined;
   return tools.map((tool) => ({
     name: tool.name,
     title: tool.annotations.title,
     description: tool.description,
     inputSchema: inputJsonSchema(tool),
-    outputSchema: outputs.get(tool.name)!,
+    ...(outputs ? { outputSchema: outputs.get(tool.name)! } : {}),
     annotations: listedAnnotations(tool),
   }));
 }
 
-export function createServer(tools: ToolDef[], context: ServerContext): Server {
+/**
+ * The tools this server offers: TUI_TESTER_TOOLS (all, core or names) less TUI_TESTER_TOOLS_DENY, in
+ * catalog order. Names were checked at start-up (config.ts settingProblems); run_script keeps every
+ * step type whatever is offered, since its steps are not calls of the listed tools.
+ */
+export function offeredTools(all: ToolDef[], config: Pick<ServerContext["config"], "tools" | "toolsDeny">): ToolDef[] {
+  const allow = config.tools;
+  return all.filter((tool) => (allow === "all" || allow.includes(tool.name)) && !config.toolsDeny.includes(tool.name));
+}
+
+export function createServer(catalog: ToolDef[], context: ServerContext): Server {
+  const tools = offeredTools(catalog, context.config);
   let ajv: AjvJsonSchemaValidator | undefined;
   /**
    * Every reply leaves garbage (screens, diffs, JSON), and JavaScriptCore grows the heap rather than
@@ -58,15 +73,19 @@ export function createServer(tools: ToolDef[], context: ServerContext): Server {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (listed ??= listTools(tools)),
+    tools: (listed ??= listTools(tools, context.config.output)),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
-    if (!tool)
+    if (!tool) {
+      const off = catalog.some((t) => t.name === request.params.name)
+        ? " It is turned off here (TUI_TESTER_TOOLS, TUI_TESTER_TOOLS_DENY)."
+        : "";
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool "${request.params.name}". Tools: ${[...byName.keys()].join(", ")}.`,
+        `Unknown tool "${request.params.name}".${off} Tools: ${[...byName.keys()].join(", ")}.`,
       );
+    }
     const progressToken = request.params._meta?.progressToken;
     let ticker: ReturnType<typeof setInterval> | undefined;
     if (progressToken !== undefined) {

@@ -14,7 +14,7 @@
  *   "!" is 49 ("1") with shift, never 65 or 33.
  * - Functional keys: Escape 27u, Enter 13u, Tab 9u, Backspace 127u, Insert 2~, Delete 3~,
  *   PageUp 5~, PageDown 6~, arrows 1A..1D, Home 1H, End 1F, F1 1P, F2 1Q, F3 13~ (kitty sends
- *   13~ rather than 1R, which collides with the cursor position report; kitty discussion #5813),
+ *   13~ rather than 1R, which collides with the cursor position report; kovidgoyal/kitty discussion 5813),
  *   F4 1S, F5-F12 15~ 17~ 18~ 19~ 20~ 21~ 23~ 24~, F13-F24 57376u-57387u (Private Use Area).
  *
  * Flags:
@@ -29,9 +29,9 @@
  *   so no ":1" sub-field is ever written (kitty writes it only for repeat and release).
  * Flags without 1 and 8 keep kitty's legacy fallbacks (e.g. ctrl+a -> 0x01).
  */
-import type { KeyboardModes, KeySpec } from "./types.ts";
 import { isUpperLetter, shiftedChar, US_UNSHIFTED } from "./names.ts";
-import { CSI, ctrlChar, CURSOR_FINALS, ESC, modifierBits, SS3, SS3_FUNCTION_FINALS, TILDE_CODES } from "./tables.ts";
+import { CSI, CURSOR_FINALS, ctrlChar, ESC, modifierBits, SS3, SS3_FUNCTION_FINALS, TILDE_CODES } from "./tables.ts";
+import type { KeyboardModes, KeySpec } from "./types.ts";
 
 /** Progressive enhancement flag bits (kitty spec, "Progressive enhancement"). */
 export const KITTY_FLAGS = {

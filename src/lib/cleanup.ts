@@ -37,7 +37,7 @@ function closeAfterTest(terminal: Terminal): void {
 }
 
 /** Every live terminal's process group and escaped descendants get SIGKILL (synchronous). */
-export function killAll(): void {
+function killAll(): void {
   for (const terminal of live) {
     for (const pid of descendants(terminal.pid)) {
       try {
@@ -49,9 +49,4 @@ export function killAll(): void {
     terminal.session.signal("SIGKILL");
   }
   live.clear();
-}
-
-/** Terminals launched and not yet exited (for tests of this module). */
-export function liveTerminals(): readonly Terminal[] {
-  return [...live];
 }

@@ -5,7 +5,7 @@
  *
  * Why they are not plain expect.extend matchers: bun:test (1.4) runs an async custom matcher by
  * spinning the event loop inside the matcher call, and in that loop Worker messages are not
- * delivered (oven-sh/bun#10636, #31462). A session's output arrives from its reader Worker, so such
+ * delivered (oven-sh/bun#10636, oven-sh/bun#31462). A session's output arrives from its reader Worker, so such
  * a matcher could never see new output. Each matcher here is a method on bun's Expect prototype
  * that returns a real Promise; a tiny sync matcher registered with expect.extend hands it the
  * received value and `.not` (and counts the assertion).
@@ -26,9 +26,9 @@ import type { Highlight } from "../term/types.ts";
 import { compareGolden, type GoldenRegion } from "./golden.ts";
 import { toHaveExited, toHaveFile, type ExitMatcherOptions, type FileMatcherOptions } from "./outcome-matchers.ts";
 import type { Mask } from "./mask.ts";
-import { callerOf, defaultName, goldenFile, updateMode, type CallSite } from "./snapshot-target.ts";
+import { type CallSite, callerOf, defaultName, goldenFile, updateMode } from "./snapshot-target.ts";
 import { Terminal } from "./terminal.ts";
-import { toWaitOptions, type TextPattern } from "./wait-options.ts";
+import { DEFAULT_TIMEOUT_MS, type TextPattern, toWaitOptions } from "./wait-options.ts";
 
 export type { ExitMatcherOptions, FileMatcherOptions } from "./outcome-matchers.ts";
 
@@ -124,7 +124,7 @@ async function toHaveHighlight(
   text: string,
   options: ScreenMatcherOptions = {},
 ): Promise<Result> {
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let highlights: Highlight[] = [];
   const highlighted = async () => {
     highlights = (await t.screen()).highlights;
@@ -180,7 +180,7 @@ async function toMatchScreenSnapshot(
     region: options.region,
     mask: options.mask,
     update: updateMode(),
-    timeoutMs: options.timeoutMs ?? 5000,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     hints,
   };
   try {
@@ -198,7 +198,7 @@ const matchers: Record<string, Matcher> = {
   toMatchScreenSnapshot,
   toHaveExited,
   toHaveFile,
-} as never;
+};
 
 let handed: { received: unknown; isNot: boolean } | undefined;
 expect.extend({

@@ -10,11 +10,11 @@ import type { Session } from "../session/session.ts";
 import { quietPeriod } from "../session/wait.ts";
 import { watchChanges } from "./change-watch.ts";
 import type { CellInfo } from "../term/types.ts";
-import { maskCells, maskRows, type Mask } from "./mask.ts";
+import { type Mask, maskCells, maskRows } from "./mask.ts";
 
 /** Rows of a diff shown in a message; the full list is in details.changedRows. */
 const MAX_DIFF_ROWS_SHOWN = 40;
-/** Characters of one row shown in a diff line (principle 9: bounded echoes). */
+/** Characters of one row shown in a diff line (bounded, as every echo of input is). */
 const MAX_ROW_CHARS = 300;
 /** Before writing a golden, let the app finish its frame: this much quiet, at most SETTLE_MAX_MS. */
 const SETTLE_QUIET_MS = 20;
@@ -60,7 +60,7 @@ export async function compareGolden(session: Session, options: GoldenOptions): P
   const capture = () => screenRows(session, options.format, options.region, options.mask);
   const golden = Bun.file(file);
   const stored = (await golden.exists()) ? parseGolden(await golden.text()) : null;
-  // masked in the golden too (one written by hand, or before the masks), as the issue of masks asks
+  // masked in the golden too (one written by hand, or before the masks): a masked cell must match whatever it held
   const expected =
     stored && options.format === "text" && options.mask?.length
       ? maskRows(stored, shiftedMasks(options.mask, options.region), options.region?.cols ?? session.cols)

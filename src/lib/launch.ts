@@ -4,6 +4,7 @@ import { parseConfig, type Config } from "../config.ts";
 import { planRecording } from "../record/recorder.ts";
 import { useExtraFonts } from "../render/fonts.ts";
 import { SessionRegistry } from "../session/registry.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import { OutputDir } from "../util/artifact-path.ts";
 import { setLogLevel } from "../util/log.ts";
 import { track } from "./cleanup.ts";
@@ -71,8 +72,8 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
       'Pass a program on PATH or a path, e.g. launch("htop").',
     );
   }
-  const cols = size("cols", options.cols ?? 80, 1000);
-  const rows = size("rows", options.rows ?? 24, 500);
+  const cols = size("cols", options.cols ?? 80, MAX_COLS);
+  const rows = size("rows", options.rows ?? 24, MAX_ROWS);
   const args = options.args ?? [];
   if (!Array.isArray(args) || args.some((arg) => typeof arg !== "string")) {
     throw new TuiError(

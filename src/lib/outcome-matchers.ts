@@ -9,6 +9,7 @@ import { expectFile } from "./file-expect.ts";
 import type { Mask } from "./mask.ts";
 import type { CallSite } from "./snapshot-target.ts";
 import type { Terminal } from "./terminal.ts";
+import { DEFAULT_TIMEOUT_MS } from "./wait-options.ts";
 
 interface MatcherTimeout {
   /** How long it may take. Default 5000. */
@@ -49,7 +50,7 @@ export async function toHaveExited(
     );
   if (options.code !== undefined && options.signal !== undefined)
     throw new TuiError("INVALID_ARGUMENT", "toHaveExited takes code or signal, not both.", "Keep the one you expect.");
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const outcome = await awaitExit(t.session, timeoutMs);
   if (outcome === null) {
     const text = await screenText(t);
@@ -84,7 +85,7 @@ export async function toHaveFile(
       contains: options.contains,
       equals: options.equals,
       mask: options.mask,
-      timeoutMs: options.timeoutMs ?? 5000,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     });
     return { pass: !isNot, message: () => "" };
   } catch (error) {

@@ -12,6 +12,7 @@ import type { StopResult } from "../session/registry.ts";
 import { describeExit, type ExitInfo } from "../session/exit-info.ts";
 import type { Session } from "../session/session.ts";
 import { waitForIdle, waitForText, type WaitIdleResult } from "../session/wait.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { CellsResult, CellRegion, ScrollbackInfo, TerminalModes } from "../term/types.ts";
 import { checkPayload, describeKeys, describeText, describeTyping, sendKeys, sendText, typeChars } from "./keyboard.ts";
 import { observeOptions, type InputOptions, type InputResult, type Key, type TextMatch } from "./input-options.ts";
@@ -90,8 +91,8 @@ export class Terminal implements AsyncDisposable {
   /** Resize the PTY and the emulator (the app gets SIGWINCH); the screen block spans the re-layout. */
   resize(cols: number, rows: number, options: InputOptions = {}): Promise<InputResult> {
     for (const [name, value, max] of [
-      ["cols", cols, 1000],
-      ["rows", rows, 500],
+      ["cols", cols, MAX_COLS],
+      ["rows", rows, MAX_ROWS],
     ] as const) {
       if (!Number.isInteger(value) || value < 1 || value > max)
         throw new TuiError(

@@ -18,11 +18,14 @@ export interface WaitForOptions {
   after?: "input";
 }
 
+/** How long a library wait or screen matcher waits when the caller names no timeout (the tools' default too). */
+export const DEFAULT_TIMEOUT_MS = 5000;
+
 /** Screen rows a failed wait quotes in its message. */
 const MAX_SCREEN_CHARS = 8000;
 
 export function toWaitOptions(pattern: TextPattern, options: WaitForOptions = {}): WaitTextOptions {
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!(timeoutMs >= 0))
     throw new TuiError(
       "INVALID_ARGUMENT",

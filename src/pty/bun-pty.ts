@@ -28,7 +28,7 @@ import type { IPty } from "bun-pty";
 import { TuiError } from "../errors.ts";
 import { FlowGate } from "./flow.ts";
 import { deliverSignal, processExists } from "./signal.ts";
-import { PtyEvents, type PtyBackend, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
+import { type PtyBackend, PtyEvents, type PtyExit, type PtyProcess, type PtySpawnOptions } from "./types.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const EXIT_GRACE_MS = 1000;
@@ -47,6 +47,15 @@ interface ReadLoop {
   _startReadLoop(): void;
 }
 
+function hasReadLoop(pty: IPty): pty is IPty & ReadLoop {
+  return (
+    "_readLoop" in pty &&
+    typeof pty._readLoop === "boolean" &&
+    "_startReadLoop" in pty &&
+    typeof pty._startReadLoop === "function"
+  );
+}
+
 class BunPtyProcess extends PtyEvents implements PtyProcess {
   private lastSignal: NodeJS.Signals | null = null;
   private exited = false;
@@ -57,11 +66,12 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
   private burst = 0;
   private burstStarted = 0;
 
+  private readonly loop: ReadLoop;
+
   constructor(private readonly pty: IPty) {
     super();
-    const loop = pty as unknown as ReadLoop;
-    if (typeof loop._startReadLoop !== "function" || typeof loop._readLoop !== "boolean")
-      throw new Error("bun-pty's read loop changed; flow control needs _readLoop/_startReadLoop");
+    if (!hasReadLoop(pty)) throw new Error("bun-pty's read loop changed; flow control needs _readLoop/_startReadLoop");
+    this.loop = pty;
     pty.onData((text) => {
       const chunk = encoder.encode(text);
       if (this.burst === 0) this.burstStarted = performance.now();
@@ -74,7 +84,7 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
       ) {
         this.paused = true;
         this.burst = 0;
-        loop._readLoop = false; // the loop ends as soon as this callback returns
+        this.loop._readLoop = false; // the loop ends as soon as this callback returns
         setImmediate(() => this.resume());
       }
       this.emitData(chunk);
@@ -119,7 +129,7 @@ class BunPtyProcess extends PtyEvents implements PtyProcess {
   private resume(): void {
     if (!this.paused || this.closed) return;
     this.paused = false;
-    (this.pty as unknown as ReadLoop)._startReadLoop();
+    this.loop._startReadLoop();
   }
 
   signal(signal: NodeJS.Signals): boolean {

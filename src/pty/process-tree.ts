@@ -41,7 +41,7 @@ function parentLinks(): Map<number, number[]> {
  * a few small reads per process in the tree, where the full scan reads every process's stat. That
  * scan ran on each send_text to see whether the program reads its input, and with 100 processes on
  * a loaded machine took 10-20 ms, serial on the server's thread: 32 sessions echoing at once waited
- * ~400 ms for each other (issue 22).
+ * ~400 ms for each other (bench/README.md, the 32-session regression).
  */
 function childrenFromProc(pid: number): number[] {
   const found: number[] = [];

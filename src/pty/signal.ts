@@ -37,7 +37,7 @@ export function processExists(pid: number): boolean {
  * Whether a process is still running: it exists and is not a zombie. A session's grandchild that
  * died after its parent is re-parented to PID 1 and stays a zombie until PID 1 reaps it, which some
  * inits (a container's, this machine's) do only every second or two; counted as alive, stop_session
- * waited that long for processes that were already dead (issue 22).
+ * waited that long for processes that were already dead (bench/README.md, the 32-session regression).
  */
 export function processRunning(pid: number): boolean {
   if (!processExists(pid)) return false;

@@ -59,7 +59,8 @@ export function startWatchdog(): number | null {
     });
     child.on("error", (error) => log(`watchdog failed: ${error.message}; sessions may outlive a killed server`));
     child.unref();
-    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    const stdin = child.stdin; // a pipe socket, whose unref the Writable type does not declare
+    if (stdin && "unref" in stdin && typeof stdin.unref === "function") stdin.unref();
     process.env[OWNER_VARIABLE] = token;
     return child.pid ?? null;
   } catch (error) {

@@ -4,6 +4,7 @@
  * https://docs.asciinema.org/manual/asciicast/v2/ and .../v3/
  */
 import { TuiError } from "../errors.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 
 export interface CastEvent {
   /** Milliseconds since the recording started. */
@@ -48,8 +49,15 @@ export function parseCast(text: string, name = "recording"): Cast {
     | undefined;
   const cols = Number(version === 3 ? term?.cols : term?.width);
   const rows = Number(version === 3 ? term?.rows : term?.height);
-  if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1 || cols > 1000 || rows > 500) {
-    throw bad(name, "the header has no terminal size within 1x1..1000x500");
+  if (
+    !Number.isInteger(cols) ||
+    !Number.isInteger(rows) ||
+    cols < 1 ||
+    rows < 1 ||
+    cols > MAX_COLS ||
+    rows > MAX_ROWS
+  ) {
+    throw bad(name, `the header has no terminal size within 1x1..${MAX_COLS}x${MAX_ROWS}`);
   }
   const events: CastEvent[] = [];
   let clock = 0;

@@ -5,6 +5,7 @@
  */
 import type { Cast, CastEvent } from "../record/cast-file.ts";
 import { Emulator } from "../term/emulator.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { Colours } from "../term/theme.ts";
 import type { TerminalTheme } from "../term/types.ts";
 import type { ScreenImage } from "./svg.ts";
@@ -96,7 +97,14 @@ async function apply(emulator: Emulator, event: CastEvent): Promise<void> {
   else if (event.code === "r") {
     await emulator.flushed();
     const [cols, rows] = event.data.split("x").map(Number);
-    if (Number.isInteger(cols) && Number.isInteger(rows) && cols! >= 1 && rows! >= 1 && cols! <= 1000 && rows! <= 500)
+    if (
+      Number.isInteger(cols) &&
+      Number.isInteger(rows) &&
+      cols! >= 1 &&
+      rows! >= 1 &&
+      cols! <= MAX_COLS &&
+      rows! <= MAX_ROWS
+    )
       emulator.resize(cols!, rows!);
   }
 }

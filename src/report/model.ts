@@ -3,12 +3,13 @@
  * replayed to the end of each step gives the screen after that step (as SVG, changed rows marked),
  * and the step ends become the player's markers.
  */
-import type { ReportedStep, ReportedTest } from "./types.ts";
-import { parseCast, type Cast } from "../record/cast-file.ts";
-import { screensAt, type ReplayFrame } from "../render/replay.ts";
-import { CELL_HEIGHT, renderSvg } from "../render/svg.ts";
 
-/** Step pictures per test (principle 9: a 1000-step test must not make a 100 MB page). */
+import { type Cast, parseCast } from "../record/cast-file.ts";
+import { type ReplayFrame, screensAt } from "../render/replay.ts";
+import { CELL_HEIGHT, renderSvg } from "../render/svg.ts";
+import type { ReportedStep, ReportedTest } from "./types.ts";
+
+/** Step pictures per test (everything is bounded: a 1000-step test must not make a 100 MB page). */
 export const MAX_STEP_PICTURES = 200;
 /** A recording larger than this is linked, not inlined (the page must open quickly). */
 export const MAX_INLINE_CAST_BYTES = 8 * 1024 * 1024;

@@ -65,7 +65,8 @@ export function chooseWaitText(
   if (last === undefined) return undefined;
   const candidates: Candidate[] = [];
   // places on a row taken by a clock, a date or a duration: no phrase may overlap them ("Thu Dec" of a date).
-  // Found only on rows with new text: eight scans of every row were most of a busy server's work (issue 22).
+  // Found only on rows with new text: eight scans of every row were most of a busy server's work
+  // (bench/README.md, the 32-session regression).
   const volatileRows = new Map<number, (readonly [number, number])[]>();
   const volatileAt = (row: number) => {
     let places = volatileRows.get(row);

@@ -7,21 +7,21 @@ import type { IDisposable, Terminal } from "@xterm/headless";
 import pkg from "../../package.json" with { type: "json" };
 import type { KeyboardModes } from "../keys/types.ts";
 import { log } from "../util/log.ts";
-import { collectSoon } from "./parse-scheduler.ts";
-import { ParseQueue } from "./parse-queue.ts";
 import { installKittyHandlers, KittyFlagStacks, type Screen } from "./kitty-flags.ts";
-import { PromptMarks } from "./prompt-marks.ts";
-import { DEFAULT_SCROLLBACK, scrollbackFor } from "./scrollback-budget.ts";
 import { ModeTracker } from "./modes.ts";
 import { OscTerminatorTracker } from "./osc-terminator.ts";
+import { ParseQueue } from "./parse-queue.ts";
+import { collectSoon } from "./parse-scheduler.ts";
+import { PromptMarks } from "./prompt-marks.ts";
 import { ANSWERED_OSC, installQueryHandlers } from "./queries.ts";
 import { ScreenReads } from "./screen-reads.ts";
-import { buildSnapshot, cursorState } from "./snapshot.ts";
-import { ColourTable, type Colours } from "./theme.ts";
+import { DEFAULT_SCROLLBACK, scrollbackFor } from "./scrollback-budget.ts";
 import { serializeState } from "./serialize-state.ts";
-import { loadXterm } from "./xterm-load.ts";
-import { installLineRecycling } from "./xterm-recycle.ts";
+import { buildSnapshot, cursorState } from "./snapshot.ts";
+import { type Colours, ColourTable } from "./theme.ts";
 import type { CursorState, Snapshot, SnapshotOptions, TerminalModes, TerminalTheme } from "./types.ts";
+import { loadXterm, privateCore } from "./xterm-load.ts";
+import { installLineRecycling } from "./xterm-recycle.ts";
 
 /** How long settledSnapshot waits by default for an open synchronized update to finish. */
 export const DEFAULT_MAX_HOLD_MS = 1000;
@@ -68,7 +68,7 @@ export class Emulator {
     installLineRecycling(this.terminal);
     this.terminal.loadAddon(this.serializer);
     // xterm.js's synchronous parse: the shared scheduler decides when parsing happens, not xterm's timers.
-    const core = (this.terminal as unknown as { _core: { writeSync(data: string | Uint8Array): void } })._core;
+    const core = privateCore(this.terminal);
     this.reads = new ScreenReads(this.terminal);
     this.parseQueue = new ParseQueue(this.reads.parsing((data) => core.writeSync(data)));
     this.colours = new ColourTable(opts.theme);
@@ -266,10 +266,7 @@ export class Emulator {
 
   /** The cursor shape the app chose with DECSCUSR (CSI Ps SP q), read from xterm.js's private modes; default block. */
   cursorShape(): "block" | "underline" | "bar" {
-    const core = this.terminal as unknown as {
-      _core?: { coreService?: { decPrivateModes?: { cursorStyle?: string } } };
-    };
-    const style = core._core?.coreService?.decPrivateModes?.cursorStyle;
+    const style = privateCore(this.terminal).coreService?.decPrivateModes?.cursorStyle;
     return style === "underline" || style === "bar" ? style : "block";
   }
 

@@ -25,7 +25,7 @@ const MAX_BOLD_RUNS = 8;
  * The background of every visible cell, row by row, as one number: the colour mode (xterm.js's
  * CM_* bits, 2^24 and up) plus the colour (below 2^24). Numbers, not "mode:colour" strings: this
  * runs on every screen a reply shows, and the strings were a tenth of the server's CPU when 32
- * sessions answered at once (issue 22).
+ * sessions answered at once (bench/README.md, the 32-session regression).
  */
 function backgrounds(buffer: IBuffer, top: number, rows: number, cols: number, scratch: IBufferCell): number[][] {
   const out: number[][] = [];
@@ -114,7 +114,7 @@ const COLOUR_BITS = 0x3ffffff;
 /**
  * True when no visible cell is inverse or bold and all share one background: nothing to report. Read
  * from xterm.js's cell words, about 50 times faster than cell objects: most screens a shell or REPL
- * shows are plain, and this runs on each of them (issue 22). Undefined when the words cannot be read
+ * shows are plain, and this runs on each of them. Undefined when the words cannot be read
  * (another xterm.js build): the caller then looks cell by cell.
  */
 export function plainScreen(buffer: IBuffer, top: number, rows: number, cols: number): boolean | undefined {

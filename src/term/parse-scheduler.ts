@@ -19,7 +19,7 @@ const TURN_MS = 6;
  * With several sessions pouring output, the gap after a turn, as a multiple of the turn. 1 (half the
  * thread) held 4 floods off a quiet session while each session had a reader thread that blocked; with
  * the one shared reader (tty flow control) floods are refilled faster and took the CPU from it. In an
- * interleaved run (bench/README.md, issue 22) 2 gave echo p50 / p99 with 4 floods of 10 / 210 ms
+ * interleaved run (bench/README.md, the 32-session regression) 2 gave echo p50 / p99 with 4 floods of 10 / 210 ms
  * (median of 3 runs, load 13), against 28 / 301 ms with per-session readers, and 47-73 ms p50 with 1.
  */
 const GAP_FACTOR = 2;
@@ -57,7 +57,7 @@ function parseTurn(): void {
   }
   // Spaced turns are for sessions pouring output (more queued after a whole slice), not for many
   // sessions each answering a keystroke at once: 32 echoes were parsed in spaced groups, a gap
-  // after every 6 ms of them (issue 22).
+  // after every 6 ms of them, and each echo waited for the gaps.
   throttled = pouring > 1 && busy.size > 1;
   if (throttled) {
     // Several sessions pouring output: the next turn waits GAP_FACTOR times as long as this one took,

@@ -4,8 +4,9 @@
  * One input reads the same unchanged screen several times: the screen before it, the baseline its
  * waits compare against, the save_test history's look, and the previous input's reply read it last.
  * With 32 sessions answering at once those reads were a third of the server's work before the first
- * key went out (issue 22). Everything that can change what the viewport shows goes through the
- * emulator: a parse (xterm.js's writeSync) or a resize, and each calls `changed()`.
+ * key went out (bench/README.md, the 32-session regression). Everything that can change what the
+ * viewport shows goes through the emulator: a parse (xterm.js's writeSync) or a resize, and each calls
+ * `changed()`.
  *
  * The arrays handed out are frozen and shared: a caller that changed one would throw (strict mode),
  * not corrupt another caller's view.

@@ -5,7 +5,7 @@
  * `copyFrom(blankLine)`, and xterm.js 6's copyFrom allocates two fresh objects (`_combined` and
  * `_extendedAttrs`) each time. A session flooding `yes` scrolls millions of lines a second, so eight
  * floods made ~2 M short-lived objects/s, and JSC let the heap grow to 3× its live size before
- * collecting: the server peaked at 400–470 MiB with 134 MiB live (bench: pressure, issue 10).
+ * collecting: the server peaked at 400–470 MiB with 134 MiB live (bench/README.md, the engine under pressure).
  * This copy keeps the target's own objects when they are empty, which recycled lines nearly always
  * are, and otherwise behaves exactly as the original (the lines never share these objects: clone and
  * copyFrom always give each line its own).

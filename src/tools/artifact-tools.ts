@@ -18,7 +18,7 @@ const path = (where: string) =>
       v.string(),
       v.minLength(1),
       v.maxLength(4096),
-      v.description(`Default: a new file in ${where}. Relative to the server's cwd; the directory must exist.`),
+      v.description(`Default: a new file in ${where}. Relative to the server's cwd.`),
     ),
   );
 
@@ -26,8 +26,7 @@ export const startRecordingTool = defineSessionTool({
   name: "start_recording",
   output: shape({ path: S }),
   description:
-    "Record the session to an asciicast v2 file (asciinema play), written as output " +
-    "arrives; closed by stop_recording, stop_session or exit.",
+    "Record the session to an asciicast v2 file as output arrives, until stop_recording, stop_session or exit.",
   input: v.strictObject({
     sessionId,
     path: path("TUI_TESTER_RECORD_DIR or the output directory"),
@@ -72,9 +71,7 @@ export const markRecordingTool = defineSessionTool({
   name: "mark_recording",
   scriptable: true,
   output: shape({ path: S, atMs: N }),
-  description:
-    'Add a marker (asciicast "m" event) labelled text to the recording, e.g. ' +
-    "between run_script steps; players can jump to it.",
+  description: 'Add a marker labelled text to the recording (asciicast "m" event; players jump to it).',
   // "text", not "label": run_script steps already have a label of their own.
   input: v.strictObject({ sessionId, text: v.optional(v.pipe(v.string(), v.maxLength(200)), "") }),
   annotations: annotations("Mark recording", "write", false),
@@ -99,13 +96,11 @@ export const screenshotTool = defineSessionTool({
   name: "screenshot",
   scriptable: true,
   output: shape({ path: S, format: S, width: N, height: N, bytes: N, inlined: B }),
-  description:
-    "Picture of the screen (colours, attributes, cursor, theme): PNG returned as an " +
-    "image or SVG as text, and saved to a file.",
+  description: "Picture of the screen with colours, cursor and theme: a PNG image (or SVG text), saved to a file.",
   input: v.strictObject({
     sessionId,
     format: v.optional(v.picklist(["png", "svg"]), "png"),
-    path: path("the output directory (TUI_TESTER_OUTPUT_DIR)"),
+    path: path("the output directory"),
     scale: v.optional(
       v.pipe(v.number(), v.minValue(0.25), v.maxValue(4), v.description("PNG zoom; 1 is 9x18 pixels per cell.")),
       1,
@@ -137,17 +132,21 @@ export const screenshotTool = defineSessionTool({
       `Screenshot of ${session.id} (${shot.width}x${shot.height} ` +
       `${shot.format.toUpperCase()}, ${shot.bytes} bytes) saved to ${shot.path}`;
     const link = fileLink(shot.path, shot.format === "png" ? "image/png" : "image/svg+xml");
+    // One line of text naming the file (the summary says size and format): the picture is the content.
+    const parts = {};
     if (typeof shot.content === "string")
-      return { summary, data, extraContent: [{ type: "text", text: shot.content }, link] };
+      return { summary, data, parts, extraContent: [{ type: "text", text: shot.content }, link] };
     if (shot.bytes > MAX_INLINE_PNG_BYTES)
       return {
         summary: `${summary}; too large to inline, open the file`,
         data: { ...data, inlined: false },
+        parts,
         extraContent: [link],
       };
     return {
       summary,
       data,
+      parts,
       extraContent: [
         { type: "image", data: Buffer.from(shot.content).toString("base64"), mimeType: "image/png" },
         link,
@@ -172,8 +171,7 @@ export const webViewerTool = defineTool({
   name: "web_viewer",
   output: shape({ url: S }),
   description:
-    "URL of a local page (127.0.0.1, secret token) to watch all sessions live and " +
-    "take control; input tools then fail with HUMAN_IN_CONTROL.",
+    "URL of a local page to watch every session live and take control (input tools then fail with HUMAN_IN_CONTROL).",
   input: v.strictObject({
     sessionId: v.optional(v.pipe(sessionId, v.description("Shown first. Default: the first running one."))),
   }),

@@ -1,20 +1,37 @@
 /**
  * A tool is a plain object: name, title, short description, a flat strict valibot schema,
  * annotations and a `run`. Session tools get their session resolved and checked first; inputs are serialised.
+ *
+ * Types are erased here, once: `ToolDef<S>` is what a tool file writes (typed args), `ToolDef` (S left at its
+ * default) is what every list holds (the catalog, run_script's steps, the server). One converts to the other
+ * without a cast because `run`, `act` and `check` are declared as methods, which TypeScript compares
+ * bivariantly; keep them methods. It is sound because dispatch and run_script validate with the tool's own
+ * `input` before calling `run`/`act`, so the args always have the shape the typed code expects.
+ *
+ * Which failure channel to use:
+ * - throw a `TuiError(code, message, hint)` (errors.ts) for a call that cannot do its job: bad arguments,
+ *   an unknown session, a refused action. Dispatch renders it as an isError result ("Error CODE" / "Fix:").
+ * - throw a `ReplyError` (reply.ts) for such a failure whose reader needs to see something with it, such as
+ *   the screen when an input's waitFor timed out: its `parts` render below the error.
+ * - return `outcome.error` when the call did its job and its full result is the answer, but the answer is a
+ *   failure the caller asked to be told about as one (wait_for_text's timeout with errorOnTimeout): the error
+ *   prints first and the result's data and parts stay.
+ * - return `outcome.isError` when a failure is the summary of a complete result that has no single error
+ *   (run_script with ok: false: its steps say what failed).
  */
 import type * as v from "valibot";
-import type { CompatMap } from "./args.ts";
-import type { Session } from "../session/session.ts";
-import type { ServerContext } from "./context.ts";
-import type { ReplyParts } from "./reply.ts";
 import type { ErrorCode } from "../errors.ts";
+import type { Session } from "../session/session.ts";
+import type { CompatMap } from "./args.ts";
+import type { ServerContext } from "./context.ts";
 import { recordingAct } from "./history-record.ts";
+import type { ReplyParts } from "./reply.ts";
 
 /** The server's context plus what belongs to one call. */
 export interface ToolContext extends ServerContext {
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
-  /** The arguments as the client sent them, before defaults (run_script merges its own defaults). */
+  /** The arguments as the client sent them, before defaults. Nothing reads it; dispatch and the CLI runner set it. */
   rawArgs: unknown;
   /** Called by run_script as each step ends (the test runner places step pictures on a recording's clock). */
   onStepEnd?: (index: number) => void;
@@ -46,7 +63,7 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-type ObjectSchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>> & { entries: v.ObjectEntries };
+type ObjectSchema = v.StrictObjectSchema<v.ObjectEntries, undefined>;
 
 export interface ToolDef<S extends ObjectSchema = ObjectSchema> {
   name: string;
@@ -85,7 +102,7 @@ export function defineSessionTool<S extends ObjectSchema>(
 ): SessionToolDef<S> {
   const allowExited = def.allowExited ?? false;
   // what the call did goes into the session's input history (save_test), as a tool or a script step
-  const recorded = recordingAct(def.name, def.input as never, def.act as never) as SessionToolDef<S>["act"];
+  const recorded = recordingAct<v.InferOutput<S>, SessionToolDef<S>["act"]>(def.name, def.input, def.act);
   return {
     ...def,
     act: recorded,

@@ -31,6 +31,7 @@ export async function dispatch(tool: ToolDef, rawArgs: unknown, ctx: Omit<ToolCo
 
 const replyOptions = (ctx: Omit<ToolContext, "rawArgs">): ReplyOptions => ({
   content: ctx.config.content,
+  output: ctx.config.output,
   maxBytes: ctx.config.maxReplyBytes,
   spills: ctx.spills,
 });

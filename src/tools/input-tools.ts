@@ -110,9 +110,7 @@ export const sendRaw = defineSessionTool({
   name: "send_raw",
   scriptable: true,
   output: shape(observedOutput),
-  description:
-    'Send bytes (at most 1 MiB) given as exactly one of hex ("1b5b41"), base64 or ' +
-    "utf8, for sequences send_keys cannot name.",
+  description: 'Send bytes (at most 1 MiB) as exactly one of hex ("1b5b41"), base64 or utf8.',
   input: v.strictObject({
     sessionId,
     hex: v.optional(v.string()),
@@ -167,8 +165,7 @@ export const typeText = defineSessionTool({
   name: "type_text",
   scriptable: true,
   output: shape({ ...observedOutput, chars: N, untyped: N }),
-  description:
-    "Type text a character at a time, cps per second (at most 1 MiB), for apps that treat typing unlike a paste.",
+  description: "Type text a character at a time at cps (at most 1 MiB), for apps that treat typing unlike a paste.",
   input: v.strictObject({
     sessionId,
     text: v.pipe(v.string(), v.minLength(1)),

@@ -117,8 +117,28 @@ export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"
   // Top-level additionalProperties: false is left out: the server also accepts the original
   // version's argument names (compat), and rejects any other unknown argument with an error that
   // names it and the nearest valid one, so the flag would be both inexact and paid for on every tool.
-  const { additionalProperties: _strict, ...rest } = tidy(schema);
+  const { additionalProperties: _strict, ...rest } = withoutLengths(tidy(schema));
   return { ...rest, type: "object" };
+}
+
+/**
+ * String lengths are left out of tools/list (about 150 tokens): "not empty" and the path and label caps are
+ * what anyone sends anyway, and the server refuses a value past them with an error naming the bound.
+ * Validation keeps them; the README reference shows them.
+ */
+function withoutLengths(node: Json): Json {
+  if (Array.isArray(node)) return node.map(withoutLengths);
+  if (node === null || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === "minLength" || key === "maxLength") && typeof value === "number") continue;
+    // a property named minLength keeps its schema: only the keyword is dropped
+    out[key] =
+      key === "properties"
+        ? Object.fromEntries(Object.entries(value as Json).map(([k, s]) => [k, withoutLengths(s)]))
+        : withoutLengths(value);
+  }
+  return out;
 }
 
 /** The tool's outputSchema: fields, types and nested shapes (see output-shape.ts). */

@@ -52,9 +52,7 @@ export const monitorEntries = {
 export const startMonitor = defineSessionTool({
   name: "start_monitor",
   output: shape({ monitorId: S }),
-  description:
-    "Record screen frames (text, cursor, row diff) for animations, spinners, " +
-    "streaming output. Returns monitorId for stop_monitor.",
+  description: "Record screen frames (text, cursor, row diff) of animations or streaming output until stop_monitor.",
   input: v.strictObject({ sessionId, ...monitorEntries }),
   annotations: annotations("Start monitor", "write", false),
   allowExited: true,
@@ -68,9 +66,7 @@ export const startMonitor = defineSessionTool({
 export const stopMonitor = defineTool({
   name: "stop_monitor",
   output: shape(monitorReportFields),
-  description:
-    "Stop a monitor; returns frames (the first with the whole text, later ones row " +
-    "diffs), droppedFrames, truncated, finalText.",
+  description: "Stop a monitor; returns its frames (the first whole, later ones row diffs) and the final text.",
   input: v.strictObject({ monitorId: v.pipe(v.string(), v.minLength(1)) }),
   annotations: annotations("Stop monitor", "write", false),
   async run(args, ctx) {

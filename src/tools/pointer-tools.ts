@@ -12,8 +12,7 @@ export const paste = defineSessionTool({
   scriptable: true,
   output: shape({ ...observedOutput, bracketed: B }),
   description:
-    "Paste text (at most 1 MiB): in ESC[200~ ... ESC[201~ if the app enabled " +
-    "bracketed paste (mode 2004), else plain; the result says which.",
+    "Paste text (at most 1 MiB), bracketed if the app enabled bracketed paste (mode 2004); the result says which.",
   input: v.strictObject({ sessionId, text: v.pipe(v.string(), v.minLength(1)), ...observeEntries }),
   annotations: annotations("Paste", "write"),
   check: (args) => checkPayload("paste", "text", Buffer.byteLength(args.text)),
@@ -37,9 +36,8 @@ export const mouse = defineSessionTool({
   scriptable: true,
   output: shape({ ...observedOutput, action: S }),
   description:
-    "Mouse event at a cell (row, col; 0-based) or the middle of text's first " +
-    "on-screen match (RegExp if regex); drags end at toRow/toCol or toText. Uses the " +
-    "app's mouse tracking mode; error if none.",
+    "Mouse event at a cell (row, col; 0-based) or on text's first match (RegExp if regex); a drag " +
+    "ends at toRow/toCol or toText. Needs the app's mouse tracking.",
   input: v.strictObject({
     sessionId,
     action: v.picklist(MOUSE_ACTIONS),

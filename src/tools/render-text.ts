@@ -1,7 +1,8 @@
 /**
  * The model's view of a result: the summary line, then the reply's named parts in one fixed order
  * (fields, lines, settle, diff, screen, highlights, blocks; see reply.ts). Handlers name the parts;
- * nothing here looks at a tool's field names. The full JSON stays in structuredContent.
+ * nothing here looks at a tool's field names. The full JSON is the outcome's data (structuredContent in
+ * structured mode); by default this text is all a model gets, so every fact it needs is here.
  */
 import type { Highlight } from "../term/types.ts";
 import type { Cursor, DiffPart, ReplyParts, ScreenPart } from "./reply.ts";
@@ -20,7 +21,9 @@ export function cursorAt(cursor: Cursor): string {
 /** Most highlights listed in the text; a screen painted all over in colour has more than a selection. */
 const MAX_HIGHLIGHTS = 40;
 
-const highlightLine = (h: Highlight) => `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text)}`;
+/** A highlight's text without its trailing blanks (a bar padded to the edge): the columns give its extent. */
+const highlightLine = (h: Highlight) =>
+  `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text.trimEnd())}`;
 
 function highlightLines(highlights: readonly Highlight[] | undefined): string[] {
   if (!highlights || highlights.length === 0) return [];
@@ -28,7 +31,7 @@ function highlightLines(highlights: readonly Highlight[] | undefined): string[] 
   return [
     "Highlighted (row:cols kind text):",
     ...highlights.slice(0, MAX_HIGHLIGHTS).map(highlightLine),
-    ...(more > 0 ? [`(${more} more in structuredContent)`] : []),
+    ...(more > 0 ? [`(${more} more not listed)`] : []),
   ];
 }
 
@@ -40,8 +43,8 @@ function screenLines(screen: ScreenPart): string[] {
 }
 
 /** The changed rows of a diff, as `row- before` / `row+ after` (blank before-sides omitted). */
-export function diffLines({ diff, rows }: DiffPart): string[] {
-  if (diff.identical) return ["Screen unchanged."];
+export function diffLines({ diff, rows, highlightsUnchanged }: DiffPart): string[] {
+  if (diff.identical) return [highlightsUnchanged ? "Screen unchanged; highlights as before." : "Screen unchanged."];
   const out: string[] = [];
   const changed = diff.changedLines;
   const named = changed.length > 0 && rows === "ranges";
@@ -76,7 +79,7 @@ function scalar(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Facts as `key: value` (objects as compact JSON); null means "not applicable" and is left to structuredContent. */
+/** Facts as `key: value` (objects as compact JSON); null means "not applicable" and is left out. */
 function fieldLines(fields: Record<string, unknown>): string[] {
   const simple: string[] = [];
   const complex: string[] = [];

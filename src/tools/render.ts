@@ -1,33 +1,42 @@
 /**
  * The one renderer. content: a compact text view for the model (render-text.ts), or the summary and
- * JSON when TUI_TESTER_CONTENT=json. structuredContent: the full result contract. Both bounded
- * by reply-cap.ts.
+ * JSON when TUI_TESTER_CONTENT=json. structuredContent, the full result contract, only with
+ * TUI_TESTER_OUTPUT=structured: a client that gets both hands the model one of them (Claude Code and
+ * Codex the JSON, opencode the text) or both (Copilot CLI), so by default the text is the only copy.
+ * Bounded by reply-cap.ts.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { TuiError } from "../errors.ts";
 import type { ToolOutcome } from "./define.ts";
 import { errorSummary } from "../util/clip.ts";
-import { capReply, type ReplyLimit } from "./reply-cap.ts";
+import { capReply, capTextReply, type ReplyLimit } from "./reply-cap.ts";
 import { renderErrorText, renderText } from "./render-text.ts";
 import { fieldsWithout, ReplyError, type ReplyParts } from "./reply.ts";
 
-/** How replies are written: the content form (TUI_TESTER_CONTENT) and the size cap. */
+/** How replies are written: the content form (TUI_TESTER_CONTENT), the channels (TUI_TESTER_OUTPUT), the size cap. */
 export interface ReplyOptions extends ReplyLimit {
   content: "text" | "json";
+  output: "text" | "structured";
 }
+
+type ErrorLine = { code: string; message: string; hint?: string };
+
+/** The error's code, message and fix, which every content form starts with. */
+const errorHead = (error: ErrorLine) =>
+  `Error ${error.code}: ${error.message}${error.hint ? `\nFix: ${error.hint}` : ""}`;
 
 export function renderOutcome(outcome: ToolOutcome, tool: string, reply: ReplyOptions): CallToolResult {
   const data = outcome.error ? { ...outcome.data, error: outcome.error } : outcome.data;
   const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
   const text =
     reply.content === "json"
-      ? `${outcome.summary}\n${JSON.stringify(data)}`
+      ? `${outcome.error ? `${errorHead(outcome.error)}\n` : ""}${outcome.summary}\n${JSON.stringify(data)}`
       : outcome.error
         ? renderErrorText(outcome.error, parts)
         : renderText(outcome.summary, parts);
   const isError = outcome.isError || outcome.error !== undefined;
   const content = [{ type: "text" as const, text }, ...(outcome.extraContent ?? [])];
-  return capReply({ ...(isError ? { isError: true } : {}), content, structuredContent: data }, tool, reply);
+  return deliver({ ...(isError ? { isError: true } : {}), content }, data, tool, reply);
 }
 
 export function renderError(error: TuiError, tool: string, reply: ReplyOptions): CallToolResult {
@@ -37,11 +46,20 @@ export function renderError(error: TuiError, tool: string, reply: ReplyOptions):
   if (error.details) data.details = error.details;
   const text =
     reply.content === "json"
-      ? `Error ${summary.code}: ` +
-        `${summary.message}${summary.hint ? `\nFix: ${summary.hint}` : ""}\n` +
-        `${JSON.stringify(data)}`
+      ? `${errorHead(summary)}\n${JSON.stringify(data)}`
       : renderErrorText(summary, errorParts(error));
-  return capReply({ isError: true, content: [{ type: "text", text }], structuredContent: data }, tool, reply);
+  return deliver({ isError: true, content: [{ type: "text", text }] }, data, tool, reply);
+}
+
+/** The result in the configured channels, within the size cap. */
+function deliver(
+  result: Pick<CallToolResult, "isError" | "content">,
+  data: Record<string, unknown>,
+  tool: string,
+  reply: ReplyOptions,
+): CallToolResult {
+  if (reply.output === "structured") return capReply({ ...result, structuredContent: data }, tool, reply);
+  return capTextReply(result, data, tool, reply);
 }
 
 /** A ReplyError names its parts; any other error's details are plain fields. */

@@ -1,8 +1,9 @@
 /**
- * Bounded replies: no tool result is larger than TUI_TESTER_MAX_REPLY_BYTES (default 1 MiB).
- * A larger result is written in full to the server's output directory (TUI_TESTER_OUTPUT_DIR) and the
- * reply keeps the summary, the head of the text, the small fields, and resource links to the files.
- * The newest MAX_SPILLS_KEPT spills are kept.
+ * Bounded replies: no tool result is larger than TUI_TESTER_MAX_REPLY_BYTES (config.ts REPLY_BYTES:
+ * 16 KiB of text in text mode, 1 MiB of JSON in structured mode). A larger result is written in full to
+ * the server's output directory (TUI_TESTER_OUTPUT_DIR) and the reply keeps the summary, the head of
+ * the text, (structured) the small fields, and resource links to the files. The newest
+ * MAX_SPILLS_KEPT spills are kept.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -68,6 +69,72 @@ export function cutBytes(text: string, max: number): string {
   return cut.endsWith("\uFFFD") ? cut.slice(0, -1) : cut;
 }
 
+/** The reply's note on a spill: how big, the limit, where the whole is, what to do. */
+function spillNote(size: number, unit: string, maxBytes: number, where: string, dropped: string[] = []): string {
+  return (
+    `\n[Reply of ${size} ${unit} exceeds ${maxBytes} (TUI_TESTER_MAX_REPLY_BYTES). ` +
+    `${where}${dropped.length ? `; fields left out here: ${dropped.join(", ")}` : ""}` +
+    `. Ask for less (a region, fewer lines or bytes) or read the file.]`
+  );
+}
+
+function spillWhere(base: string | undefined, failure: string | undefined): string {
+  return base
+    ? `Full text: ${base}.txt; full JSON: ${base}.json`
+    : `The full result could not be saved (${failure}; set TUI_TESTER_OUTPUT_DIR to a writable directory)`;
+}
+
+function spillLinks(base: string | undefined, tool: string, text: string, json: string): CallToolResult["content"] {
+  if (!base) return [];
+  return [
+    {
+      type: "resource_link",
+      uri: pathToFileURL(`${base}.txt`).href,
+      name: `${tool} full text`,
+      mimeType: "text/plain",
+      size: bytesOf(text),
+    },
+    {
+      type: "resource_link",
+      uri: pathToFileURL(`${base}.json`).href,
+      name: `${tool} full result`,
+      mimeType: "application/json",
+      size: bytesOf(json),
+    },
+  ];
+}
+
+/**
+ * Text mode (no structuredContent): the text parts count against the cap, images do not (a PNG has its
+ * own bound, screenshot's MAX_INLINE_PNG_BYTES). Over the cap, the text and the result JSON go to files
+ * and the reply keeps the head of the text, the note naming the files, the images and links.
+ */
+export function capTextReply(
+  result: Pick<CallToolResult, "isError" | "content">,
+  data: Record<string, unknown>,
+  tool: string,
+  { maxBytes, spills }: ReplyLimit,
+): CallToolResult {
+  const texts = result.content.filter((part) => part.type === "text");
+  const text = texts.map((part) => part.text).join("\n");
+  const size = bytesOf(text);
+  const plain: CallToolResult = { ...(result.isError ? { isError: true } : {}), content: result.content };
+  if (size <= maxBytes) return plain;
+  const json = JSON.stringify(data);
+  const { base, failure } = spills.save(tool, text, json);
+  const note = spillNote(size, "bytes of text", maxBytes, spillWhere(base, failure));
+  // The head fills the budget but for the note and a little room ("\n…"); the links are not text.
+  const head = cutBytes(text, Math.max(256, maxBytes - bytesOf(note) - 64));
+  return {
+    ...plain,
+    content: [
+      { type: "text", text: `${head}${head.length < text.length ? "\n…" : ""}${note}` },
+      ...result.content.filter((part) => part.type !== "text"),
+      ...spillLinks(base, tool, text, json),
+    ],
+  };
+}
+
 export function capReply(result: CallToolResult, tool: string, { maxBytes, spills }: ReplyLimit): CallToolResult {
   const size = bytesOf(JSON.stringify(result));
   if (size <= maxBytes - ENVELOPE_BYTES) return result;
@@ -89,39 +156,17 @@ export function capReply(result: CallToolResult, tool: string, { maxBytes, spill
     dropped.push(key);
     keptBytes -= n;
   }
-  const where = base
-    ? `Full text: ${base}.txt; full JSON: ${base}.json`
-    : `The full result could not be saved (${failure}; set TUI_TESTER_OUTPUT_DIR to a writable directory)`;
+  const where = spillWhere(base, failure);
   const spilled = {
     ...(base ? { jsonPath: `${base}.json`, textPath: `${base}.txt` } : { error: failure }),
     replyBytes: size,
     maxReplyBytes: maxBytes,
     fields: dropped,
   };
-  const note =
-    `\n[Reply of ${size} bytes exceeds ${maxBytes} (TUI_TESTER_MAX_REPLY_BYTES). ` +
-    `${where}${dropped.length ? `; fields left out here: ${dropped.join(", ")}` : ""}` +
-    `. Ask for less (a region, fewer lines or bytes) or read the file.]`;
+  const note = spillNote(size, "bytes", maxBytes, where, dropped);
   const headBudget = Math.max(1024, Math.floor(maxBytes / 4) - bytesOf(note) - keptBytes);
   const head = cutBytes(text, headBudget);
-  const links: CallToolResult["content"] = base
-    ? [
-        {
-          type: "resource_link",
-          uri: pathToFileURL(`${base}.txt`).href,
-          name: `${tool} full text`,
-          mimeType: "text/plain",
-          size: bytesOf(text),
-        },
-        {
-          type: "resource_link",
-          uri: pathToFileURL(`${base}.json`).href,
-          name: `${tool} full result`,
-          mimeType: "application/json",
-          size: bytesOf(json),
-        },
-      ]
-    : [];
+  const links = spillLinks(base, tool, text, json);
   const reply: CallToolResult = {
     ...(result.isError ? { isError: true } : {}),
     content: [{ type: "text", text: `${head}${head.length < text.length ? "\n…" : ""}${note}` }, ...links],

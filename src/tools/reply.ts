@@ -29,6 +29,8 @@ export interface ScreenPart {
 export interface DiffPart {
   diff: Pick<SnapshotDiff, "changedLines" | "addedRows" | "removedRows"> & Partial<SnapshotDiff>;
   rows: "all" | "after" | "ranges";
+  /** An unchanged screen whose highlights are also the before-screen's: nothing to list again. */
+  highlightsUnchanged?: boolean;
 }
 
 export interface ReplyParts {
@@ -123,22 +125,35 @@ function settleVerdict(
 /**
  * Parts of an input's before/after block: settle, changed rows, the after-screen (never the
  * before-screen). `inScript`: only the new side of changed rows, no screen (the script ends with it).
+ * `waitMissed`: the input's waitFor timed out without failing it.
  */
-export function blockParts(block: ScreenBlock, inScript = false): ReplyParts {
-  const settle = settleStatement(block);
+export function blockParts(block: ScreenBlock, inScript = false, waitMissed = false): ReplyParts {
+  // A waitFor that timed out (errorOnTimeout: false) settled on its timeout, not on the text.
+  const settle =
+    waitMissed && block.settledBy === "waitFor"
+      ? `Waited ${block.waitedMs} ms: the waitFor text did not appear${block.busy ? `; ${busyText(block.busy)}` : ""}.`
+      : settleStatement(block);
   const changed = block.diff.changedLines.length;
   if (inScript) return { diff: { diff: block.diff, rows: "after" } };
   if (block.after) {
     const listAll = !block.fullScreenInstead && (changed <= MANY_ROWS || changed <= block.after.rows / 2);
     const { cursor, highlights } = block.after;
-    if (block.diff.identical)
-      return { settle, diff: { diff: block.diff, rows: "all" }, screen: { cursor }, highlights };
+    if (block.diff.identical) {
+      // Listed again only when they moved (a selection drawn in colour can move while the text stays).
+      const same =
+        block.before !== undefined && highlights.length > 0 && sameHighlights(block.before.highlights, highlights);
+      const diff: DiffPart = { diff: block.diff, rows: "all", ...(same ? { highlightsUnchanged: true } : {}) };
+      return { settle, diff, screen: { cursor }, highlights: same ? [] : highlights };
+    }
     return { settle, diff: { diff: block.diff, rows: listAll ? "all" : "ranges" }, ...viewParts(block.after) };
   }
   const rows = changed > MANY_ROWS ? "after" : "all";
   const highlights = block.highlights ?? [];
   return { settle, diff: { diff: block.diff, rows }, screen: { cursor: block.cursor }, highlights };
 }
+
+const sameHighlights = (a: readonly Highlight[], b: readonly Highlight[]) =>
+  a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 
 /** Several parts into one; lines and blocks are joined in order, other parts: the later wins. */
 export function mergeParts(...all: (ReplyParts | undefined)[]): ReplyParts {
@@ -160,17 +175,21 @@ export function fieldsWithout(data: Record<string, unknown>, ...keys: string[]):
   return Object.fromEntries(Object.entries(data).filter(([key]) => !skip.has(key)));
 }
 
-/** Larger cells JSON is left to structuredContent instead of being printed twice. */
+/** Beside structuredContent, larger cells JSON is left there instead of being printed twice. */
 const MAX_TEXT_CELLS_BYTES = 64 * 1024;
 
-/** The blocks a snapshot adds after its screen: ANSI, cells, the whole buffer. */
-export function snapshotBlocks(snap: Pick<Snapshot, "ansi" | "cells" | "scrollback">): string[] {
+/**
+ * The blocks a snapshot adds after its screen: ANSI, cells, the whole buffer. `textOnly`: the text is
+ * the only channel (TUI_TESTER_OUTPUT=text), so cells are printed whatever their size; a large reply
+ * then goes to a file (reply-cap.ts) and the text names it.
+ */
+export function snapshotBlocks(snap: Pick<Snapshot, "ansi" | "cells" | "scrollback">, textOnly = false): string[] {
   const out: string[] = [];
   if (snap.ansi !== undefined) out.push("ANSI:", snap.ansi);
   if (snap.cells !== undefined) {
     // Cells are for programs; a model reads the screen and its highlights. Small ones are shown anyway.
     const cells = JSON.stringify(snap.cells);
-    const small = cells.length <= MAX_TEXT_CELLS_BYTES;
+    const small = textOnly || cells.length <= MAX_TEXT_CELLS_BYTES;
     out.push(small ? `Cells: ${cells}` : `Cells: ${cells.length} bytes of JSON, in structuredContent.cells.`);
   }
   const sb = snap.scrollback;

@@ -4,9 +4,10 @@ import { TuiError } from "../errors.ts";
 import { settledView } from "../session/observe.ts";
 import { MAX_CELLS } from "../term/cells.ts";
 import { diffSnapshots } from "../term/diff.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { Session } from "../session/session.ts";
 import type { Snapshot } from "../term/types.ts";
-import { annotations, defineSessionTool, defineTool } from "./define.ts";
+import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
 import { runObserved } from "./observed.ts";
 import { mergeParts, snapshotBlocks, viewParts } from "./reply.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
@@ -27,16 +28,14 @@ const region = v.optional(
       rows: cellIndex(),
       cols: cellIndex(),
     }),
-    v.description(
-      "Part of the screen cells covers: first row and col (0-based, default 0), rows " +
-        "and cols (default: to the edge); clamped.",
-    ),
+    v.description("Cells only: row, col (0-based, default 0), rows, cols (default: to the edge); clamped."),
   ),
 );
 
 /** A snapshot's text: dropped bytes, the screen and highlights, then ANSI, cells and the buffer. */
-function snapParts(snap: Snapshot, session: Session) {
-  return mergeParts({ fields: dropped(session) }, viewParts(snap), { blocks: snapshotBlocks(snap) });
+function snapParts(snap: Snapshot, session: Session, ctx: ToolContext) {
+  const blocks = snapshotBlocks(snap, ctx.config.output === "text");
+  return mergeParts({ fields: dropped(session) }, viewParts(snap), { blocks });
 }
 
 export const snapshot = defineSessionTool({
@@ -44,13 +43,12 @@ export const snapshot = defineSessionTool({
   scriptable: true,
   output: shape({ ...viewOutput, lines: strings, ansi: S }),
   description:
-    `Rendered screen: text, lines, cursor, highlights; format ansi adds SGR ` +
-    `colours, cells runs of equal attributes per row (at most ${MAX_CELLS} cells a ` +
-    `call; region picks a part). includeScrollback adds the whole buffer.`,
+    `Screen text, cursor, highlights; format ansi adds SGR colours, cells attribute runs per row ` +
+    `(at most ${MAX_CELLS} cells; region picks a part). includeScrollback adds the buffer.`,
   input: v.strictObject({ sessionId, format: snapshotFormat, region, ...scrollbackEntries }),
   annotations: annotations("Snapshot", "read"),
   allowExited: true,
-  async act(session, args) {
+  async act(session, args, ctx) {
     await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({
       format: args.format,
@@ -69,7 +67,7 @@ export const snapshot = defineSessionTool({
         `${snap.cursor.row},${snap.cursor.col}` +
         `${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`,
       data: { sessionId: session.id, ...snap, ...dropped(session) },
-      parts: snapParts(snap, session),
+      parts: snapParts(snap, session, ctx),
     };
   },
 });
@@ -82,7 +80,7 @@ export const getText = defineSessionTool({
   input: v.strictObject({ sessionId, ...scrollbackEntries }),
   annotations: annotations("Get text", "read"),
   allowExited: true,
-  async act(session, args) {
+  async act(session, args, ctx) {
     await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({
       format: "text",
@@ -103,7 +101,7 @@ export const getText = defineSessionTool({
     return {
       summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`,
       data,
-      parts: snapParts(snap, session),
+      parts: snapParts(snap, session, ctx),
     };
   },
 });
@@ -164,9 +162,7 @@ const snapshotLike = v.looseObject({ text: v.optional(v.string()), lines: v.opti
 export const diffSnapshotsTool = defineTool({
   name: "diff_snapshots",
   output: shape(diffShape.entries),
-  description:
-    "Row-level diff of two snapshots you already have (from snapshot, get_text or a " +
-    "screen block: text or lines, optional cursor/cols/rows). Stateless.",
+  description: "Row diff of two screens you already have (text or lines, optional cursor/cols/rows).",
   input: v.strictObject({ before: snapshotLike, after: snapshotLike }),
   annotations: annotations("Diff snapshots", "read"),
   async run(args) {
@@ -180,7 +176,7 @@ export const diffSnapshotsTool = defineTool({
       }
     }
     // Flat, as the original returned it (identical, cursorMoved, resized, changedLines, addedRows, removedRows).
-    const diff = diffSnapshots(args.before as never, args.after as never);
+    const diff = diffSnapshots(args.before, args.after);
     const summary = diff.identical
       ? "Identical"
       : `${diff.changedLines.length} changed, ${diff.addedRows.length} added, ${diff.removedRows.length} removed rows`;
@@ -192,8 +188,8 @@ export const resize = defineSessionTool({
   name: "resize",
   scriptable: true,
   output: shape({ ...observedOutput, cols: N, rows: N }),
-  description: "Resize PTY and emulator (the app gets SIGWINCH). Returns the screen before/after re-layout.",
-  input: v.strictObject({ sessionId, cols: positiveInt(1000), rows: positiveInt(500), ...observeEntries }),
+  description: "Resize PTY and emulator (the app gets SIGWINCH); returns the re-laid-out screen.",
+  input: v.strictObject({ sessionId, cols: positiveInt(MAX_COLS), rows: positiveInt(MAX_ROWS), ...observeEntries }),
   annotations: annotations("Resize", "write", true),
   act(session, args, ctx) {
     const from = { cols: session.cols, rows: session.rows };

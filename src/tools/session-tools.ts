@@ -2,7 +2,9 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
 import type { Session } from "../session/session.ts";
+import type { TerminalModes } from "../term/types.ts";
 import { describeExit } from "../session/exit-info.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
 import { planRecording } from "../record/recorder.ts";
 import { artifactInfo, openWebViewer } from "./artifact-tools.ts";
@@ -51,8 +53,8 @@ export const startSession = defineTool({
     args: v.optional(v.array(v.string()), []),
     cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Default: the server's."))),
     env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Merged over the server's environment."))),
-    cols: v.optional(positiveInt(1000), 80),
-    rows: v.optional(positiveInt(500), 24),
+    cols: v.optional(positiveInt(MAX_COLS), 80),
+    rows: v.optional(positiveInt(MAX_ROWS), 24),
     term: v.optional(v.pipe(v.string(), v.minLength(1)), "xterm-256color"),
     name: v.optional(v.pipe(v.string(), v.maxLength(100), v.description("Shown in list_sessions and viewer titles."))),
     // One type per listed field (single-type dialects); visible: "web" and record: "<path>" are still accepted.
@@ -166,16 +168,43 @@ export const listSessions = defineTool({
   },
 });
 
-/** One session as one line: id, name, state, command line, pid, size, exit. */
+/**
+ * One session as one line: id, name, state, command line, pid, size, exit, bytes out, the terminal modes the
+ * app switched on, and a recording, viewer or human at the keys.
+ */
 function sessionLine(s: Record<string, unknown>): string {
   const args = s.args as string[];
   const command = `${s.command}${args.length ? ` ${args.join(" ")}` : ""}`;
   const exit = `${s.exitCode !== null ? `, exit ${s.exitCode}` : ""}${s.signal ? `, ${s.signal}` : ""}`;
   const dropped = s.droppedBytes ? `, droppedBytes ${s.droppedBytes}` : "";
+  const modes = modeWords(s.modes as TerminalModes);
+  const recording = (s.recording as { path?: string } | undefined)?.path;
+  const viewer = s.viewer as { open?: boolean; url?: string; terminal?: string } | undefined;
+  const extras = [
+    modes.length ? `modes: ${modes.join(", ")}` : "",
+    recording ? `recording to ${recording}` : "",
+    viewer?.open ? `viewer: ${viewer.url ?? viewer.terminal ?? "open"}` : "",
+    s.humanInControl ? "a human has control" : "",
+  ].filter(Boolean);
   return (
     `${s.id}${s.name ? ` "${s.name}"` : ""}: ${s.state}, ${command}, pid ${s.pid}, ` +
-    `${s.cols}x${s.rows}${exit}${dropped}`
+    `${s.cols}x${s.rows}${exit}, ${s.bytesOut} bytes out${dropped}${extras.map((e) => `; ${e}`).join("")}`
   );
+}
+
+/** The modes an app has switched away from a plain terminal's, in a few words each. */
+function modeWords(m: TerminalModes): string[] {
+  return [
+    m.altScreen ? "alternate screen" : "",
+    m.mouseTracking !== "none" ? `mouse ${m.mouseTracking} (${m.mouseEncoding})` : "",
+    m.bracketedPaste ? "bracketed paste" : "",
+    m.applicationCursorKeys ? "application cursor keys" : "",
+    m.applicationKeypad ? "application keypad" : "",
+    m.kittyKeyboardFlags ? `kitty keyboard flags ${m.kittyKeyboardFlags}` : "",
+    m.focusEvents ? "focus events" : "",
+    m.synchronizedOutput ? "synchronized output" : "",
+    m.cursorVisible ? "" : "cursor hidden",
+  ].filter(Boolean);
 }
 
 /** Screen rows get_exit_info returns: the last few non-blank ones (the exit message, the prompt). */
@@ -194,7 +223,7 @@ export const getExitInfo = defineSessionTool({
   compat: { tailBytes: "outputTailBytes" },
   annotations: annotations("Get exit info", "read"),
   allowExited: true,
-  async act(session, args) {
+  async act(session, args, ctx) {
     await session.emulator.flushed();
     const tail = new TextDecoder().decode(session.raw.tail(args.outputTailBytes));
     const screenTail = session.emulator.text().replace(/\s+$/, "").split("\n").slice(-EXIT_SCREEN_ROWS).join("\n");
@@ -207,16 +236,25 @@ export const getExitInfo = defineSessionTool({
       screenTail,
       tail,
     };
-    // The raw tail is for programs (escape codes and all): the text names its size and shows the screen's last rows.
+    // The raw tail is for programs (escape codes and all); the text shows the screen's last rows. Beside
+    // structuredContent the text names the tail's size. In text mode, the only channel, it is printed
+    // (escaped) when the caller asked for it with outputTailBytes; the default tail is only named.
     const rows = screenTail === "" ? "(blank screen: the app cleared it, or wrote nothing)" : screenTail;
+    const bytes = Buffer.byteLength(tail);
+    const inText = ctx.config.output === "text";
+    const asked = inText && (ctx.rawArgs as Record<string, unknown>)?.outputTailBytes !== undefined;
+    const named = inText
+      ? `${bytes} raw bytes (outputTailBytes prints them)`
+      : `${bytes} raw bytes in structuredContent.tail`;
     const fields = {
       ...fieldsWithout(data, "screenTail", "tail", "exited", "state", "exitCode", "signal"),
-      tail: `${Buffer.byteLength(tail)} raw bytes in structuredContent.tail`,
+      ...(asked ? {} : { tail: named }),
     };
+    const raw = asked ? [`Raw output tail (${bytes} bytes, as JSON): ${JSON.stringify(tail)}`] : [];
     return {
       summary: `${session.id}: ${describeExit(session.exit)}`,
       data,
-      parts: { fields, blocks: ["Last screen rows:", rows] },
+      parts: { fields, blocks: [...raw, "Last screen rows:", rows] },
     };
   },
 });

@@ -1,4 +1,4 @@
-/** Bounds on how much user input an error message may echo back (principle 9: everything is bounded). */
+/** Bounds on how much user input an error message may echo back (docs/design.md: everything is bounded). */
 
 /** Most characters of one user-supplied value an error may quote. */
 export const MAX_ECHO_CHARS = 200;

@@ -55,3 +55,19 @@ export function fontFilesProblem(value: string): string | undefined {
 
 export const port = (value: string) =>
   /^[0-9]+$/.test(value) && Number(value) <= 65535 ? undefined : "not a port number";
+
+/** A comma list of names, each trimmed. */
+export const toolList = (value: string) => value.split(",").map((name) => name.trim());
+
+/** A comma list of tool names: each must be one of `toolNames` (when known); an `extra` word only alone. */
+export function toolListProblem(...extra: string[]) {
+  return (value: string, toolNames?: readonly string[]): string | undefined => {
+    const names = toolList(value);
+    const bad = names.find((name) => !/^[a-z_]+$/.test(name));
+    if (bad !== undefined) return `${JSON.stringify(bad.slice(0, 40))} is not a tool name`;
+    if (toolNames === undefined) return undefined;
+    const unknown = names.filter((name) => !toolNames.includes(name) && !(names.length === 1 && extra.includes(name)));
+    if (unknown.length === 0) return undefined;
+    return `unknown tool ${unknown.map((n) => JSON.stringify(n.slice(0, 40))).join(", ")} (tools: ${toolNames.join(", ")})`;
+  };
+}

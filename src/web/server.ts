@@ -8,15 +8,16 @@
  *   even with the token), and the page forbids framing and sends no Referer.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import type { Server, ServerWebSocket } from "bun";
 import { basename } from "node:path";
+import type { Server, ServerWebSocket } from "bun";
 import { TuiError } from "../errors.ts";
 import { recordingHistory } from "../record/recorder.ts";
 import type { SessionRegistry } from "../session/registry.ts";
 import type { Session } from "../session/session.ts";
+import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import { log } from "../util/log.ts";
 import { PAGE_ASSETS, pageHtml } from "./assets.ts";
-import { MAX_BACKLOG, SessionMirror, type ServerMessage } from "./mirror.ts";
+import { MAX_BACKLOG, type ServerMessage, SessionMirror } from "./mirror.ts";
 import type { TakeoverRegistry } from "./takeover.ts";
 
 /** How often open tabs get the session list (new sessions, states, sizes, who has control). */
@@ -224,7 +225,14 @@ export class WebViewer {
         const { cols, rows } = message;
         if (!session || this.takeovers.holder(session) !== ws || !session.running)
           return send(ws, { type: "error", message: "take control first" });
-        if (Number.isInteger(cols) && Number.isInteger(rows) && cols >= 2 && cols <= 1000 && rows >= 2 && rows <= 500)
+        if (
+          Number.isInteger(cols) &&
+          Number.isInteger(rows) &&
+          cols >= 2 &&
+          cols <= MAX_COLS &&
+          rows >= 2 &&
+          rows <= MAX_ROWS
+        )
           session.resize(cols, rows, "human");
         return;
       }

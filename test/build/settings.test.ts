@@ -8,7 +8,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ENVIRONMENT, helpText, settingProblems } from "../../src/config.ts";
+import { tools } from "../../src/catalog.ts";
 import { connectStdio, SERVER_ENTRY } from "../e2e/client.ts";
+
+const TOOL_NAMES = tools.map((tool) => tool.name);
 
 let dir = "";
 let file = "";
@@ -40,6 +43,10 @@ const CASES: Record<string, { bad: () => string[]; good: () => string }> = {
   TUI_TESTER_MAX_REPLY_BYTES: { bad: () => ["0", "big"], good: () => "200000" },
   TUI_TESTER_OUTPUT_DIR: { bad: () => [file], good: () => join(dir, "out") },
   TUI_TESTER_CONTENT: { bad: () => ["xml"], good: () => "json" },
+  TUI_TESTER_OUTPUT: { bad: () => ["json", "TEXT"], good: () => "structured" },
+  // an unknown name, a name and a word for a set in one list, a name with a space
+  TUI_TESTER_TOOLS: { bad: () => ["bogus", "core,send_keys", "send keys"], good: () => "core" },
+  TUI_TESTER_TOOLS_DENY: { bad: () => ["screenshots", "core"], good: () => "screenshot,web_viewer" },
   TUI_TESTER_RECORD_DIR: { bad: () => [join(dir, "missing"), file], good: () => dir },
   TUI_TESTER_FONTS: {
     bad: () => [join(dir, "missing.ttf"), file],
@@ -71,7 +78,7 @@ describe.each(ENVIRONMENT.map((e) => e.name))("%s", (name) => {
 
   test("each bad value is one problem naming the variable, the value and the accepted values", () => {
     for (const value of CASES[name]!.bad()) {
-      const problems = settingProblems({ [name]: value });
+      const problems = settingProblems({ [name]: value }, TOOL_NAMES);
       expect(problems, value).toHaveLength(1);
       expect(problems[0]).toStartWith(`${name}=${JSON.stringify(value)}: `);
       expect(problems[0]).toContain(`Accepted: ${setting.accepted}.`);
@@ -79,8 +86,8 @@ describe.each(ENVIRONMENT.map((e) => e.name))("%s", (name) => {
   });
 
   test("a good value and an empty one are accepted", () => {
-    expect(settingProblems({ [name]: CASES[name]!.good() })).toEqual([]);
-    expect(settingProblems({ [name]: "" })).toEqual([]);
+    expect(settingProblems({ [name]: CASES[name]!.good() }, TOOL_NAMES)).toEqual([]);
+    expect(settingProblems({ [name]: "" }, TOOL_NAMES)).toEqual([]);
   });
 
   test("the server refuses to start on the first bad value: exit 2, the problem on stderr, nothing on stdout", () => {
@@ -104,6 +111,13 @@ test("several bad values are all reported at once", () => {
   expect(code).toBe(2);
   expect(stderr).toContain('TUI_TESTER_SCREEN_DETAIL="bogus"');
   expect(stderr).toContain('TUI_TESTER_MAX_SESSIONS="0"');
+});
+
+test("an unknown tool name is refused at start-up with the valid names", () => {
+  const { code, stderr } = start({ TUI_TESTER_TOOLS: "send_keys,snapshots", TUI_TESTER_LOG: "silent" });
+  expect(code).toBe(2);
+  expect(stderr).toContain('unknown tool "snapshots"');
+  for (const name of TOOL_NAMES) expect(stderr).toContain(name);
 });
 
 test("a long bad value is cut in the message", () => {

@@ -96,7 +96,8 @@ function likeAPipe(transport: InMemoryTransport): void {
  * inherit this process's environment. Disposing the client stops every session.
  */
 export async function connect(options: { env?: Record<string, string>; cwd?: string } = {}): Promise<TestClient> {
-  const env = { ...process.env, TUI_TESTER_LOG: "silent", ...options.env };
+  // Tests read the typed results (structuredContent): structured unless a test asks for the text mode.
+  const env = { ...process.env, TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured", ...options.env };
   const context = createServerContext(parseConfig(env), { env, cwd: options.cwd });
   void context.output.path; // as main.ts does at start-up: the output directory exists before the first call
   const server = createServer(tools, context);
@@ -121,7 +122,7 @@ export async function connectStdio(
   const transport = new StdioClientTransport({
     command: options.command ?? process.execPath,
     args: options.args ?? [SERVER_ENTRY],
-    env: { ...env, TUI_TESTER_LOG: "silent", ...options.env },
+    env: { ...env, TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured", ...options.env },
     cwd: options.cwd,
     stderr: "pipe",
   });

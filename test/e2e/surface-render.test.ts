@@ -1,4 +1,7 @@
-/** What the agent reads: the text rendering, the JSON switch, and every tool's output against its outputSchema. */
+/**
+ * What the agent reads: the text rendering, the JSON switch, and in structured mode every tool's output
+ * against its outputSchema.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,7 +19,9 @@ const seen = new Map<string, number>();
 const outputDir = mkdtempSync(join(tmpdir(), "surface-render-"));
 
 beforeAll(async () => {
-  c = await connect({ env: { TUI_TESTER_OUTPUT_DIR: outputDir } });
+  // Structured mode: every result carries structuredContent, and every tool an outputSchema (the default
+  // text mode, content only, is output-text.test.ts).
+  c = await connect({ env: { TUI_TESTER_OUTPUT_DIR: outputDir, TUI_TESTER_OUTPUT: "structured" } });
   // Listing the tools makes the SDK client validate every structuredContent against its outputSchema.
   await c.client.listTools();
 });

@@ -38,7 +38,7 @@ function rawServer() {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
-    env: { ...process.env, TUI_TESTER_LOG: "" },
+    env: { ...process.env, TUI_TESTER_LOG: "", TUI_TESTER_OUTPUT: "structured" },
   });
   const lines: string[] = [];
   let stderr = "";

@@ -4,7 +4,7 @@ import { Glob } from "bun";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, relative } from "node:path";
-import { DEFAULT_CONFIG, ENVIRONMENT, parseConfig } from "../../src/config.ts";
+import { CORE_TOOLS, DEFAULT_CONFIG, ENVIRONMENT, parseConfig, REPLY_BYTES } from "../../src/config.ts";
 
 const SRC = join(import.meta.dir, "..", "..", "src");
 
@@ -34,6 +34,9 @@ test("every variable sets its field", () => {
       TUI_TESTER_MAX_REPLY_BYTES: "9999",
       TUI_TESTER_OUTPUT_DIR: join(dir, "out"),
       TUI_TESTER_CONTENT: "json",
+      TUI_TESTER_OUTPUT: "structured",
+      TUI_TESTER_TOOLS: "core",
+      TUI_TESTER_TOOLS_DENY: "run_script, list_sessions",
       TUI_TESTER_RECORD_DIR: dir,
       TUI_TESTER_WEB_PORT: "8123",
       TUI_TESTER_FONTS: [join(dir, "a.ttf"), join(dir, "b.otf")].join(delimiter),
@@ -54,6 +57,9 @@ test("every variable sets its field", () => {
       maxReplyBytes: 9999,
       outputDir: join(dir, "out"),
       content: "json",
+      output: "structured",
+      tools: CORE_TOOLS,
+      toolsDeny: ["run_script", "list_sessions"],
       recordDir: dir,
       webPort: 8123,
       fonts: [join(dir, "a.ttf"), join(dir, "b.otf")],
@@ -73,6 +79,19 @@ test("empty and invalid values keep the default (or the caller's base)", () => {
   expect(parseConfig(bad)).toEqual({ ...DEFAULT_CONFIG });
   expect(parseConfig({ TUI_TESTER_LOG: "" }, { log: "silent" }).log).toBe("silent");
   expect(parseConfig({ TUI_TESTER_LOG: "on" }, { log: "silent" }).log).toBe("on");
+});
+
+test("the reply cap's default follows the output mode; TUI_TESTER_MAX_REPLY_BYTES overrides it in both", () => {
+  expect(parseConfig({}).maxReplyBytes).toBe(16 * 1024);
+  expect(parseConfig({ TUI_TESTER_OUTPUT: "structured" }).maxReplyBytes).toBe(REPLY_BYTES.structured);
+  expect(REPLY_BYTES.structured).toBe(1024 * 1024);
+  expect(parseConfig({ TUI_TESTER_OUTPUT: "structured", TUI_TESTER_MAX_REPLY_BYTES: "5000" }).maxReplyBytes).toBe(5000);
+  expect(parseConfig({ TUI_TESTER_MAX_REPLY_BYTES: "99999" }).maxReplyBytes).toBe(99999);
+});
+
+test("TUI_TESTER_TOOLS: all, core or names; a list is trimmed", () => {
+  expect(parseConfig({ TUI_TESTER_TOOLS: "all" }).tools).toBe("all");
+  expect(parseConfig({ TUI_TESTER_TOOLS: "send_keys, get_text" }).tools).toEqual(["send_keys", "get_text"]);
 });
 
 test("relative directories are resolved once, against the start-up cwd", () => {

@@ -14,7 +14,7 @@ test("bench/README.md's tools/list table is current (regenerate: bun run bench:t
   const published = readBlock(join(import.meta.dir, "..", "..", "bench", "README.md"), "tool-tokens");
   expect(published).toBeDefined();
   const table = published!.slice(published!.indexOf("| tool |"));
-  expect(table).toBe(toolTokensTable(listTools(tools)));
+  expect(table).toBe(toolTokensTable(listTools(tools, "text")));
 });
 
 test("bench/README.md's task token figures come from the command, with its date and commit", () => {

@@ -33,7 +33,7 @@ test("a screen with very many highlights lists the first 40 and says how many mo
   const text = renderText("s", viewParts(view("x", { highlights })));
   expect(text).toContain('39:0-1 background "x"');
   expect(text).not.toContain("40:0-1");
-  expect(text).toContain("(10 more in structuredContent)");
+  expect(text).toContain("(10 more not listed)");
 });
 
 test("an input's after-screen carries its highlights; the before-screen is never printed", () => {
@@ -141,4 +141,33 @@ test("errors keep code, message, hint and details", () => {
 
 test("a summary is always one line", () => {
   expect(renderText('Matched "a\nb"', {}).split("\n").length).toBe(1);
+});
+
+test("an unchanged screen lists its highlights only when they moved", () => {
+  const view = (highlights: unknown[]) => ({
+    text: "menu",
+    lines: ["menu"],
+    cursor: { row: 0, col: 0, visible: true },
+    highlights,
+    cols: 10,
+    rows: 1,
+  });
+  const diff = {
+    identical: true,
+    cursorMoved: false,
+    resized: false,
+    changedLines: [],
+    addedRows: [],
+    removedRows: [],
+  };
+  const a = [{ row: 0, startCol: 0, endCol: 2, text: "me", kind: "inverse" }];
+  const b = [{ row: 0, startCol: 2, endCol: 4, text: "nu", kind: "inverse" }];
+  const block = (before: unknown[], after: unknown[]) =>
+    ({ before: view(before), after: view(after), diff, settledBy: "idle", waitedMs: 3 }) as unknown as ScreenBlock;
+  const same = renderText("Sent", blockParts(block(a, a)));
+  expect(same).toContain("Screen unchanged; highlights as before.");
+  expect(same).not.toContain("Highlighted");
+  const moved = renderText("Sent", blockParts(block(a, b)));
+  expect(moved).toContain("Screen unchanged.");
+  expect(moved).toContain('0:2-4 inverse "nu"');
 });
