@@ -247,5 +247,5 @@ async function runPlanned(
       "Monitor:",
       ...partLines(monitorParts(monitorReport)).map((line) => `  ${line}`),
     ];
-  return { summary, data, parts, isError: !ok };
+  return { summary, data, parts, isError: !ok, ...(failed[0]?.error ? { failure: failed[0].error } : {}) };
 }

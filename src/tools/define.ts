@@ -47,6 +47,11 @@ export interface ToolOutcome {
   isError?: boolean;
   /** The error of such a failure (wait_for_text's timeout): printed first, and put in structuredContent.error. */
   error?: { code: ErrorCode; message: string; hint?: string };
+  /**
+   * What made an isError result fail when its data says it otherwise (run_script's first failed step): printed
+   * first as `Error CODE` and `Fix`, like any error, and not added to the data.
+   */
+  failure?: { code: string; message: string; hint?: string };
   /** Content blocks after the text rendering, e.g. a screenshot as an MCP image and a link to its file. */
   extraContent?: (
     | { type: "image"; data: string; mimeType: string }

@@ -28,13 +28,15 @@ const errorHead = (error: ErrorLine) =>
 export function renderOutcome(outcome: ToolOutcome, tool: string, reply: ReplyOptions): CallToolResult {
   const data = outcome.error ? { ...outcome.data, error: outcome.error } : outcome.data;
   const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
+  const isError = outcome.isError || outcome.error !== undefined;
+  const failure = isError && !outcome.error ? outcome.failure : undefined;
   const text =
     reply.content === "json"
-      ? `${outcome.error ? `${errorHead(outcome.error)}\n` : ""}${outcome.summary}\n${JSON.stringify(data)}`
+      ? `${outcome.error ? `${errorHead(outcome.error)}\n` : ""}${failure ? `${errorHead(failure)}\n` : ""}` +
+        `${outcome.summary}\n${JSON.stringify(data)}`
       : outcome.error
         ? renderErrorText(outcome.error, parts)
-        : renderText(outcome.summary, parts);
-  const isError = outcome.isError || outcome.error !== undefined;
+        : `${failure ? `${errorHead(failure)}\n` : ""}${renderText(outcome.summary, parts)}`;
   const content = [{ type: "text" as const, text }, ...(outcome.extraContent ?? [])];
   return deliver({ ...(isError ? { isError: true } : {}), content }, data, tool, reply);
 }
