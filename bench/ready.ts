@@ -304,6 +304,85 @@ async function apps(): Promise<void> {
   await registry.shutdown(200);
 }
 
+/**
+ * The first settled input of a fresh session against the later ones (issue 30): vim started anew each
+ * round, `i` sent as soon as its screen shows, then three more keys. Total time per input (held,
+ * settled and read), p50 over the rounds.
+ */
+async function firstInput(): Promise<void> {
+  if (Bun.which("vim") === null) return console.log("\nfirst input: skipped, vim not installed");
+  const registry = new SessionRegistry({ ...DEFAULT_CONFIG, ready: "auto" });
+  const first: number[] = [];
+  const later: number[] = [];
+  const settledBy: Record<string, number> = {};
+  const rounds = QUICK ? 5 : 20;
+  for (let round = 0; round < rounds; round++) {
+    const session = await registry.start({
+      command: "vim",
+      args: ["-u", "NONE", "-N", "-n"],
+      cols: 80,
+      rows: 24,
+      term: "xterm-256color",
+    });
+    await waitForText(session, { pattern: "~", timeoutMs: 10_000, pollIntervalMs: 5, matchScreen: true });
+    for (const [n, key] of ["i", "a", "b", "c"].entries()) {
+      const block = await press(session, key);
+      (n === 0 ? first : later).push(block.totalMs);
+      if (process.env.READY_BENCH_DEBUG && n === 0)
+        console.log(block.totalMs, block.waitedMs, JSON.stringify(block.held));
+      settledBy[block.settledBy] = (settledBy[block.settledBy] ?? 0) + 1;
+    }
+    await registry.stop(session.id, "SIGKILL", 0);
+  }
+  await registry.shutdown(200);
+  const gap = median(first) - median(later);
+  console.log(
+    `\nfirst input (vim, ${rounds} fresh sessions): first p50 ${median(first)} ms (max ${Math.max(...first)}),`,
+  );
+  console.log(`later p50 ${median(later)} ms; first minus later ${gap} ms (target <= 20); ${fmt(settledBy)}`);
+}
+
+/**
+ * The first-input gate over MCP (the real server over stdio): a program that queries its terminal at
+ * start and drops what it reads until the replies (test/fixtures/query-at-start.*) gets the key sent
+ * as soon as its welcome screen shows. Counts the runs in which the key landed.
+ */
+async function gate(): Promise<void> {
+  const { connect } = await import("./client.ts");
+  const client = await connect();
+  const runs = QUICK ? 5 : 20;
+  console.log(`\nfirst-input gate over MCP, ${runs} fresh sessions per program:`);
+  for (const [name, command, file] of [
+    ["python3", "python3", "query-at-start.py"],
+    ["node", "node", "query-at-start.js"],
+  ] as const) {
+    if (Bun.which(command) === null) {
+      console.log(`  ${name}: skipped, not installed`);
+      continue;
+    }
+    let landed = 0;
+    const held: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      const { sessionId } = await client.ok("start_session", { command, args: [fixture(file)] });
+      await client.ok("wait_for_text", { sessionId, pattern: "WELCOME", pollIntervalMs: 5 });
+      const sent = await client.call("send_keys", {
+        sessionId,
+        keys: "z",
+        waitFor: { pattern: "KEY z", timeoutMs: 3000 },
+      });
+      if (!sent.isError && sent.data.waitFor?.matched !== false) landed++;
+      if (sent.data.screen?.held) held.push(sent.data.screen.held.heldMs);
+      await client.ok("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
+    }
+    console.log(
+      `  ${name}: the first key landed in ${landed} of ${runs}; held p50 ${median(held)} ms (${held.length} held)`,
+    );
+  }
+  await client.close();
+}
+
+if (want("gate")) await gate();
+if (want("first")) await firstInput();
 if (want("fixtures")) await fixtures();
 if (want("apps")) await apps();
 process.exit(0);

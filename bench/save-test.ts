@@ -6,6 +6,7 @@
  *
  *   bun bench/save-test.ts                 # all scenarios, 20 reruns each
  *   bun bench/save-test.ts --reruns 5 vim  # fewer reruns, scenarios whose name contains "vim"
+ *   bun bench/save-test.ts --more          # the seven further programs (save-scenarios-more.ts); --all: both
  *
  * Prints one row per scenario (passed/reruns, wall time of the rerun batch) and a JSON blob.
  * Scenarios whose program is not installed are listed as skipped.
@@ -15,11 +16,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "../test/e2e/client.ts";
 import { prepare, SCENARIOS } from "../test/apps/save-scenarios.ts";
+import { MORE_SCENARIOS } from "../test/apps/save-scenarios-more.ts";
 
 const argv = process.argv.slice(2);
 const at = argv.indexOf("--reruns");
 const reruns = at >= 0 ? Number(argv[at + 1]) : 20;
-const filters = argv.filter((a, i) => !a.startsWith("--") && i !== at + 1);
+const filters = argv.filter((a, i) => !a.startsWith("--") && (at < 0 || i !== at + 1));
+// --more: the seven programs beyond the first eight (tmux, fish, zsh, lf, gdu, a dialog checklist, vim visual mode)
+const scenarios = argv.includes("--more")
+  ? MORE_SCENARIOS
+  : argv.includes("--all")
+    ? [...SCENARIOS, ...MORE_SCENARIOS]
+    : SCENARIOS;
 const MAIN = join(import.meta.dir, "..", "src", "main.ts");
 
 interface Row {
@@ -35,7 +43,7 @@ interface Row {
 const rows: Row[] = [];
 const wall = (ms: number | undefined) => (ms === undefined ? "-" : `${(ms / 1000).toFixed(1)} s`);
 await using client = await connect({ env: { DISPLAY: "", WAYLAND_DISPLAY: "" } });
-for (const scenario of SCENARIOS.filter((s) => filters.length === 0 || filters.some((f) => s.name.includes(f)))) {
+for (const scenario of scenarios.filter((s) => filters.length === 0 || filters.some((f) => s.name.includes(f)))) {
   if (Bun.which(scenario.app) === null) {
     rows.push({ scenario: scenario.name, app: scenario.app, reruns, skipped: `${scenario.app} not installed` });
     continue;

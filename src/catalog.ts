@@ -23,6 +23,7 @@ import { startMonitor, stopMonitor } from "./tools/monitor-tools.ts";
 import { mouse, paste } from "./tools/pointer-tools.ts";
 import { diffSnapshotsTool, getCursor, getRawOutput, getText, resize, snapshot } from "./tools/screen-tools.ts";
 import { getExitInfo, listSessions, startSession, stopSession } from "./tools/session-tools.ts";
+import { runTestsTool } from "./tools/test-tools.ts";
 import { waitForIdle, waitForText } from "./tools/wait-tools.ts";
 
 const sessionTools: SessionToolDef[] = [
@@ -62,6 +63,7 @@ export const tools: ToolDef[] = [
   listSessions,
   runScript,
   saveTest,
+  runTestsTool,
   ...sessionTools,
   startMonitor,
   stopMonitor,

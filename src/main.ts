@@ -5,6 +5,7 @@ import { createServer, serveStdio } from "./server.ts";
 import { startWatchdog } from "./pty/index.ts";
 import { tools } from "./catalog.ts";
 import { createServerContext } from "./tools/context.ts";
+import { runTests } from "./cli/run-tests.ts";
 import { escapeControls, log, setLogLevel } from "./util/log.ts";
 
 const flag = process.argv[2];
@@ -59,7 +60,7 @@ if (flag !== undefined) {
 
 // Before any session starts: every child inherits the watchdog's mark (src/pty/watchdog.ts).
 startWatchdog();
-const context = createServerContext(config);
+const context = createServerContext(config, { runTests });
 // The output directory exists before the first tool call: a screenshot or recording without a path must find it.
 try {
   void context.output.path;
@@ -86,7 +87,7 @@ async function shutdown(reason: string, code = 0): Promise<void> {
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(signal));
 process.stdin.on("end", () => void shutdown("stdin closed"));
 // Should the transport close without stdin ending, a server that can no longer hear its client must
-// not linger. (An oversized request no longer closes it: src/stdio-transport.ts refuses that line.)
+// not linger. An oversized request is not such a close: stdio-transport.ts refuses that one line and reads on.
 server.onclose = () => void shutdown("transport closed");
 process.stdin.on("close", () => void shutdown("stdin closed"));
 // The server must never crash on a stray error: log it and keep serving.

@@ -16,15 +16,16 @@ const IDLE_COLLECT_MS = 500;
 /**
  * tools/list: each tool's name, title, description, schemas and hints. An outputSchema (output shapes
  * described once) only in structured mode: a client such as opencode refuses a result without the
- * structuredContent its tool declared.
+ * structuredContent its tool declared. Shared input fields point at the `catalog` tool that describes
+ * them, whichever tools are offered.
  */
-export function listTools(tools: ToolDef[], output: ServerContext["config"]["output"]) {
+export function listTools(tools: ToolDef[], output: ServerContext["config"]["output"], catalog: ToolDef[] = tools) {
   const outputs = output === "structured" ? listedOutputSchemas(tools) : undefined;
   return tools.map((tool) => ({
     name: tool.name,
     title: tool.annotations.title,
     description: tool.description,
-    inputSchema: inputJsonSchema(tool),
+    inputSchema: inputJsonSchema(tool, catalog),
     ...(outputs ? { outputSchema: outputs.get(tool.name)! } : {}),
     annotations: listedAnnotations(tool),
   }));
@@ -64,7 +65,7 @@ export function createServer(catalog: ToolDef[], context: ServerContext): Server
         "send_keys/send_text with waitFor, read with snapshot/get_text, and use " +
         "run_script for multi-step flows with no round trips. stop_session when done.",
       // The SDK builds an Ajv instance up front, only for elicitation, which this server never
-      // sends; built on first use instead, it stays off the start-up path (issue 14).
+      // sends; built on first use instead, it stays off the start-up path that initialize waits on.
       jsonSchemaValidator: { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) },
     },
   );
@@ -73,7 +74,7 @@ export function createServer(catalog: ToolDef[], context: ServerContext): Server
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (listed ??= listTools(tools, context.config.output)),
+    tools: (listed ??= listTools(tools, context.config.output, catalog)),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
@@ -88,22 +89,28 @@ export function createServer(catalog: ToolDef[], context: ServerContext): Server
     }
     const progressToken = request.params._meta?.progressToken;
     let ticker: ReturnType<typeof setInterval> | undefined;
+    let report: ((message: string) => void) | undefined;
     if (progressToken !== undefined) {
       const started = performance.now();
       let progress = 0;
-      ticker = setInterval(() => {
+      // progress must increase with every notification: the ticker and the tool's own reports share one count
+      report = (message) => {
         progress++;
-        const elapsed = Math.round(performance.now() - started);
         void extra
-          .sendNotification({
-            method: "notifications/progress",
-            params: { progressToken, progress, message: `${tool.name} running for ${elapsed} ms` },
-          })
+          .sendNotification({ method: "notifications/progress", params: { progressToken, progress, message } })
           .catch(() => undefined);
-      }, PROGRESS_INTERVAL_MS);
+      };
+      ticker = setInterval(
+        () => report!(`${tool.name} running for ${Math.round(performance.now() - started)} ms`),
+        PROGRESS_INTERVAL_MS,
+      );
     }
     try {
-      return await dispatch(tool, request.params.arguments, { ...context, signal: extra.signal });
+      return await dispatch(tool, request.params.arguments, {
+        ...context,
+        signal: extra.signal,
+        ...(report ? { progress: report } : {}),
+      });
     } finally {
       clearInterval(ticker);
       collectWhenIdle();

@@ -121,7 +121,8 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
   try {
     const run = async () => {
       const started = await startSession.run(
-        { ...test.session, env: { ...TEST_ENV_DEFAULTS, ...test.session.env } },
+        // hermetic unless the file opts out: a fresh HOME, no dotfiles, none of the runner's credentials
+        { ...test.session, env: { ...TEST_ENV_DEFAULTS, ...test.session.env }, isolate: test.session.isolate ?? true },
         ctx,
       );
       sessionId = String(started.data.sessionId);

@@ -8,9 +8,11 @@ import { dirname } from "node:path";
 import { cancelled, TuiError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
 import { quietPeriod } from "../session/wait.ts";
+import { ansiRow } from "../term/ansi-row.ts";
 import { watchChanges } from "./change-watch.ts";
-import type { CellInfo } from "../term/types.ts";
 import { type Mask, maskCells, maskRows } from "./mask.ts";
+
+export { ansiRow };
 
 /** Rows of a diff shown in a message; the full list is in details.changedRows. */
 const MAX_DIFF_ROWS_SHOWN = 40;
@@ -156,50 +158,6 @@ export async function screenRows(
           .join("")
           .trimEnd();
   });
-}
-
-function sgrColour(value: string, base: number): string[] {
-  if (value === "default") return [];
-  if (value.startsWith("p")) {
-    const n = Number(value.slice(1));
-    return n < 8 ? [String(base + n)] : n < 16 ? [String(base + 60 + n - 8)] : [`${base + 8};5;${n}`];
-  }
-  const rgb = Number.parseInt(value.slice(1), 16);
-  return [`${base + 8};2;${(rgb >> 16) & 255};${(rgb >> 8) & 255};${rgb & 255}`];
-}
-
-/** SGR parameters of a cell (ECMA-48 8.3.117); empty for default attributes. */
-function sgrOf(c: CellInfo): string {
-  const flags: [boolean, string][] = [
-    [c.bold, "1"],
-    [c.dim, "2"],
-    [c.italic, "3"],
-    [c.underline, "4"],
-    [c.blink, "5"],
-    [c.inverse, "7"],
-    [c.invisible, "8"],
-    [c.strikethrough, "9"],
-    [c.overline, "53"],
-  ];
-  return [...flags.filter(([on]) => on).map(([, code]) => code), ...sgrColour(c.fg, 30), ...sgrColour(c.bg, 40)].join(
-    ";",
-  );
-}
-
-/** One row as text with SGR runs, reset at the end; trailing default blanks dropped. */
-export function ansiRow(cells: CellInfo[]): string {
-  const shown = cells.filter((c) => c.width > 0);
-  let end = shown.length;
-  while (end > 0 && shown[end - 1]!.char === " " && sgrOf(shown[end - 1]!) === "") end--;
-  let out = "";
-  let current = "";
-  for (const cell of shown.slice(0, end)) {
-    const sgr = sgrOf(cell);
-    if (sgr !== current) out += sgr === "" ? "\x1b[0m" : `\x1b[0;${sgr}m`;
-    current = sgr;
-    out += cell.char;
-  }
-  return current === "" ? out : `${out}\x1b[0m`;
 }
 
 function parseGolden(text: string): string[] {

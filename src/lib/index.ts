@@ -22,3 +22,4 @@ export type { Mask } from "./mask.ts";
 export type { MouseAction, MouseArgs } from "./pointer.ts";
 export { Terminal, type InputOptions, type InputResult, type Key, type TextMatch } from "./terminal.ts";
 export type { TextPattern, WaitForOptions } from "./wait-options.ts";
+export { runTests, type RunTestsOptions, type RunTestsResult } from "./run-tests.ts";

@@ -44,10 +44,39 @@ export function sendText(session: Session, text: string): { bytesSent: number } 
   return { bytesSent: sendBytes(session, utf8.encode(text)) };
 }
 
+/** Where a saved test's secret comes from: `${env:TUI_SECRET_1}` in a secret text reads that variable. */
+const SECRET_PLACEHOLDER = /\$\{env:(TUI_SECRET_\w+)\}/g;
+
+/** A secret text as the program gets it: placeholders replaced from the environment (a missing one fails). */
+export function secretText(text: string, env: Record<string, string | undefined> = process.env): string {
+  return text.replace(SECRET_PLACEHOLDER, (_, name: string) => {
+    const value = env[name];
+    if (value === undefined)
+      throw new TuiError(
+        "INVALID_ARGUMENT",
+        `The secret text reads \${env:${name}}, and ${name} is not set.`,
+        `Set ${name} in the environment of the test run (a CI secret); save_test never writes the secret itself.`,
+      );
+    return value;
+  });
+}
+
+/**
+ * Text that must not be kept: it reaches the program, but input listeners (recordings) are told it is
+ * secret, and the result says only how long it was.
+ */
+export function sendSecretText(session: Session, text: string): { bytesSent: number; secretChars: number } {
+  const real = secretText(text);
+  const bytes = utf8.encode(real);
+  if (bytes.length > 0) session.write(bytes, "agent", { secret: true });
+  return { bytesSent: bytes.length, secretChars: [...real].length };
+}
+
 /** The summaries input results start with, the same from a tool and from `Terminal`. */
 export const describeKeys = (r: { keyCount: number; bytesSent: number }) =>
   `Sent ${r.keyCount} key(s), ${r.bytesSent} bytes`;
-export const describeText = (r: { bytesSent: number }) => `Sent ${r.bytesSent} bytes of text`;
+export const describeText = (r: { bytesSent: number; secretChars?: number }) =>
+  r.secretChars !== undefined ? `Sent text (secret, ${r.secretChars} chars)` : `Sent ${r.bytesSent} bytes of text`;
 export const describeTyping = (r: { chars: number; durationMs: number; untyped?: number }) =>
   `Typed ${r.chars} characters in ${r.durationMs} ms` +
   (r.untyped ? `; the session exited with ${r.untyped} left untyped` : "");

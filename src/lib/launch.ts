@@ -14,8 +14,15 @@ export interface LaunchOptions {
   args?: string[];
   /** Default: the current directory. */
   cwd?: string;
-  /** Merged over this process's environment. */
-  env?: Record<string, string>;
+  /** Merged over this process's environment (credential-like variables left out); null removes a variable. */
+  env?: Record<string, string | null>;
+  /**
+   * A fresh HOME, XDG directories and TMPDIR for the program, removed when it is closed, and an
+   * environment of only PATH, LANG, LC_*, TZ, USER, LOGNAME, passEnv and env. Default false.
+   */
+  isolate?: boolean;
+  /** This process's variables to pass although credential-like (*_TOKEN, *_API_KEY, ...) or not allowlisted. */
+  passEnv?: string[];
   /** Default 80. */
   cols?: number;
   /** Default 24. */
@@ -94,6 +101,8 @@ export async function launch(command: string, options: LaunchOptions = {}): Prom
     args,
     cwd: options.cwd,
     env: options.env,
+    isolate: options.isolate,
+    passEnv: options.passEnv,
     cols,
     rows,
     term: options.term ?? "xterm-256color",

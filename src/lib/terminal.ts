@@ -14,7 +14,16 @@ import type { Session } from "../session/session.ts";
 import { waitForIdle, waitForText, type WaitIdleResult } from "../session/wait.ts";
 import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { CellsResult, CellRegion, ScrollbackInfo, TerminalModes } from "../term/types.ts";
-import { checkPayload, describeKeys, describeText, describeTyping, sendKeys, sendText, typeChars } from "./keyboard.ts";
+import {
+  checkPayload,
+  describeKeys,
+  describeText,
+  describeTyping,
+  sendKeys,
+  sendSecretText,
+  sendText,
+  typeChars,
+} from "./keyboard.ts";
 import { observeOptions, type InputOptions, type InputResult, type Key, type TextMatch } from "./input-options.ts";
 import type { Engine } from "./launch.ts";
 import { observeInput } from "./observed.ts";
@@ -61,9 +70,14 @@ export class Terminal implements AsyncDisposable {
   }
 
   /** Text as typed: at once, or a character at a time with `cps` (characters per second). */
-  type(text: string, options: InputOptions & { cps?: number } = {}): Promise<InputResult> {
+  type(text: string, options: InputOptions & { cps?: number; secret?: boolean } = {}): Promise<InputResult> {
     checkPayload("type", "text", Buffer.byteLength(text));
     const { cps } = options;
+    if (options.secret) {
+      if (cps !== undefined)
+        throw new TuiError("INVALID_ARGUMENT", "A secret is sent at once; cps does not apply.", "Leave out cps.");
+      return this.input(options, () => sendSecretText(this.session, text), describeText);
+    }
     if (cps === undefined) return this.input(options, () => sendText(this.session, text), describeText);
     if (!(cps > 0))
       throw new TuiError(

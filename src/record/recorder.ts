@@ -59,7 +59,14 @@ class Recording {
       session.onOutput((chunk) => this.writer.bytesEvent("o", chunk)),
       session.onResize(({ cols, rows }) => this.writer.event("r", `${cols}x${rows}`)),
       session.onExit(() => this.close()),
-      ...(includeInput ? [session.onInput((bytes) => this.writer.bytesEvent("i", bytes))] : []),
+      ...(includeInput
+        ? [
+            session.onInput((bytes, _from, secret) => {
+              // a secret's keystrokes are never written (its echo, if the app echoes, is output like any other)
+              if (!secret) this.writer.bytesEvent("i", bytes);
+            }),
+          ]
+        : []),
     ];
   }
 

@@ -16,12 +16,15 @@ import { N, S, shape, strings } from "../tools/output-shape.ts";
 import { optionalBoolean, sessionId } from "../tools/schemas.ts";
 import { maskRows } from "../lib/mask.ts";
 import { expectSnapshotStep, toLibMasks } from "./expect-snapshot.ts";
-import { planTest, suggestMasks, testGoldenDir } from "./test-from-history.ts";
+import { planTest, secretMasks, suggestMasks, testGoldenDir } from "./test-from-history.ts";
+import { tsTestText } from "./ts-writer.ts";
 
 /** How long save_test watches a running screen for text that changes by itself (clocks tick each second). */
 const WATCH_MS = 1200;
 /** Most characters of the written file echoed in the result. */
 const ECHO_CHARS = 6000;
+/** What save_test writes: a runner file (.tui.json, .tui.yaml) or a bun test (.test.ts, .spec.ts). */
+const FILE_KINDS = /\.tui\.(json|ya?ml)$|[._](?:test|spec)\.(ts)$/i;
 export const TEST_SCHEMA_FILE = join(import.meta.dir, "..", "..", "schema", "tui-test.schema.json");
 
 export const saveTest = defineSessionTool({
@@ -32,9 +35,9 @@ export const saveTest = defineSessionTool({
     "your assert_text checks, masked goldens beside it. Works after exit.",
   input: v.strictObject({
     sessionId,
-    path: v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("*.tui.json or *.tui.yaml")),
+    path: v.pipe(v.string(), v.minLength(1), v.maxLength(4096), v.description("*.tui.json, *.tui.yaml or *.test.ts")),
     name: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
-    format: v.optional(v.picklist(["json", "yaml"])),
+    format: v.optional(v.picklist(["json", "yaml", "ts"])),
     snapshots: v.optional(
       v.pipe(v.picklist(["end", "waits", "none"]), v.description("waits: also a golden before each input.")),
       "end",
@@ -54,16 +57,17 @@ export const saveTest = defineSessionTool({
       );
     }
     const path = resolve(ctx.cwd, args.path);
-    const ext = /\.tui\.(json|ya?ml)$/i.exec(path)?.[1]?.toLowerCase();
+    const ext = FILE_KINDS.exec(path)?.slice(1).find(Boolean)?.toLowerCase();
     if (!ext)
       throw new TuiError(
         "INVALID_ARGUMENT",
-        `path "${args.path.slice(0, 200)}" does not end in .tui.json or .tui.yaml, ` +
-          "so `tui-tester test` would not find it.",
-        'Example: "tests/htop-setup.tui.json".',
+        `path "${args.path.slice(0, 200)}" does not end in .tui.json, .tui.yaml or .test.ts, ` +
+          "so neither `tui-tester test` nor `bun test` would find it.",
+        'Example: "tests/htop-setup.tui.json", or "tests/htop-setup.test.ts" for a bun test.',
       );
-    const format = args.format ?? (ext === "json" ? "json" : "yaml");
-    if ((format === "json") !== (ext === "json"))
+    const kind = ext === "ts" ? "ts" : ext === "json" ? "json" : "yaml";
+    const format = args.format ?? kind;
+    if (format !== kind)
       throw new TuiError(
         "INVALID_ARGUMENT",
         `format "${format}" does not match the extension of "${basename(path)}".`,
@@ -78,7 +82,7 @@ export const saveTest = defineSessionTool({
 
     const [first, second] = await twoReads(session, ctx.signal);
     history.settle(first, second);
-    const name = args.name ?? basename(path).replace(/\.tui\.(json|ya?ml)$/i, "");
+    const name = args.name ?? basename(path).replace(FILE_KINDS, "");
     const slug =
       name
         .replace(/[^A-Za-z0-9._-]+/g, "-")
@@ -93,19 +97,27 @@ export const saveTest = defineSessionTool({
       slug,
       snapshots: args.snapshots,
       inheritedEnv: { TZ: process.env.TZ, LANG: process.env.LANG },
-      endMask: suggestMasks(second.lines, volatileSpans([first, second])),
+      endMask: [
+        ...suggestMasks(second.lines, volatileSpans([first, second])),
+        ...secretMasks(second.lines, history.secrets),
+      ],
+      secrets: history.secrets,
       // an exit the server caused (stop_session) is not the program's to repeat in the rerun
       ...(session.exit && session.signalled === null
         ? { exit: { code: session.exit.exitCode, signal: session.exit.signal } }
         : {}),
     });
 
+    // built before anything is written: a session the library cannot replay fails here, leaving no goldens
+    const text = format === "ts" ? tsTestText(plan.test, path) : fileText(plan.test, format, path);
     await mkdir(dirname(path), { recursive: true });
     const goldenDir = testGoldenDir(path);
     const goldens: string[] = [];
     for (const golden of plan.goldens) {
-      const file = join(goldenDir, `${golden.name}.txt`);
-      await writeAtomically(file, `${maskRows(golden.lines, toLibMasks(golden.mask), session.cols).join("\n")}\n`);
+      const file = join(goldenDir, `${golden.name}.${golden.format === "ansi" ? "ansi" : "txt"}`);
+      const rows =
+        golden.format === "ansi" ? golden.lines : maskRows(golden.lines, toLibMasks(golden.mask), session.cols);
+      await writeAtomically(file, `${rows.join("\n")}\n`);
       goldens.push(file);
     }
     if (plan.endSnapshot) {
@@ -125,16 +137,17 @@ export const saveTest = defineSessionTool({
       );
       goldens.push(String(written.data.file));
     }
-    const text = fileText(plan.test, format, path);
     await writeAtomically(path, text);
     const steps = (plan.test.steps as unknown[]).length;
     const shown = text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text;
     const left = history.leftOut.length ? `; left out: ${history.leftOut.join("; ")}` : "";
-    const idle = plan.idleWaits ? `, ${plan.idleWaits} idle waits where no new text appeared` : "";
+    const idle =
+      (plan.highlightWaits ? `, ${plan.highlightWaits} on a moved highlight` : "") +
+      (plan.idleWaits ? `, ${plan.idleWaits} idle waits where no new text appeared` : "");
     return {
       summary:
         `Saved ${steps} steps (${plan.insertedWaits} waits chosen from new text${idle}) and ${goldens.length} ` +
-        `golden(s) to ${path}${left}. Run it: tui-tester test ${relative(ctx.cwd, path) || path}`,
+        `golden(s) to ${path}${left}. Run it: ${format === "ts" ? "bun test" : "tui-tester test"} ${relative(ctx.cwd, path) || path}`,
       data: {
         sessionId: session.id,
         path,
@@ -142,6 +155,7 @@ export const saveTest = defineSessionTool({
         steps,
         insertedWaits: plan.insertedWaits,
         idleWaits: plan.idleWaits,
+        highlightWaits: plan.highlightWaits,
         goldens,
         leftOut: history.leftOut,
         notes: plan.notes,
@@ -176,7 +190,7 @@ async function twoReads(session: Session, signal: AbortSignal): Promise<[Viewpor
   return [first, session.emulator.viewport()];
 }
 
-function fileText(test: Record<string, unknown>, format: "json" | "yaml", path: string): string {
+function fileText(test: Record<string, unknown>, format: string, path: string): string {
   const schema = existsSync(TEST_SCHEMA_FILE) ? relative(dirname(path), TEST_SCHEMA_FILE) : undefined;
   if (format === "json") return `${JSON.stringify(schema ? { $schema: schema, ...test } : test, null, 2)}\n`;
   const header =

@@ -20,6 +20,8 @@ export interface PlannedGolden {
   name: string;
   lines: string[];
   mask: Mask[];
+  /** ansi: the rows are SGR-coded already (a highlight's cells), written as they are. */
+  format?: "ansi";
 }
 
 export interface TestPlan {
@@ -29,6 +31,8 @@ export interface TestPlan {
   endSnapshot?: { name: string; mask: Mask[] };
   insertedWaits: number;
   idleWaits: number;
+  /** Inputs that showed no new text but moved a highlight: an ansi golden of its cells is their wait. */
+  highlightWaits: number;
   notes: string[];
 }
 
@@ -48,6 +52,8 @@ export function planTest(options: {
   /** What the original session saw for variables the runner fixes (TZ, LANG) when the agent left them unset. */
   inheritedEnv: Record<string, string | undefined>;
   endMask: Mask[];
+  /** Texts sent as secrets: a kept screen that shows one gets it masked (the golden never holds it). */
+  secrets?: string[];
   /** How the program ended by itself (not stopped by a signal the server sent): checked before the end snapshot. */
   exit?: { code: number | null; signal: string | null };
 }): TestPlan {
@@ -57,8 +63,14 @@ export function planTest(options: {
   const notes: string[] = [];
   let insertedWaits = 0;
   let idleWaits = 0;
+  let highlightWaits = 0;
   const firstInput = entries.findIndex((e) => e.kind === "input");
   if (firstInput < 0) notes.push("The session had no input: the test only starts it and checks the screen.");
+  if (!options.launch.isolate)
+    notes.push(
+      "The session was not isolated; the test is (a fresh HOME, no dotfiles). If the app needs your HOME, " +
+        "set isolate to false in its session.",
+    );
   // Before the first input the app must be up: the agent's own wait, or text from the first screen it saw.
   const waitedFirst = entries.slice(0, Math.max(0, firstInput)).some((e) => e.kind === "wait");
   if (firstInput >= 0 && !waitedFirst && options.readyText) {
@@ -85,6 +97,19 @@ export function planTest(options: {
         if (entry.waitText && !unsettled) {
           step.waitFor = { pattern: entry.waitText, after: "input" };
           insertedWaits++;
+        } else if (entry.highlight && !unsettled) {
+          // nothing new to read, but a bar moved: wait until those cells show it, colours and all
+          const { row, col, cols, text, ansi } = entry.highlight;
+          const name = `${slug}-${String(goldens.length + 1).padStart(2, "0")}-highlight`;
+          goldens.push({ name, lines: [ansi], mask: [], format: "ansi" });
+          steps.push({
+            type: "expect_snapshot",
+            name,
+            format: "ansi",
+            region: { row, col, rows: 1, cols },
+            label: `the highlight moved to ${JSON.stringify(text.slice(0, 60))}`,
+          });
+          highlightWaits++;
         } else if (next >= 0) {
           const why = entry.waitText ? "sent before the app had finished the input before it" : "no new text appeared";
           steps.push({ type: "wait_for_idle", idleMs: IDLE_MS, label: `${why} after the input above` });
@@ -92,9 +117,15 @@ export function planTest(options: {
         }
       }
       unsettled = entry.settled === false && !entry.waitFor;
-      if (snapshots === "waits" && entry.screen && next >= 0) {
+      // no two identical goldens in a row: a screen the input did not change is already checked
+      const previous = goldens.findLast((g) => g.format === undefined);
+      const repeated = previous !== undefined && sameLines(previous.lines, entry.screen?.lines ?? []);
+      if (snapshots === "waits" && entry.screen && next >= 0 && !repeated) {
         const name = `${slug}-${String(goldens.length + 1).padStart(2, "0")}`;
-        const mask = suggestMasks(entry.screen.lines, entry.screen.volatile);
+        const mask = [
+          ...suggestMasks(entry.screen.lines, entry.screen.volatile),
+          ...secretMasks(entry.screen.lines, options.secrets ?? []),
+        ];
         goldens.push({ name, lines: entry.screen.lines, mask });
         queued = { type: "expect_snapshot", name, ...(mask.length ? { mask } : {}) };
       }
@@ -116,14 +147,30 @@ export function planTest(options: {
     });
   }
   if (steps.length === 0) steps.push({ type: "wait_for_idle", idleMs: IDLE_MS });
+  const secretVars = [
+    ...new Set(
+      steps.flatMap((s) =>
+        s.secret === true ? [...String(s.text).matchAll(/\$\{env:(TUI_SECRET_\w+)\}/g)].map((m) => m[1]!) : [],
+      ),
+    ),
+  ];
+  if (secretVars.length > 0)
+    notes.push(
+      `Secrets are read from ${secretVars.join(", ")}: set them where the test runs (it fails until they are).`,
+    );
   return {
     test: { name: options.name, session: sessionArgs(options.launch, options.testDir, options.inheritedEnv), steps },
     goldens,
     endSnapshot,
     insertedWaits,
     idleWaits,
+    highlightWaits,
     notes,
   };
+}
+
+function sameLines(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((line, i) => line.trimEnd() === b[i]!.trimEnd());
 }
 
 function inputStep(entry: InputEntry): Record<string, unknown> {
@@ -148,7 +195,7 @@ function sessionArgs(
   if (launch.args.length > 0) session.args = launch.args;
   const cwd = relative(testDir, launch.cwd);
   if (cwd !== "") session.cwd = cwd;
-  const env: Record<string, string> = { ...launch.env };
+  const env: Record<string, string | null> = { ...launch.env };
   // The runner fixes TZ and LANG unless the file sets them; keep what the session really had.
   for (const [key, fixed] of Object.entries(TEST_ENV_DEFAULTS)) {
     if (env[key] !== undefined) continue;
@@ -156,6 +203,8 @@ function sessionArgs(
     if (had !== undefined && had !== fixed) env[key] = had;
   }
   if (Object.keys(env).length > 0) session.env = env;
+  // tests run isolated by default; the variables the agent passed through are named again
+  if (launch.passEnv?.length) session.passEnv = launch.passEnv;
   session.cols = launch.cols;
   session.rows = launch.rows;
   if (launch.term !== "xterm-256color") session.term = launch.term;
@@ -163,6 +212,18 @@ function sessionArgs(
     session.clock = launch.clock;
   }
   return session;
+}
+
+/** A region mask over each place a secret shows on the screen (an app that echoes it), so no golden holds it. */
+export function secretMasks(lines: string[], secrets: string[]): Mask[] {
+  const masks: Mask[] = [];
+  for (const secret of secrets) {
+    for (const [row, line] of lines.entries()) {
+      for (let col = line.indexOf(secret); col >= 0; col = line.indexOf(secret, col + secret.length))
+        masks.push({ region: { row, col, rows: 1, cols: secret.length } });
+    }
+  }
+  return masks.slice(0, 100);
 }
 
 /**

@@ -17,20 +17,29 @@ import type { ScreenBaseline, Viewport } from "./baseline.ts";
 import { decodeHumanInput } from "./human-input.ts";
 import type { InputSource, Session } from "./session.ts";
 import { chooseWaitText, volatileSpans, type Span } from "./stable-text.ts";
+import type { Highlight } from "../term/types.ts";
+import { movedHighlight } from "./moved-highlight.ts";
+import { ansiRow } from "../term/ansi-row.ts";
 
 export const MAX_HISTORY_ENTRIES = 500;
 export const MAX_HISTORY_PAYLOAD = 4 * 1024 * 1024;
 export const MAX_KEPT_SCREEN_CHARS = 1024 * 1024;
+/** Secret texts a session remembers to scrub from what it saves; past it the history stops (save_test refuses). */
+const MAX_SECRETS = 100;
+/** Shorter runs of a secret are not masked on screens: a 2-letter mask would hide every such pair. */
+const MIN_SECRET_PIECE = 4;
 
 export interface LaunchArgs {
   command: string;
   args: string[];
   cwd: string;
-  env?: Record<string, string>;
+  env?: Record<string, string | null>;
   cols: number;
   rows: number;
   term: string;
   clock?: string;
+  isolate?: boolean;
+  passEnv?: string[];
 }
 
 export interface WaitSpec {
@@ -60,6 +69,17 @@ export interface InputEntry {
   waitText?: string;
   /** The screen when the next input began, with the spans seen changing, when within the budget. */
   screen?: { lines: string[]; volatile: Span[] };
+  /** With no new text: the highlight the input moved (a menu's bar), to wait for it in colour. */
+  highlight?: HighlightWait;
+}
+
+/** A highlight an input moved: where it went, its text, and its cells as an ansi golden row. */
+export interface HighlightWait {
+  row: number;
+  col: number;
+  cols: number;
+  text: string;
+  ansi: string;
 }
 
 export interface WaitEntry {
@@ -79,6 +99,8 @@ interface Pending {
   before: Viewport;
   /** The screen when the agent's call returned (human input has none). */
   after?: Viewport;
+  /** The highlights just before the input. */
+  highlightsBefore: Highlight[];
 }
 
 export class InputHistory {
@@ -93,9 +115,13 @@ export class InputHistory {
   /** The input settled last, so a human's next key can reopen it and extend its text. */
   private settled: Pending | null = null;
   private agentCalls = 0;
+  /** The highlights when the latest input began (the before of the input now pending). */
+  private highlightsBefore: Highlight[] = [];
   private started = false;
   /** Stable text on the screen when the first input began. */
   readyText: string | undefined;
+  /** Texts sent with secret: true, in memory only: what is saved is scrubbed of them (never written). */
+  readonly secrets: string[] = [];
 
   constructor(
     private readonly session: Session,
@@ -105,7 +131,9 @@ export class InputHistory {
       // what a rerun waits for before its first input: the app's first screen, as the agent saw it
       if (!this.started) this.readyText = chooseWaitText({ ...baseline, lines: [] }, [baseline], "", "top");
       this.started = true;
-      this.settlePending(baseline);
+      const highlights = this.highlightsNow();
+      this.settlePending(baseline, undefined, highlights);
+      this.highlightsBefore = highlights;
     });
     session.onInput((bytes, from) => {
       if (from === "human") this.human(bytes);
@@ -143,7 +171,22 @@ export class InputHistory {
       entry,
       before: baseline,
       after: this.session.running ? this.session.emulator.viewport() : undefined,
+      highlightsBefore: this.highlightsBefore,
     };
+  }
+
+  /**
+   * A secret send_text as a test keeps it: a placeholder naming the variable a rerun reads it from
+   * (TUI_SECRET_1, 2, ...; keyboard.ts expands it). A text that already is such a placeholder is kept.
+   */
+  secretArgs(text: string): Record<string, unknown> {
+    if (/\$\{env:TUI_SECRET_\w+\}/.test(text)) return { text, secret: true };
+    if (this.secrets.length >= MAX_SECRETS && !this.full)
+      this.full = { reason: `${MAX_SECRETS} secret texts`, at: new Date().toISOString() };
+    // what a screen can show of it: its printable runs (Enter and other control keys never echo as such)
+    for (const piece of text.split(/[\x00-\x1f\x7f]+/)) if (piece.length >= MIN_SECRET_PIECE) this.secrets.push(piece);
+    const used = this.entries.filter((e) => e.kind === "input" && e.args.secret === true).length;
+    return { text: `\${env:TUI_SECRET_${used + 1}}`, secret: true };
   }
 
   wait(args: WaitSpec): void {
@@ -160,7 +203,11 @@ export class InputHistory {
 
   /** Settle the last input against the screen now (save_test calls this before reading the entries). */
   settle(now: Viewport, later?: Viewport): void {
-    this.settlePending(now, later);
+    this.settlePending(now, later, this.highlightsNow());
+  }
+
+  private highlightsNow(): Highlight[] {
+    return this.session.running ? (this.session.emulator.snapshot({ highlights: true }).highlights ?? []) : [];
   }
 
   /** The last input entry's screen before it (to judge whether an agent's waitFor matched new text). */
@@ -194,7 +241,7 @@ export class InputHistory {
       }
       const entry: InputEntry = { kind: "input", type: step.type, args: step.args, source: "human" };
       if (!this.add(entry, payloadOf(step.args))) return;
-      this.pending = { entry, before: baseline };
+      this.pending = { entry, before: baseline, highlightsBefore: this.highlightsBefore };
     }
   }
 
@@ -214,14 +261,28 @@ export class InputHistory {
   }
 
   /** The input before this one is over: choose its wait text from the screens around it, keep its screen. */
-  private settlePending(now: Viewport | ScreenBaseline, later?: Viewport): void {
+  private settlePending(now: Viewport | ScreenBaseline, later?: Viewport, highlights: Highlight[] = []): void {
     const pending = this.pending;
     if (pending === null) return;
     this.pending = null;
     this.settled = pending;
     const reads = [pending.after, now, later].filter((v): v is Viewport => v !== undefined);
     const text = chooseWaitText(pending.before, reads, payloadText(pending.entry.args));
-    if (text !== undefined) pending.entry.waitText = text;
+    // an echoed secret is no wait: the saved test would hold it
+    if (text !== undefined && !this.secrets.some((secret) => text.includes(secret))) pending.entry.waitText = text;
+    else {
+      const moved = movedHighlight(pending.highlightsBefore, highlights);
+      const grid = moved && this.session.running ? this.session.emulator.snapshot({ grid: true }).grid : undefined;
+      const cells = moved && grid?.[moved.row]?.slice(moved.startCol, moved.endCol);
+      if (moved && cells && !this.secrets.some((secret) => moved.text.includes(secret)))
+        pending.entry.highlight = {
+          row: moved.row,
+          col: moved.startCol,
+          cols: moved.endCol - moved.startCol,
+          text: moved.text.trim(),
+          ansi: ansiRow(cells),
+        };
+    }
     const size = now.lines.reduce((n, line) => n + line.length, 0);
     if (this.keptScreenChars + size <= MAX_KEPT_SCREEN_CHARS) {
       this.keptScreenChars += size;
@@ -233,6 +294,7 @@ export class InputHistory {
     if (entry.screen) this.keptScreenChars -= entry.screen.lines.reduce((n, line) => n + line.length, 0);
     delete entry.screen;
     delete entry.waitText;
+    delete entry.highlight;
   }
 }
 

@@ -15,7 +15,7 @@
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import { compileMatcher } from "./matcher.ts";
-import { readyOracle, type Busy, type SettledBy } from "./ready/oracle.ts";
+import { readyOracle, type Busy, type Held, type SettledBy } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
 import { isQuiet, quietSettle } from "./quiet-window.ts";
 import { waitForText, type WaitTextOptions, type WaitTextResult } from "./wait.ts";
@@ -68,11 +68,16 @@ export interface ScreenBlock {
    */
   quiet: boolean;
   /**
-   * How the settle ended: idle, periodic (back at rest, redrawing on a timer), quiet, timeout, exit, waitFor, fixed.
+   * How the settle ended: idle, periodic (back at rest, redrawing on a timer), unsure (back at rest on a
+   * short tick that can hide work: not claimed done), quiet, timeout, exit, waitFor, fixed.
    */
   settledBy: SettledBy;
   /** The foreground program judged by the oracle (its command name). */
   program?: string;
+  /** unsure: the period of the tick the program rests on, behind which later work cannot be seen. */
+  tickMs?: number;
+  /** The first input was held this long, until the program was through its start-up (ready/first-input.ts). */
+  held?: Held;
   /** What the program was doing when the settle gave up (or, after fixed/waitFor, at the after-snapshot). */
   busy?: Busy;
   /** Why the quiet window was used instead of the oracle. */
@@ -99,8 +104,9 @@ export async function observe<T>(
   // A bad pattern must fail before anything is sent.
   if (options.waitFor) compileMatcher(options.waitFor)[Symbol.dispose]();
   const started = performance.now();
-  const before = options.captureScreen ? await settledView(session) : undefined;
   const oracle = readyOracle(session);
+  const held = await oracle.holdFirstInput(options.signal);
+  const before = options.captureScreen ? await settledView(session) : undefined;
   const adaptive = before !== undefined && !options.waitFor && options.waitAfterMs === undefined;
   const baseline = adaptive ? await oracle.baseline() : undefined;
   const marks = session.running ? session.emulator.promptMarks.finished : 0;
@@ -127,6 +133,7 @@ export async function observe<T>(
         { ...settle, ...commandStatus(session, marks) },
         started,
         options.screenDetail,
+        held,
       ),
     };
   }
@@ -148,8 +155,9 @@ export async function observe<T>(
       baseline !== undefined ? await oracle.settle(baseline, actionStart, READY_CAP_MS, options.signal) : undefined;
     const waited = () => Math.round(performance.now() - actionStart);
     if (ready !== undefined && ready.settledBy !== "quiet") {
-      const { settledBy, program, busy } = ready;
-      const quiet = settledBy !== "timeout";
+      const { settledBy, program, busy, tickMs } = ready;
+      // unsure: back at rest on a short tick that can hide work, so not claimed quiet.
+      const quiet = settledBy !== "timeout" && settledBy !== "unsure";
       settle = {
         settle: "adaptive",
         waitAfterMs: waited(),
@@ -158,6 +166,7 @@ export async function observe<T>(
         settledBy,
         ...(program ? { program } : {}),
         ...(busy ? { busy } : {}),
+        ...(tickMs !== undefined ? { tickMs } : {}),
       };
     } else {
       await quietSettle(session, actionStart, options.signal);
@@ -170,13 +179,23 @@ export async function observe<T>(
   const after = await settledView(session);
   return {
     result,
-    screen: block(before, after, { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail),
+    screen: block(before, after, { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail, held),
   };
 }
 
 type Settle = Pick<
   ScreenBlock,
-  "settle" | "waitAfterMs" | "waitedMs" | "quiet" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus"
+  | "settle"
+  | "waitAfterMs"
+  | "waitedMs"
+  | "quiet"
+  | "settledBy"
+  | "program"
+  | "busy"
+  | "fallback"
+  | "commandStatus"
+  | "held"
+  | "tickMs"
 >;
 
 /** The status of a command that finished (an OSC 133 D mark) since the input, when one did. */
@@ -215,10 +234,12 @@ export function toView(snapshot: Snapshot): ScreenView {
 function block(
   before: ScreenView,
   after: ScreenView,
-  settle: Settle,
+  settled: Settle,
   started: number,
   detail: ScreenDetail,
+  held: Held | undefined,
 ): ScreenBlock {
+  const settle = held === undefined ? settled : { ...settled, held };
   const diff = diffSnapshots(before, after);
   const totalMs = Math.round(performance.now() - started);
   // Diff mode is for saving tokens: when the changed rows (both sides) would cost more than the

@@ -13,15 +13,22 @@ import {
 import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
 import { fakeClockEnv } from "./fake-clock.ts";
+import { baseEnv, createIsolatedHome, type IsolatedHome } from "./isolation.ts";
 import type { LaunchArgs } from "./history.ts";
 import { describeExit, type ExitInfo } from "./exit-info.ts";
 import { Session } from "./session.ts";
+import { readyOracle } from "./ready/oracle.ts";
 
 export interface StartOptions {
   command: string;
   args: string[];
   cwd?: string;
-  env?: Record<string, string>;
+  /** Over the server's environment; null removes a variable. */
+  env?: Record<string, string | null>;
+  /** A fresh HOME, XDG directories and TMPDIR, removed when the session ends; an allowlisted environment. */
+  isolate?: boolean;
+  /** Server variables to pass although credential-like (or, isolated, outside the allowlist). */
+  passEnv?: string[];
   cols: number;
   rows: number;
   term: string;
@@ -57,6 +64,8 @@ export class SessionRegistry {
   private readonly prefix = `tui-${Math.random().toString(36).slice(2, 8)}`;
   private counter = 0;
   private backend: PtyBackend | undefined;
+  /** Isolated sessions' homes, removed when the session is stopped or evicted. */
+  private readonly homes = new Map<string, IsolatedHome>();
 
   constructor(readonly limits: RegistryLimits = DEFAULT_CONFIG) {}
 
@@ -69,7 +78,17 @@ export class SessionRegistry {
         `Stop one with stop_session (running: ${live.map((s) => s.id).join(", ")}), or raise TUI_TESTER_MAX_SESSIONS.`,
       );
     }
-    const env = childEnv(options.env, options.term);
+    const home = options.isolate ? createIsolatedHome() : undefined;
+    try {
+      return await this.spawn(options, home);
+    } catch (error) {
+      home?.remove();
+      throw error;
+    }
+  }
+
+  private async spawn(options: StartOptions, home: IsolatedHome | undefined): Promise<Session> {
+    const env = childEnv(options, home);
     if (options.clock !== undefined) Object.assign(env, fakeClockEnv(options.clock, env.LD_PRELOAD));
     const cwd = options.cwd ?? process.cwd();
     const file = resolveCommand(options.command, cwd, env);
@@ -105,6 +124,8 @@ export class SessionRegistry {
       );
     }
     this.sessions.set(id, session);
+    if (home) this.homes.set(id, home);
+    readyOracle(session); // from the start: it sees the start-up queries the first-input gate waits on
     session.onExit(() => this.prune());
     log(`started ${id} pid ${session.pid}: ${options.command} ${options.args.join(" ")}`);
     return session;
@@ -143,8 +164,10 @@ export class SessionRegistry {
    */
   async stop(id: string, signal: NodeJS.Signals = "SIGTERM", graceMs = this.limits.killGraceMs): Promise<StopResult> {
     const session = this.get(id);
-    if (session.exit !== null)
+    if (session.exit !== null) {
+      this.release(id);
       return { sessionId: id, alreadyExited: true, signalsSent: [], escalated: false, exit: session.exit };
+    }
     const strays = descendants(session.pid);
     const signalsSent: string[] = [];
     const send = (sig: NodeJS.Signals) => {
@@ -169,6 +192,7 @@ export class SessionRegistry {
     }
     const exit = await session.whenExited();
     await killStragglers(strays, deadline);
+    this.release(id);
     log(`stopped ${id}: ${describeExit(exit)}`);
     return { sessionId: id, alreadyExited: false, signalsSent, escalated, exit };
   }
@@ -176,7 +200,21 @@ export class SessionRegistry {
   /** Kill every live session; used on server exit. */
   async shutdown(graceMs = 500): Promise<void> {
     await Promise.all(this.live().map((s) => this.stop(s.id, "SIGTERM", graceMs).catch(() => undefined)));
-    for (const session of this.sessions.values()) session.dispose();
+    for (const session of this.sessions.values()) {
+      session.dispose();
+      this.release(session.id);
+    }
+  }
+
+  /** The session's isolated home, if it has one (its HOME, XDG and TMPDIR directories). */
+  isolatedRoot(id: string): string | undefined {
+    return this.homes.get(id)?.root;
+  }
+
+  /** An ended session's isolated home goes: nothing of one run reaches the next. */
+  private release(id: string): void {
+    this.homes.get(id)?.remove();
+    this.homes.delete(id);
   }
 
   private prune(): void {
@@ -184,6 +222,7 @@ export class SessionRegistry {
     for (const old of exited.slice(0, Math.max(0, exited.length - this.limits.maxExitedKept))) {
       old.dispose();
       this.sessions.delete(old.id);
+      this.release(old.id);
     }
   }
 }
@@ -200,17 +239,27 @@ async function killStragglers(pids: number[], deadline: number): Promise<void> {
 
 /** start_session's arguments as given, for save_test (the env is only what the caller set). */
 function launchArgs(options: StartOptions, cwd: string): LaunchArgs {
-  const { command, args, cols, rows, term, env, clock } = options;
-  return { command, args, cwd, cols, rows, term, ...(env ? { env } : {}), ...(clock !== undefined ? { clock } : {}) };
+  const { command, args, cols, rows, term, env, clock, isolate, passEnv } = options;
+  return {
+    command,
+    args,
+    cwd,
+    cols,
+    rows,
+    term,
+    ...(env ? { env } : {}),
+    ...(clock !== undefined ? { clock } : {}),
+    ...(isolate !== undefined ? { isolate } : {}),
+    ...(passEnv?.length ? { passEnv } : {}),
+  };
 }
 
-/** The server's env, the caller's env over it, and TERM from the `term` option. */
-function childEnv(overrides: Record<string, string> | undefined, term: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  Object.assign(env, overrides ?? {});
-  env.TERM = overrides?.TERM ?? term;
-  env.COLORTERM ??= "truecolor";
+/** The base environment (isolation.ts), the caller's env over it, and TERM from the `term` option. */
+function childEnv(options: StartOptions, home: IsolatedHome | undefined): Record<string, string> {
+  const overrides = options.env ?? {};
+  const env = baseEnv(process.env, { env: overrides, passEnv: options.passEnv, home: home?.env });
+  if (overrides.TERM !== null) env.TERM = overrides.TERM ?? options.term;
+  if (overrides.COLORTERM === undefined) env.COLORTERM ??= "truecolor";
   // The server's watchdog mark is not the caller's to change: it is how a killed server's strays are found.
   const owner = process.env[OWNER_VARIABLE];
   if (owner !== undefined) env[OWNER_VARIABLE] = owner;

@@ -37,7 +37,8 @@ export class Session {
   private readonly exitListeners = new Set<(exit: ExitInfo) => void>();
   private readonly resizeListeners = new Set<(size: { cols: number; rows: number }, from: InputSource) => void>();
   private readonly inputStarts = new InputStarts();
-  private readonly inputListeners = new Set<(bytes: Uint8Array, from: InputSource) => void>();
+  private readonly inputListeners = new Set<(bytes: Uint8Array, from: InputSource, secret: boolean) => void>();
+  private readonly replyListeners = new Set<(bytes: number) => void>();
   /** Checked before agent input or a resize; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
   inputGate: (() => void) | undefined;
   private readonly exited = Promise.withResolvers<ExitInfo>();
@@ -152,9 +153,16 @@ export class Session {
   }
 
   /** Every write to the program (agent or human), after it was written. */
-  onInput(listener: (bytes: Uint8Array, from: InputSource) => void): () => void {
+  /** Every write to the program; `secret` marks text sent with secret: true (recordings leave it out). */
+  onInput(listener: (bytes: Uint8Array, from: InputSource, secret: boolean) => void): () => void {
     this.inputListeners.add(listener);
     return () => this.inputListeners.delete(listener);
+  }
+
+  /** The emulator is about to answer one of the program's terminal queries (DSR, DA, OSC colours...). */
+  onReply(listener: (bytes: number) => void): () => void {
+    this.replyListeners.add(listener);
+    return () => this.replyListeners.delete(listener);
   }
 
   onExit(listener: (exit: ExitInfo) => void): () => void {
@@ -172,14 +180,14 @@ export class Session {
    * INPUT_CAP_BYTES (input-cap.ts) since the program was last seen reading, further input is refused.
    * Agent input is refused while a human holds control (the web viewer's input gate).
    */
-  write(bytes: Uint8Array, from: InputSource = "agent"): void {
+  write(bytes: Uint8Array, from: InputSource = "agent", options: { secret?: boolean } = {}): void {
     this.assertRunning();
     if (from === "agent") this.inputGate?.();
     this.inputCap.check(bytes.length);
     this.inputBegins(from);
     this.pty.write(bytes);
     this.inputCap.wrote(bytes.length);
-    for (const listener of this.inputListeners) listener(bytes, from);
+    for (const listener of this.inputListeners) listener(bytes, from, options.secret === true);
   }
 
   /** Resize the PTY and the emulator; refused to the agent, like input, while a human holds control. */
@@ -251,7 +259,11 @@ export class Session {
   }
 
   private replyToApp(data: string): void {
-    if (this.state === "running") this.pty.write(utf8.encode(data));
+    if (this.state !== "running") return;
+    const bytes = utf8.encode(data);
+    // Told before the write: a listener counting what the program has read must count from before it.
+    for (const listener of this.replyListeners) listener(bytes.length);
+    this.pty.write(bytes);
   }
 
   private handleOutput(chunk: Uint8Array): void {

@@ -16,8 +16,10 @@ export interface WaitIdleResult {
   bytesDuringWait: number;
   /** How long the program had written nothing when the wait returned, in ms (the original's field). */
   idleFor: number;
-  /** idle, periodic, exit, timeout (the ready oracle), or quiet (the output window). */
+  /** idle, periodic, unsure, exit, timeout (the ready oracle), or quiet (the output window). */
   settledBy: SettledBy;
+  /** unsure: the period of the tick the program rests on. */
+  tickMs?: number;
   program?: string;
   busy?: Busy;
   /** Why mode idle used the quiet window instead. */
@@ -41,10 +43,11 @@ export async function waitForIdle(
   const bytesAtStart = session.bytesOut;
   const result = (
     idle: boolean,
-    settled: Pick<WaitIdleResult, "settledBy" | "program" | "busy" | "fallback">,
+    settled: Pick<WaitIdleResult, "settledBy" | "program" | "busy" | "fallback" | "tickMs">,
   ): WaitIdleResult => ({
     idle,
-    timedOut: !idle,
+    // unsure is not idle (the program may still have work behind its tick), but no timeout either.
+    timedOut: !idle && settled.settledBy !== "unsure",
     idleMs: options.idleMs,
     timeoutMs: options.timeoutMs,
     elapsedMs: Math.round(performance.now() - started),
@@ -57,8 +60,13 @@ export async function waitForIdle(
   if ((options.mode ?? "idle") === "idle" && session.running) {
     const ready = oracle.available ? await oracle.settle(undefined, started, options.timeoutMs, signal) : undefined;
     if (ready !== undefined && ready.settledBy !== "quiet") {
-      const { settledBy, program, busy } = ready;
-      return result(settledBy !== "timeout", { settledBy, ...(program ? { program } : {}), ...(busy ? { busy } : {}) });
+      const { settledBy, program, busy, tickMs } = ready;
+      return result(settledBy !== "timeout" && settledBy !== "unsure", {
+        settledBy,
+        ...(program ? { program } : {}),
+        ...(busy ? { busy } : {}),
+        ...(tickMs !== undefined ? { tickMs } : {}),
+      });
     }
     fallback = oracle.unavailable ?? "the oracle could not run";
   }

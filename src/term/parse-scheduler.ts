@@ -24,6 +24,8 @@ const TURN_MS = 6;
  */
 const GAP_FACTOR = 2;
 const busy = new Set<Parseable>();
+/** Busy emulators whose last slice left more queued: the sessions pouring output. */
+const pouring = new Set<Parseable>();
 let turnScheduled = false;
 
 /** True while turns are spaced out because several sessions are busy. */
@@ -49,16 +51,17 @@ function parseTurn(): void {
   turnScheduled = false;
   const started = performance.now();
   const deadline = started + TURN_MS;
-  let pouring = 0;
   while (busy.size > 0 && performance.now() < deadline) {
     const emulator = busy.values().next().value!;
     busy.delete(emulator);
-    if (parseGuarded(emulator)) pouring++;
+    parseGuarded(emulator);
   }
   // Spaced turns are for sessions pouring output (more queued after a whole slice), not for many
   // sessions each answering a keystroke at once: 32 echoes were parsed in spaced groups, a gap
-  // after every 6 ms of them, and each echo waited for the gaps.
-  throttled = pouring > 1 && busy.size > 1;
+  // after every 6 ms of them, and each echo waited for the gaps. The pourers are counted over the
+  // whole rotation, not this turn alone: on a loaded machine one slice can outlast the turn, and
+  // floods counted one per turn never looked like several.
+  throttled = pouring.size > 1;
   if (throttled) {
     // Several sessions pouring output: the next turn waits GAP_FACTOR times as long as this one took,
     // so parsing takes about a third of this thread and the rest stays free for requests, quiet
@@ -71,10 +74,15 @@ function parseTurn(): void {
 /** One slice; an emulator with more queued goes to the back of the rotation (and true is returned). */
 function parseGuarded(emulator: Parseable): boolean {
   try {
-    if (!emulator.parseSlice(SLICE_BYTES)) return false;
+    if (!emulator.parseSlice(SLICE_BYTES)) {
+      pouring.delete(emulator);
+      return false;
+    }
     busy.add(emulator);
+    pouring.add(emulator);
     return true;
   } catch (error) {
+    pouring.delete(emulator);
     log("emulator parse failed:", String(error));
     return false;
   }
@@ -113,6 +121,7 @@ export function parsingThrottled(): boolean {
 /** Drop an emulator from the rotation (its queue was discarded or it was disposed). */
 export function leaveParsing(emulator: Parseable): void {
   busy.delete(emulator);
+  pouring.delete(emulator);
   express.delete(emulator);
 }
 

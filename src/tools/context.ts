@@ -29,7 +29,41 @@ export interface ServerContext {
   web: WebViewer;
   output: OutputDir;
   spills: Spills;
+  /**
+   * The test runner run_tests calls (cli/run-tests.ts). It stands above the catalog (it runs
+   * run_script), so whoever builds the server hands it in; without it run_tests says so.
+   */
+  runTests?: TestRunner;
 }
+
+/** What run_tests needs of the runner: a run of test files with a text report. */
+export type TestRunner = (
+  options: {
+    paths?: string[];
+    grep?: string;
+    update?: boolean;
+    repeat?: number;
+    shard?: { index: number; total: number };
+    timeoutMs?: number;
+    signal?: AbortSignal;
+    onTestEnd?: (result: { status: string; title: string }, done: number, total: number) => void;
+  },
+  context: ServerContext,
+) => Promise<{
+  summary: {
+    passed: number;
+    failed: number;
+    flaky: number;
+    skipped: number;
+    notRun: number;
+    total: number;
+    durationMs: number;
+  };
+  results: { title: string; status: string; durationMs: number; failure?: unknown }[];
+  notRun: string[];
+  bun?: { failures: { title: string }[]; error?: string; timedOut: boolean };
+  report: string;
+}>;
 
 export interface OwnedServerContext extends ServerContext {
   /** Stop monitors, close viewers and the web viewer, stop every session. */
@@ -40,6 +74,7 @@ export interface ContextParts {
   env?: Record<string, string | undefined>;
   cwd?: string;
   viewers?: ViewerManager;
+  runTests?: TestRunner;
 }
 
 export function createServerContext(config: Config, parts: ContextParts = {}): OwnedServerContext {
@@ -62,6 +97,7 @@ export function createServerContext(config: Config, parts: ContextParts = {}): O
     web,
     output,
     spills: new Spills(output),
+    ...(parts.runTests ? { runTests: parts.runTests } : {}),
     async close() {
       monitors.stopAll();
       web.stop();

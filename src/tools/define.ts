@@ -35,6 +35,8 @@ export interface ToolContext extends ServerContext {
   rawArgs: unknown;
   /** Called by run_script as each step ends (the test runner places step pictures on a recording's clock). */
   onStepEnd?: (index: number) => void;
+  /** A progress notification to the client, when it asked for them (a progressToken); run_tests sends one per test. */
+  progress?: (message: string, progress?: number, total?: number) => void;
 }
 
 /** What a handler returns: the renderer turns it into content + structuredContent. */
@@ -81,6 +83,14 @@ export interface ToolDef<S extends ObjectSchema = ObjectSchema> {
   scriptable?: boolean;
   /** Argument names of the original version, renamed (or dropped) before validation. */
   compat?: CompatMap;
+  /**
+   * What tools/list says in full on this tool only, so other tools point at it ("As send_keys.waitFor.")
+   * instead of repeating it. `inputs`: an argument other tools share -> this tool's field that describes it,
+   * or "arguments" when this tool's arguments are that argument's fields. `outputs`: a rank; ranked tools say
+   * their result shapes first (lowest rank first, ties in catalog order), and a later identical shape points
+   * at the first.
+   */
+  describes?: { inputs?: Record<string, string>; outputs?: number };
   run(args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
 }
 

@@ -57,7 +57,7 @@ export function recordingAct<A extends Record<string, unknown>, F extends Act<A>
       const e = toTuiError(error);
       if (INPUT_TOOLS.has(name)) {
         // the input went out even though its waitFor timed out: keep the input, not the wait
-        session.history.agentInput(name, stepArgs(input.entries, args), before);
+        session.history.agentInput(name, savedArgs(session, name, input.entries, args), before);
         if (e.code === "WAIT_TIMEOUT")
           session.history.note(
             `${name}'s waitFor "${String((args.waitFor as WaitSpec).pattern).slice(0, 60)}" timed out`,
@@ -93,7 +93,19 @@ function record(
   // the ready oracle (or the quiet window) saw the app at rest when the call returned, or a wait matched
   const settledBy = (data.screen as { settledBy?: string } | undefined)?.settledBy;
   const settled = settledBy === undefined || !["timeout", "fixed"].includes(settledBy) || kept !== undefined;
-  history.agentInput(name, stepArgs(entries, args), before, kept, settled);
+  history.agentInput(name, savedArgs(session, name, entries, args), before, kept, settled);
+}
+
+/** What a saved step says: the call's own arguments, a secret text replaced by its placeholder. */
+function savedArgs(
+  session: Session,
+  name: string,
+  entries: v.ObjectEntries,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  const saved = stepArgs(entries, args);
+  if (name !== "send_text" || args.secret !== true) return saved;
+  return { ...saved, ...session.history.secretArgs(String(args.text)) };
 }
 
 /** Did the agent's waitFor pattern match text that only appeared after the input? */

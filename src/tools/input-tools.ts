@@ -10,13 +10,22 @@ import {
   holdKey as holdKeyAction,
   sendBytes,
   sendKeys as sendKeysAction,
+  sendSecretText,
   sendText as sendTextAction,
   typeChars,
 } from "../lib/keyboard.ts";
 import { clip } from "../util/clip.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { runObserved } from "./observed.ts";
-import { clampedNumber, KEY_DESCRIPTION, keySpec, listedAs, observeEntries, sessionId } from "./schemas.ts";
+import {
+  clampedNumber,
+  KEY_DESCRIPTION,
+  keySpec,
+  listedAs,
+  observeEntries,
+  optionalBoolean,
+  sessionId,
+} from "./schemas.ts";
 import { N, observedOutput, shape } from "./output-shape.ts";
 
 /** flushAfter (original version): the screen is always read after the parser has flushed. */
@@ -24,6 +33,17 @@ const FLUSH_COMPAT = { flushAfter: null };
 
 export const sendKeys = defineSessionTool({
   name: "send_keys",
+  // the observe options in full, and a key chord (hold_key.key is one entry of keys)
+  describes: {
+    inputs: {
+      captureScreen: "captureScreen",
+      waitAfterMs: "waitAfterMs",
+      waitFor: "waitFor",
+      screenDetail: "screenDetail",
+      key: "keys",
+    },
+    outputs: 1,
+  },
   scriptable: true,
   output: shape({ ...observedOutput, keyCount: N }),
   description:
@@ -63,12 +83,18 @@ export const sendText = defineSessionTool({
   description:
     'Write literal text at once, no key parsing ("\\n" stays LF; Enter is "\\r"). ' +
     "At most 1 MiB; empty text only observes.",
-  input: v.strictObject({ sessionId, text: v.string(), ...observeEntries }),
+  input: v.strictObject({
+    sessionId,
+    text: v.string(),
+    secret: optionalBoolean(false, "Not kept in history, tests, recordings."),
+    ...observeEntries,
+  }),
   annotations: annotations("Send text", "write"),
   compat: FLUSH_COMPAT,
   check: (args) => checkPayload("send_text", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
-    return runObserved(session, args, ctx, () => sendTextAction(session, args.text), describeText, ["bytesSent"]);
+    const send = () => (args.secret ? sendSecretText(session, args.text) : sendTextAction(session, args.text));
+    return runObserved(session, args, ctx, send, describeText, ["bytesSent", "secretChars"]);
   },
 });
 

@@ -1,12 +1,13 @@
 /**
  * valibot -> JSON Schema, once at start-up. A schema that cannot convert fails a unit test.
  *
- * tools/list says shared fields once (issue 11: it is paid for on every session): the observe options
- * (captureScreen, waitAfterMs, waitFor, screenDetail) in full on send_keys only, waitFor's fields on
- * wait_for_text only, run_script's monitor on start_monitor. Elsewhere a field keeps its type and
- * default, plus a pointer ("As send_keys.waitFor.") when it is structured; a sub-schema used twice in
- * one tool (send_keys' key chord) is emitted once under $defs. Validation still uses the full valibot
- * schema, so behaviour does not change; the README reference shows every field.
+ * tools/list says shared fields once, since the list is paid for on every session: each tool's `describes`
+ * (define.ts) names what it says in full, such as the observe options (captureScreen, waitAfterMs, waitFor,
+ * screenDetail) on send_keys, waitFor's fields as wait_for_text's arguments, run_script's monitor as
+ * start_monitor's arguments. Elsewhere a field keeps its type and default, plus a pointer ("As
+ * send_keys.waitFor.") when it is structured; a sub-schema used twice in one tool (send_keys' key chord) is
+ * emitted once under $defs. Validation still uses the full valibot schema, so behaviour does not change; the
+ * README reference shows every field.
  */
 import { toJsonSchema } from "@valibot/to-json-schema";
 import type { ToolDef } from "./define.ts";
@@ -15,15 +16,36 @@ import { keySpec } from "./schemas.ts";
 
 type Json = Record<string, any>;
 
-/** field -> the tool whose schema describes it in full (and that field's name there). */
-const SHARED: Record<string, [owner: string, field: string]> = {
-  captureScreen: ["send_keys", "captureScreen"],
-  waitAfterMs: ["send_keys", "waitAfterMs"],
-  waitFor: ["send_keys", "waitFor"],
-  screenDetail: ["send_keys", "screenDetail"],
-  key: ["send_keys", "keys"],
-  monitor: ["start_monitor", "arguments"],
-};
+/** Where shared input fields are described in full, gathered from the catalog's `describes`. */
+interface SharedFields {
+  /** field -> the tool whose schema describes it in full, and that field's name there ("arguments": all of them). */
+  owners: Map<string, [owner: string, field: string]>;
+  /** field -> the tool whose arguments are that field's fields, when another tool owns the field itself. */
+  fieldsAre: Map<string, string>;
+}
+
+const sharedCache = new WeakMap<readonly ToolDef[], SharedFields>();
+
+function sharedFields(catalog: readonly ToolDef[]): SharedFields {
+  const cached = sharedCache.get(catalog);
+  if (cached) return cached;
+  const owners = new Map<string, [string, string]>();
+  const byArguments = new Map<string, string>();
+  for (const tool of catalog)
+    for (const [field, here] of Object.entries(tool.describes?.inputs ?? {})) {
+      const taken = here === "arguments" ? byArguments.has(field) : owners.has(field);
+      if (taken) throw new Error(`two tools describe the shared field ${field}: give it to one`);
+      if (here === "arguments") byArguments.set(field, tool.name);
+      else owners.set(field, [tool.name, here]);
+    }
+  const fieldsAre = new Map<string, string>();
+  for (const [field, tool] of byArguments)
+    if (owners.has(field)) fieldsAre.set(field, tool);
+    else owners.set(field, [tool, "arguments"]);
+  const shared = { owners, fieldsAre };
+  sharedCache.set(catalog, shared);
+  return shared;
+}
 
 function pointer(full: Json, owner: string, field: string, name = field): Json {
   // captureScreen, waitAfterMs and screenDetail explain themselves once send_keys has said it;
@@ -91,28 +113,38 @@ function foldSingleUseDefs(json: Json): Json {
   return Object.keys(kept).length > 0 ? { ...out, $defs: kept } : out;
 }
 
-/** The input JSON Schema; `compact` (tools/list) folds shared fields, the README reference shows them all. */
-export function inputJsonSchema(tool: ToolDef, compact = true): { type: "object"; [key: string]: unknown } {
-  const schema = toJson(tool.input, compact ? DEFINITIONS : undefined);
-  if (!compact) return { ...tidy(schema), type: "object" };
+/**
+ * The input JSON Schema. `listedWith` (tools/list): the catalog whose `describes` say where shared fields are
+ * described, which this tool's copies then point at; false: every field in full (the README reference).
+ */
+export function inputJsonSchema(
+  tool: ToolDef,
+  listedWith: readonly ToolDef[] | false,
+): { type: "object"; [key: string]: unknown } {
+  const schema = toJson(tool.input, listedWith ? DEFINITIONS : undefined);
+  if (!listedWith) return { ...tidy(schema), type: "object" };
+  const { owners, fieldsAre } = sharedFields(listedWith);
   const properties: Json = schema.properties ?? {};
-  for (const [field, [owner, ownerField]] of Object.entries(SHARED)) {
+  for (const [field, [owner, ownerField]] of owners) {
     if (owner !== tool.name && properties[field])
       properties[field] = pointer(properties[field], owner, ownerField, field);
+    // a field whose own fields are another tool's arguments says so instead of repeating them
+    const fieldsTool = fieldsAre.get(field);
+    if (owner === tool.name && fieldsTool !== undefined && properties[ownerField]?.properties) {
+      const full = properties[ownerField];
+      properties[ownerField] = {
+        type: "object",
+        description: `${full.description ?? ""} Fields: ${fieldsTool}'s arguments minus sessionId.`.trim(),
+        required: full.required,
+      };
+    }
   }
-  // waitFor's own fields are the arguments of wait_for_text: say so instead of repeating them.
-  if (tool.name === "send_keys" && properties.waitFor?.properties) {
-    properties.waitFor = {
-      type: "object",
-      description: `${properties.waitFor.description ?? ""} Fields: wait_for_text's arguments minus sessionId.`.trim(),
-      required: properties.waitFor.required,
-    };
-  }
-  if (properties.defaults?.properties?.screenDetail)
+  // run_script's defaults hold the same observe option
+  const screenDetailOwner = owners.get("screenDetail");
+  if (properties.defaults?.properties?.screenDetail && screenDetailOwner)
     properties.defaults.properties.screenDetail = pointer(
       properties.defaults.properties.screenDetail,
-      "send_keys",
-      "screenDetail",
+      ...screenDetailOwner,
     );
   // Top-level additionalProperties: false is left out: the server also accepts the original
   // version's argument names (compat), and rejects any other unknown argument with an error that
@@ -146,9 +178,6 @@ export function outputJsonSchema(tool: ToolDef): { type: "object"; [key: string]
   return { ...tidy(toJson(tool.output ?? anyObject)), type: "object" };
 }
 
-/** Tools whose output shapes are described in full first; the others point at them. */
-const SHAPE_OWNERS = ["snapshot", "send_keys", "wait_for_text", "start_session", "stop_monitor"];
-
 /**
  * Every tool's outputSchema for tools/list, a nested shape described once: a later identical object
  * (three fields or more) becomes a pointer, `{ type, description: "As send_keys.screen." }`, as the
@@ -157,13 +186,15 @@ const SHAPE_OWNERS = ["snapshot", "send_keys", "wait_for_text", "start_session",
  */
 export function listedOutputSchemas(tools: ToolDef[]): Map<string, Json> {
   const seen = new Map<string, string>();
-  const order = [...tools].sort((a, b) => rank(a.name) - rank(b.name));
+  // stable: tools of one rank, and those without one, keep their catalog order
+  const order = [...tools].sort((a, b) => rank(a) - rank(b));
   const out = new Map<string, Json>();
   for (const tool of order) out.set(tool.name, pointShared(outputJsonSchema(tool), tool.name, "", seen));
   return out;
 }
 
-const rank = (name: string) => (SHAPE_OWNERS.includes(name) ? SHAPE_OWNERS.indexOf(name) : SHAPE_OWNERS.length);
+/** Tools whose `describes.outputs` ranks them say their output shapes first, lowest rank first. */
+const rank = (tool: ToolDef) => tool.describes?.outputs ?? Number.POSITIVE_INFINITY;
 
 function pointShared(node: Json, tool: string, path: string, seen: Map<string, string>): Json {
   const fields = node.properties ? Object.keys(node.properties).length : 0;

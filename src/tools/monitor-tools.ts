@@ -51,6 +51,7 @@ export const monitorEntries = {
 
 export const startMonitor = defineSessionTool({
   name: "start_monitor",
+  describes: { inputs: { monitor: "arguments" } },
   output: shape({ monitorId: S }),
   description: "Record screen frames (text, cursor, row diff) of animations or streaming output until stop_monitor.",
   input: v.strictObject({ sessionId, ...monitorEntries }),
@@ -65,6 +66,7 @@ export const startMonitor = defineSessionTool({
 
 export const stopMonitor = defineTool({
   name: "stop_monitor",
+  describes: { outputs: 1 },
   output: shape(monitorReportFields),
   description: "Stop a monitor; returns its frames (the first whole, later ones row diffs) and the final text.",
   input: v.strictObject({ monitorId: v.pipe(v.string(), v.minLength(1)) }),

@@ -83,7 +83,7 @@ function busyText(busy: Busy): string {
 export function settleStatement(
   block: Pick<
     ScreenBlock,
-    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus"
+    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus" | "held" | "tickMs"
   >,
 ): string {
   // OSC 133 prompt marks (shell integration): the finished command's exit status.
@@ -91,11 +91,19 @@ export function settleStatement(
     block.commandStatus === undefined
       ? ""
       : ` The command finished${block.commandStatus === null ? "" : ` with exit status ${block.commandStatus}`}.`;
-  return settleVerdict(block) + status;
+  return heldStatement(block.held) + settleVerdict(block) + status;
+}
+
+/** The first input waited for the program to get through its start-up (its terminal queries). */
+function heldStatement(held: ScreenBlock["held"]): string {
+  if (held === undefined) return "";
+  if (held.timedOut)
+    return `Sent after ${held.heldMs} ms although the program was still starting up (not reading its terminal yet). `;
+  return `Held ${held.heldMs} ms until the program was through its start-up and reading its terminal. `;
 }
 
 function settleVerdict(
-  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback">,
+  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "tickMs">,
 ): string {
   const ms = block.waitedMs;
   const program = block.program ?? "the program";
@@ -105,6 +113,11 @@ function settleVerdict(
       return `Settled in ${ms} ms: ${program} is waiting for input.`;
     case "periodic":
       return `Settled in ${ms} ms: ${program} is waiting for input and redraws on a timer.`;
+    case "unsure":
+      return (
+        `Cannot tell after ${ms} ms whether ${program} is done: it wakes every ${block.tickMs ?? "few"} ms, ` +
+        "and work it does at a wake-up shows in no wait. Use waitFor for the text you expect."
+      );
     case "exit":
       return `Settled in ${ms} ms: the program exited.`;
     case "quiet":

@@ -40,6 +40,8 @@ function snapParts(snap: Snapshot, session: Session, ctx: ToolContext) {
 
 export const snapshot = defineSessionTool({
   name: "snapshot",
+  // the whole screen read: its shapes (cursor, highlights, scrollback) are the ones others point at
+  describes: { outputs: 0 },
   scriptable: true,
   output: shape({ ...viewOutput, lines: strings, ansi: S }),
   description:

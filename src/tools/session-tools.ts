@@ -44,6 +44,7 @@ const signalName = v.picklist(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUI
 
 export const startSession = defineTool({
   name: "start_session",
+  describes: { outputs: 1 },
   output: shape({ sessionId: S, info: sessionShape }),
   description:
     "Run a program in a new PTY and headless xterm; returns the sessionId. Pass " +
@@ -52,7 +53,23 @@ export const startSession = defineTool({
     command: v.pipe(v.string(), v.minLength(1), v.description('On PATH or a path ("bash", "./app").')),
     args: v.optional(v.array(v.string()), []),
     cwd: v.optional(v.pipe(v.string(), v.minLength(1), v.description("Default: the server's."))),
-    env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description("Merged over the server's environment."))),
+    env: v.optional(
+      listedAs(v.record(v.string(), v.nullable(v.string())), {
+        type: "object",
+        additionalProperties: { type: "string" },
+        description: "Over the server's environment; null removes a variable.",
+      }),
+    ),
+    isolate: v.optional(
+      v.pipe(v.boolean(), v.description("Own HOME, XDG, TMPDIR; env only PATH, LANG, LC_*, TZ + yours.")),
+    ),
+    passEnv: v.optional(
+      v.pipe(
+        v.array(v.pipe(v.string(), v.minLength(1))),
+        v.maxLength(100),
+        v.description("Server variables to pass; *_TOKEN, *_API_KEY... are dropped."),
+      ),
+    ),
     cols: v.optional(positiveInt(MAX_COLS), 80),
     rows: v.optional(positiveInt(MAX_ROWS), 24),
     term: v.optional(v.pipe(v.string(), v.minLength(1)), "xterm-256color"),
@@ -119,8 +136,12 @@ export const startSession = defineTool({
         ? `; viewer open in ${viewer.terminal}`
         : `; no viewer: ${viewer.reason}`
       : "";
+    const root = ctx.sessions.isolatedRoot(session.id);
+    const isolated = root ? `; isolated, HOME ${root}/home (removed at stop)` : "";
     const summary =
-      `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() + viewerNote;
+      `Started ${session.id} (pid ${session.pid}): ${args.command} ${args.args.join(" ")}`.trimEnd() +
+      isolated +
+      viewerNote;
     // The text leaves out what the summary or the request already says, and the modes (list_sessions has them).
     return {
       summary,

@@ -21,6 +21,11 @@ function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
       return `Idle after ${result.elapsedMs} ms: ${program} is waiting for input`;
     case "periodic":
       return `Idle after ${result.elapsedMs} ms: ${program} is waiting for input and redraws on a timer`;
+    case "unsure":
+      return (
+        `Cannot tell after ${result.elapsedMs} ms whether ${program} is done: it wakes every ${result.tickMs} ms ` +
+        "and work at a wake-up shows in no wait (use wait_for_text)"
+      );
     case "exit":
       return `The program exited after ${result.elapsedMs} ms`;
     case "quiet":
@@ -42,6 +47,7 @@ function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
 
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
+  describes: { inputs: { waitFor: "arguments" }, outputs: 1 },
   scriptable: true,
   output: shape({ ...waitShape.entries, screen: waitScreen, error: errorShape }),
   description:

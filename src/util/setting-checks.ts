@@ -1,5 +1,5 @@
 /**
- * Checks of one setting's value (config.ts's ENVIRONMENT table): each returns why a value is not
+ * Checks of one setting's value (the table in config/settings.ts): each returns why a value is not
  * valid, or undefined when it is. A value is never empty here: empty means unset.
  */
 import { statSync } from "node:fs";

@@ -19,28 +19,30 @@ export interface Scenario {
   clock?: boolean;
   /** save_test's snapshots option (default "end"). */
   snapshots?: "end" | "waits" | "none";
+  /** Arrow keys only move a highlight here: save_test must wait on it, not on a fixed idle. */
+  highlightWaits?: boolean;
   /** Change what the app shows, so that the saved test must fail; and a text its failure names. */
   change?: { files: Record<string, string>; failureMentions: string };
 }
 
-async function ok(c: TestClient, tool: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+export async function ok(c: TestClient, tool: string, args: Record<string, unknown>): Promise<Record<string, any>> {
   const result = await c.call(tool, args);
   if (result.isError) throw new Error(`${tool} ${JSON.stringify(args).slice(0, 200)}: ${result.text.slice(0, 2000)}`);
   return result.data;
 }
 
-const start = async (c: TestClient, dir: string, args: Record<string, unknown>, ready: string) => {
+export const start = async (c: TestClient, dir: string, args: Record<string, unknown>, ready: string) => {
   const { sessionId } = await ok(c, "start_session", { cols: 80, rows: 24, cwd: dir, ...args });
   await ok(c, "wait_for_text", { sessionId, pattern: ready, timeoutMs: 15_000 });
   return sessionId as string;
 };
-const keys = (c: TestClient, sessionId: string, k: unknown, waitFor?: string) =>
+export const keys = (c: TestClient, sessionId: string, k: unknown, waitFor?: string) =>
   ok(c, "send_keys", {
     sessionId,
     keys: k,
     ...(waitFor ? { waitFor: { pattern: waitFor, timeoutMs: 10_000, errorOnTimeout: true } } : {}),
   });
-const text = (c: TestClient, sessionId: string, t: string, waitFor?: string) =>
+export const text = (c: TestClient, sessionId: string, t: string, waitFor?: string) =>
   ok(c, "send_text", {
     sessionId,
     text: t,
@@ -145,6 +147,7 @@ export const SCENARIOS: Scenario[] = [
   {
     app: "dialog",
     name: "dialog-menu-pick",
+    highlightWaits: true,
     files: {
       "menu.sh": 'choice=$(dialog --menu "Pick a fruit" 12 40 4 $(cat items) 3>&1 1>&2 2>&3)\necho "picked: $choice"\n',
       items: "a Apple b Banana c Cherry",

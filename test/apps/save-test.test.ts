@@ -39,6 +39,10 @@ for (const scenario of SCENARIOS) {
           snapshots: scenario.snapshots ?? "end",
         });
         expect(saved.isError).toBe(false);
+        if (scenario.highlightWaits) {
+          expect(saved.data.highlightWaits).toBeGreaterThan(0);
+          expect(saved.data.idleWaits).toBe(0);
+        }
         await c.call("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
         const rerun = await runCli(["--repeat", String(RERUNS), "--workers", "2", "--ci", "--timeout", "30000"], {
           cwd: testsDir,

@@ -14,6 +14,7 @@ import { tools } from "../../src/catalog.ts";
 import { parseConfig } from "../../src/config.ts";
 import { createServer } from "../../src/server.ts";
 import { createServerContext } from "../../src/tools/context.ts";
+import { runTests } from "../../src/cli/run-tests.ts";
 
 export const SERVER_ENTRY = join(import.meta.dir, "..", "..", "src", "main.ts");
 
@@ -98,7 +99,7 @@ function likeAPipe(transport: InMemoryTransport): void {
 export async function connect(options: { env?: Record<string, string>; cwd?: string } = {}): Promise<TestClient> {
   // Tests read the typed results (structuredContent): structured unless a test asks for the text mode.
   const env = { ...process.env, TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured", ...options.env };
-  const context = createServerContext(parseConfig(env), { env, cwd: options.cwd });
+  const context = createServerContext(parseConfig(env), { env, cwd: options.cwd, runTests });
   void context.output.path; // as main.ts does at start-up: the output directory exists before the first call
   const server = createServer(tools, context);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

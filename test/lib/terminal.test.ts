@@ -97,7 +97,9 @@ test("press returns the fields send_keys returns, from the same code", async () 
   const { summary, ...fields } = lib;
   expect(Object.keys(fields).sort()).toEqual(Object.keys(tool.data).sort());
   const screen = tool.data.screen as Record<string, unknown>;
-  expect(Object.keys(lib.screen!).sort()).toEqual(Object.keys(screen).sort());
+  // `held` says the first-input gate held a session's first input; whether it had to depends on timing
+  const keys = (o: object) => Object.keys(o).filter((k) => k !== "held").sort();
+  expect(keys(lib.screen!)).toEqual(keys(screen));
   expect(summary.replace(/\d+ ms/g, "N ms")).toBe(tool.summary.replace(/\d+ ms/g, "N ms"));
 });
 

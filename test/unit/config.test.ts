@@ -4,7 +4,15 @@ import { Glob } from "bun";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, relative } from "node:path";
-import { CORE_TOOLS, DEFAULT_CONFIG, ENVIRONMENT, parseConfig, REPLY_BYTES } from "../../src/config.ts";
+import {
+  CORE_TOOLS,
+  DEFAULT_CONFIG,
+  DERIVED_KEYS,
+  ENVIRONMENT,
+  parseConfig,
+  REPLY_BYTES,
+  SETTINGS,
+} from "../../src/config.ts";
 
 const SRC = join(import.meta.dir, "..", "..", "src");
 
@@ -109,4 +117,21 @@ test("no file in src/ but config.ts reads a TUI_TESTER_* setting", async () => {
       readers.push(relative(SRC, join(SRC, path)));
   }
   expect(readers).toEqual([]);
+});
+
+test("every Config key is one entry of the settings table or derived, and every variable is named once", () => {
+  const keys = Object.keys(DEFAULT_CONFIG).sort();
+  expect(keys).toEqual([...Object.keys(SETTINGS), ...DERIVED_KEYS].sort());
+  expect(Object.keys(SETTINGS).filter((key) => (DERIVED_KEYS as readonly string[]).includes(key))).toEqual([]);
+  const names = ENVIRONMENT.map((e) => e.name);
+  expect(new Set(names).size).toBe(names.length);
+});
+
+test("the config sources write each setting once: no second list of fields, defaults or variables", async () => {
+  const files = ["config.ts", ...[...new Glob("config/**/*.ts").scanSync(SRC)]];
+  const source = (await Promise.all(files.map((f) => Bun.file(join(SRC, f)).text()))).join("\n");
+  for (const [key, setting] of Object.entries(SETTINGS)) {
+    expect(source.match(new RegExp(`^\\s*${key}\\??:`, "gm")) ?? [], key).toHaveLength(1);
+    expect(source.split(`"${setting.name}"`).length - 1, setting.name).toBe(1);
+  }
 });

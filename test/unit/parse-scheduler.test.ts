@@ -34,6 +34,24 @@ test("with several floods busy, a quiet session's short output is parsed before 
   }
 });
 
+test("floods whose every slice outlasts a turn (a loaded machine) still count as several: the quiet session goes first", async () => {
+  const log: string[] = [];
+  // 8 ms a slice against a 6 ms turn: each turn parses one flood slice, as on a busy machine
+  const floods = ["A", "B", "C"].map((name) => fakeEmulator(name, log, Number.POSITIVE_INFINITY, 8));
+  for (const flood of floods) queueForParsing(flood, 1 << 20);
+  try {
+    await until(() => log.length >= 6, "the floods to take a few turns");
+    expect(parsingThrottled()).toBe(true);
+    const quiet = fakeEmulator("Q", log, 1);
+    const at = log.length;
+    queueForParsing(quiet, 100);
+    await until(() => log.includes("Q"), "the quiet session's output to be parsed");
+    expect(log.slice(at, log.indexOf("Q"))).toEqual([]);
+  } finally {
+    for (const flood of floods) leaveParsing(flood);
+  }
+});
+
 test("every queued byte is parsed: floods with a quiet session in between all finish", async () => {
   const log: string[] = [];
   const a = fakeEmulator("A", log, 20, 1);

@@ -59,3 +59,21 @@ test("a finished shell command's status follows the settle line", () => {
     "Settled in 4 ms: bash is waiting for input. The command finished with exit status 2.",
   );
 });
+
+test("unsure says it cannot tell, why, and points to waitFor; never 'Settled'", () => {
+  const unsure = line({ settledBy: "unsure", program: "python3", tickMs: 100, quiet: false });
+  expect(unsure).toBe(
+    "Cannot tell after 4 ms whether python3 is done: it wakes every 100 ms, and work it does at a wake-up " +
+      "shows in no wait. Use waitFor for the text you expect.",
+  );
+});
+
+test("a held first input says so before the settle", () => {
+  expect(line({ settledBy: "idle", program: "app", held: { heldMs: 35, timedOut: false } })).toBe(
+    "Held 35 ms until the program was through its start-up and reading its terminal. " +
+      "Settled in 4 ms: app is waiting for input.",
+  );
+  expect(line({ settledBy: "idle", program: "app", held: { heldMs: 1000, timedOut: true } })).toStartWith(
+    "Sent after 1000 ms although the program was still starting up",
+  );
+});

@@ -53,6 +53,8 @@ function rig() {
     busy: undefined as Busy | undefined,
     timedRest: false,
     periodic: false,
+    /** The short tick the program rests on (rest-model.ts shortTick), when it does. */
+    tick: undefined as { tickMs: number; wake: string } | undefined,
     since: 0,
     onLook: () => {},
     onFlush: () => {},
@@ -80,6 +82,7 @@ function rig() {
     restGroup: PID as number | undefined,
     stopWatching: () => void log.push("stopWatching"),
     noteQuietWaits: () => void log.push("note"),
+    notePhase: () => {},
     busyIn: (_seen: Look, pid: number) => (calls.busyPids.push(pid), state.busy),
     restsOnTimer: () => state.timedRest,
     learnLongWaits: (seen: Look, capMs: number) => void calls.learnt.push([seen, capMs]),
@@ -89,7 +92,12 @@ function rig() {
     session,
     group,
     rests,
-    atRest: (seen: Look, base: Look | undefined) => (calls.rested.push([seen, base]), state.periodic),
+    atRest: (seen: Look, base: Look | undefined) => {
+      calls.rested.push([seen, base]);
+      if (state.tick !== undefined) return { settledBy: "unsure", tickMs: state.tick.tickMs };
+      return { settledBy: state.periodic ? "periodic" : "idle" };
+    },
+    shortTick: () => state.tick,
   } as unknown as SettleParts;
   /** Start a settle whose input was `ago` ms before now. */
   const start = (base: Baseline | undefined, capMs = 1000, ago = 0, signal?: AbortSignal) => {
@@ -122,6 +130,34 @@ test("a rest on a periodic redraw settles as periodic", async () => {
   const settled = start(baseline());
   await advance(1);
   expect(settled.value).toStrictEqual({ settledBy: "periodic", program: "app", ...cost(2) });
+});
+
+test("a rest on a short tick waits for the tick's next wake-up, then says it cannot tell (unsure)", async () => {
+  const { state, start } = rig();
+  state.next = look({ [PID]: [5, 0] });
+  state.tick = { tickMs: 100, wake: "7@1000" };
+  const settled = start(baseline());
+  await advance(1);
+  await advance(1);
+  await advance(40);
+  expect(settled.done).toBe(false); // still before the tick's wake-up
+  state.tick = { tickMs: 100, wake: "7@1100" }; // it woke and waits again, on its grid
+  await advance(4);
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "unsure", tickMs: 100, program: "app" });
+});
+
+test("a hold for a tick's wake-up lasts at most the tick and 30 ms", async () => {
+  const { state, start } = rig();
+  state.next = look({ [PID]: [5, 0] });
+  state.tick = { tickMs: 100, wake: "7@1000" }; // a deadline that never changes
+  const settled = start(baseline());
+  await advance(1);
+  await advance(128);
+  expect(settled.done).toBe(false);
+  for (let i = 0; i < 4 && !settled.done; i++) await advance(4);
+  expect(settled.value).toMatchObject({ settledBy: "unsure", tickMs: 100 });
+  expect(performance.now() - state.since).toBeLessThanOrEqual(140);
 });
 
 test("without a baseline: at rest now, settled after the drain grace (no written bytes to compare)", async () => {

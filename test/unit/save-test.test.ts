@@ -1,4 +1,5 @@
 /** save_test's pieces without a PTY: new text since an input, wait text choice, masks, human input, shards. */
+import { movedHighlight } from "../../src/session/moved-highlight.ts";
 import { describe, expect, test } from "bun:test";
 import { HIDDEN_CHAR, newTextOnly, type Viewport } from "../../src/session/baseline.ts";
 import { decodeHumanInput } from "../../src/session/human-input.ts";
@@ -238,5 +239,72 @@ describe("start_session clock", () => {
       code: "FAKETIME_MISSING",
       hint: expect.stringContaining("apt-get install faketime"),
     });
+  });
+});
+
+describe("waits on a moved highlight, and no repeated goldens", () => {
+  const launch = { command: "dialog", args: [], cwd: "/tmp/x", cols: 40, rows: 5, term: "xterm-256color" };
+  test("an input that only moved a highlight waits for its cells (an ansi golden); an unchanged screen gets no second golden", () => {
+    const menu = ["  Apple", "  Banana", "  Cherry"];
+    const plan = planTest({
+      entries: [
+        {
+          kind: "input",
+          type: "send_keys",
+          args: { keys: ["down"] },
+          source: "agent",
+          highlight: { row: 1, col: 2, cols: 6, text: "Banana", ansi: "\x1b[0;7mBanana\x1b[0m" },
+          screen: { lines: menu, volatile: [] },
+        },
+        {
+          kind: "input",
+          type: "send_keys",
+          args: { keys: ["down"] },
+          source: "agent",
+          highlight: { row: 2, col: 2, cols: 6, text: "Cherry", ansi: "\x1b[0;7mCherry\x1b[0m" },
+          screen: { lines: menu, volatile: [] },
+        },
+        { kind: "input", type: "send_keys", args: { keys: ["enter"] }, source: "agent", waitText: "picked" },
+      ],
+      launch,
+      testDir: "/tmp/x",
+      name: "m",
+      slug: "m",
+      snapshots: "waits",
+      inheritedEnv: { LANG: "C.UTF-8" },
+      endMask: [],
+    });
+    expect(plan.highlightWaits).toBe(2);
+    expect(plan.idleWaits).toBe(0);
+    const steps = plan.test.steps as Record<string, unknown>[];
+    expect(steps.map((s) => `${s.type}${s.name ? `:${s.name}` : ""}`)).toEqual([
+      "send_keys",
+      "expect_snapshot:m-01-highlight",
+      "expect_snapshot:m-02",
+      "send_keys",
+      "expect_snapshot:m-03-highlight",
+      "send_keys",
+      "expect_snapshot:m-end",
+    ]);
+    expect(steps[1]).toMatchObject({ format: "ansi", region: { row: 1, col: 2, rows: 1, cols: 6 } });
+    expect(plan.goldens.map((g) => g.name)).toEqual(["m-01-highlight", "m-02", "m-03-highlight"]);
+    expect(plan.goldens[0]).toMatchObject({ format: "ansi", lines: ["\x1b[0;7mBanana\x1b[0m"] });
+  });
+});
+
+describe("movedHighlight", () => {
+  const bar = (row: number, startCol: number, text: string, kind: "inverse" | "bold" = "inverse") => ({
+    row,
+    startCol,
+    endCol: startCol + text.length,
+    text,
+    kind,
+  });
+  test("the new bar, joined with the other new runs on its row; none when nothing moved", () => {
+    const before = [bar(1, 2, "b"), bar(1, 4, "Apple"), bar(9, 0, "<OK>", "bold")];
+    const after = [bar(2, 2, "c"), bar(2, 4, "Banana"), bar(9, 0, "<OK>", "bold")];
+    expect(movedHighlight(before, after)).toMatchObject({ row: 2, startCol: 2, endCol: 10, text: "c Banana" });
+    expect(movedHighlight(before, before)).toBeUndefined();
+    expect(movedHighlight([], [bar(3, 0, "Title", "bold"), bar(4, 1, "Item")])).toMatchObject({ text: "Item" });
   });
 });

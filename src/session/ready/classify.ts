@@ -25,7 +25,16 @@ export type ThreadActivity =
   | { kind: "running" }
   | { kind: "disk" }
   | { kind: "stopped" }
-  | { kind: "wait"; call: string; nr: number; waitKind: WaitKind | "unknown"; timed: boolean; timeoutMs?: number };
+  | {
+      kind: "wait";
+      call: string;
+      nr: number;
+      waitKind: WaitKind | "unknown";
+      timed: boolean;
+      timeoutMs?: number;
+      /** When a timed wait ends, in ms of the scheduler's clock: when it went to sleep plus its timeout. */
+      deadline?: number;
+    };
 
 /** A thread's wait at rest, as remembered between inputs. */
 export interface RestWait {

@@ -7,22 +7,43 @@ import { look, scanGroup, terminalOf, type Look } from "./reading.ts";
 import { hostArch, type Arch } from "./syscalls.ts";
 
 export class ForegroundLooker {
-  /** Why the oracle cannot run for this session, or undefined when it can. */
-  unavailable: string | undefined;
   private readonly arch: Arch | null = hostArch();
+  /** Why the oracle can never run here (settings, platform), fixed at construction. */
+  private readonly never: string | undefined;
+  /** A /proc read was denied: the oracle is off for this session from then on. */
+  private denied: string | undefined;
+  /** The probe has succeeded once. */
+  private probed = false;
 
   constructor(private readonly session: Session) {
-    this.unavailable = this.check();
+    this.never = this.staticReason();
   }
 
-  private check(): string | undefined {
+  /**
+   * Why the oracle cannot run for this session, or undefined when it can. The /proc probe is retried
+   * until it succeeds once: the oracle is made as the session starts, and a process still being
+   * spawned (before its exec) may not be readable yet.
+   */
+  get unavailable(): string | undefined {
+    if (this.never !== undefined || this.denied !== undefined) return this.never ?? this.denied;
+    if (this.probed) return undefined;
+    const failed = this.probe();
+    if (failed === undefined) this.probed = true;
+    return failed;
+  }
+
+  private staticReason(): string | undefined {
     if (this.session.config.ready === "quiet") return "TUI_TESTER_READY=quiet";
     if (process.platform !== "linux") return `no /proc on ${process.platform}`;
     if (this.arch === null) return `no syscall table for ${process.arch}`;
+    return undefined;
+  }
+
+  private probe(): string | undefined {
     try {
       const probe = terminalOf(this.session.pid);
       if (probe === undefined) return "the process is gone";
-      look(this.arch, this.session.pid, [this.session.pid]);
+      look(this.arch!, this.session.pid, [this.session.pid]);
       return undefined;
     } catch (error) {
       return `/proc denied (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
@@ -54,7 +75,7 @@ export class ForegroundLooker {
     try {
       return read();
     } catch (error) {
-      this.unavailable = `/proc denied (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+      this.denied = `/proc denied (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
       return undefined;
     }
   }

@@ -5,15 +5,17 @@
  * against), startup.ts (the start-up rule), own-writes.ts (periodic redraws), settle.ts (the loop).
  */
 import type { Session } from "../session.ts";
+import { FirstInputGate, type Held } from "./first-input.ts";
 import { ForegroundLooker } from "./foreground.ts";
-import type { Baseline, Busy, ReadyOutcome } from "./outcome.ts";
+import type { AtRest, Baseline, Busy, ReadyOutcome } from "./outcome.ts";
 import { OwnWrites } from "./own-writes.ts";
 import type { Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
 import { settle, type SettleParts } from "./settle.ts";
-import { learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
+import { certainRest, learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 
-export type { Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
+export type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
+export type { Held } from "./first-input.ts";
 
 export class ReadyOracle {
   private readonly group: ForegroundLooker;
@@ -24,10 +26,18 @@ export class ReadyOracle {
   private inputs = 0;
   private startupTried = false;
   private readonly parts: SettleParts;
+  private readonly gate: FirstInputGate;
 
   constructor(private readonly session: Session) {
     this.group = new ForegroundLooker(session);
-    this.parts = { session, group: this.group, rests: this.rests, atRest: (seen, base) => this.atRest(seen, base) };
+    this.gate = new FirstInputGate(session, this.group);
+    this.parts = {
+      session,
+      group: this.group,
+      rests: this.rests,
+      atRest: (seen, base) => this.atRest(seen, base),
+      shortTick: (seen) => this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn),
+    };
     session.onInput(() => {
       this.inputs++;
       this.confirmed = false;
@@ -43,6 +53,16 @@ export class ReadyOracle {
     return this.group.available;
   }
 
+  /**
+   * Before the session's first input: hold it until the program is through its start-up (waiting for
+   * its terminal, its start-up queries' replies read), at most FIRST_INPUT_HOLD_MS. Undefined when it
+   * was not held.
+   */
+  holdFirstInput(signal?: AbortSignal): Promise<Held | undefined> {
+    if (this.gate.passed || this.inputs > 0) return Promise.resolve(undefined);
+    return this.gate.hold(signal);
+  }
+
   /** Called just before an input is written. Undefined when the oracle cannot be used. */
   async baseline(): Promise<Baseline | undefined> {
     if (!this.available || !this.session.running) return undefined;
@@ -51,11 +71,14 @@ export class ReadyOracle {
     if (this.rests.restGroup === undefined && !this.startupTried) {
       // Tried once from an input: a program never seen waiting does not cost every input the wait.
       this.startupTried = true;
-      first = await learnStartupRest(this.session, this.group, this.rests, first, STARTUP_LOOK_MS);
+      // At rest for certain (no timer shorter than a runtime's idle tick): no need to wait for quiet.
+      if (certainRest(first, this.session.pid)) this.rests.remember(first, true);
+      else first = await learnStartupRest(this.session, this.group, this.rests, first, STARTUP_LOOK_MS);
       if (first === undefined) return undefined;
     } else if (this.confirmed) {
       this.rests.remember(first, false);
     }
+    this.rests.notePhase(first);
     this.ownWrites.note(this.session.bytesOut, this.inputs);
     return { look: first, bytesOut: this.session.bytesOut, lastOutputAt: this.session.lastOutputAt };
   }
@@ -68,14 +91,16 @@ export class ReadyOracle {
     return settle(this.parts, baseline, since, capMs, signal);
   }
 
-  /** The settle found the program at rest: remember it. Returns whether it rests on a periodic redraw. */
-  private atRest(seen: Look, base: Look | undefined): boolean {
+  /** The settle found the program at rest: remember it, and say how to report it. */
+  private atRest(seen: Look, base: Look | undefined): AtRest {
     this.confirmed = true;
     this.rests.remember(seen, false);
     if (base === undefined) this.ownWrites.note(this.session.bytesOut, this.inputs);
     const periodic = this.ownWrites.periodic(() => this.rests.restsOnTimer(seen));
     this.ownWrites.settled(this.session.bytesOut, this.inputs);
-    return periodic;
+    const tick = this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn);
+    if (tick !== undefined) return { settledBy: "unsure", tickMs: tick.tickMs };
+    return { settledBy: periodic ? "periodic" : "idle" };
   }
 
   /** One look, for a fixed or waitFor settle: is the program at rest now? Undefined when unknown. */
@@ -92,7 +117,7 @@ export class ReadyOracle {
 
 const oracles = new WeakMap<Session, ReadyOracle>();
 
-/** The session's oracle (made on first use). */
+/** The session's oracle (made on first use; the registry makes it at start, so it sees the start-up queries). */
 export function readyOracle(session: Session): ReadyOracle {
   let oracle = oracles.get(session);
   if (oracle === undefined) {

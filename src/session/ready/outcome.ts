@@ -2,7 +2,17 @@
 import type { BusyState } from "./classify.ts";
 import type { Look } from "./reading.ts";
 
-export type SettledBy = "idle" | "periodic" | "quiet" | "timeout" | "exit" | "waitFor" | "fixed";
+export type SettledBy = "idle" | "periodic" | "unsure" | "quiet" | "timeout" | "exit" | "waitFor" | "fixed";
+
+/**
+ * How a settle that found the program back at rest reports it: idle; periodic (at rest, redrawing on
+ * a timer of a second or more); unsure (at rest on a tick of `tickMs` < 1 s, behind which work due
+ * later cannot be seen: the settle does not claim the screen is done).
+ */
+export interface AtRest {
+  settledBy: "idle" | "periodic" | "unsure";
+  tickMs?: number;
+}
 
 export interface Busy {
   pid: number;
@@ -17,6 +27,8 @@ export interface ReadyOutcome {
   /** The program that was judged: the foreground group's leader. */
   program?: string;
   busy?: Busy;
+  /** unsure: the period of the tick the program rests on. */
+  tickMs?: number;
   /** /proc reads this settle made, and the time they took. */
   procReads: number;
   procMs: number;

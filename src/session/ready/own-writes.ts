@@ -11,7 +11,7 @@ export class OwnWrites {
   private lastSettleAt = 0;
   private inputsAtLastSettle = 0;
   /** The program has been seen writing on its own while at rest: see periodic(). */
-  private writesOnItsOwn = false;
+  writesOnItsOwn = false;
 
   /**
    * Before an input: did the program write while it was at rest since the last settle, with no input

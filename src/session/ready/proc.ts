@@ -66,6 +66,16 @@ export function parseIo(text: string): ProcIo | undefined {
 }
 
 /** Counts the /proc reads of a settle, for the bench (the oracle's cost made visible). */
+/**
+ * `se.exec_start` of /proc/<pid>/task/<tid>/sched, in ms of the scheduler's clock: for a blocked
+ * thread, when it last ran, that is when it went to sleep in its wait. Undefined where the kernel
+ * has no sched file (no CONFIG_SCHED_DEBUG).
+ */
+export function parseExecStart(text: string): number | undefined {
+  const match = /^se\.exec_start\s*:\s*([\d.]+)$/m.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
 export const procCost = { reads: 0, ms: 0 };
 
 function isGone(error: unknown): boolean {

@@ -4,7 +4,16 @@
  * threads are read per look (the rest are counted in `unread`, never judged).
  */
 import { type ThreadActivity, classify } from "./classify.ts";
-import { listProc, parseIo, parseStat, parseSyscall, readProc, readTimeoutMs, type ProcStat } from "./proc.ts";
+import {
+  listProc,
+  parseExecStart,
+  parseIo,
+  parseStat,
+  parseSyscall,
+  readProc,
+  readTimeoutMs,
+  type ProcStat,
+} from "./proc.ts";
 import type { Arch } from "./syscalls.ts";
 import { descendants, walkTree } from "../../pty/process-tree.ts";
 
@@ -124,6 +133,12 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
       const syscall = syscallText === undefined ? undefined : parseSyscall(syscallText);
       if (blocked && syscall === undefined) continue; // the thread ended between the two reads
       const activity = classify(arch, stat, syscall, (address, type) => readTimeoutMs(pid, address, type));
+      if (activity.kind === "wait" && activity.timeoutMs !== undefined && activity.waitKind !== "other-thread") {
+        // When the wait ends: its phase against the rest's (rest-model.ts, the grid of a periodic loop).
+        const sched = readProc(`${base}/sched`);
+        const sleptAt = sched === undefined ? undefined : parseExecStart(sched);
+        if (sleptAt !== undefined) activity.deadline = sleptAt + activity.timeoutMs;
+      }
       result.threads.push({ pid, tid: Number(tid), command, activity });
     }
   }

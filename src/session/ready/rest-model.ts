@@ -8,6 +8,26 @@ import type { Look, ThreadLook } from "./reading.ts";
 
 /** A timed input wait seen this often ending in the rest with nothing written is taken as rest (mc). */
 const QUIET_WAIT_REPEATS = 2;
+/**
+ * A periodic loop's wake-ups fall on a grid: after an input it goes back to the rest of its current
+ * period (its wait ends when the period's would have), and from a wake-up it waits a full period. A
+ * shorter wait that ends off that grid is a timer the input set. A wait may end this much later than
+ * the grid (the loop computed its timeout a moment before it slept; more under load) or this much
+ * earlier (timeouts rounded to the ms).
+ */
+const GRID_LATE_MS = 5;
+const GRID_EARLY_MS = 2;
+/** A wait at least this share of the rest's period, less 5 ms, is a full period: the loop re-armed. */
+const FULL_PERIOD = 0.9;
+/**
+ * A program resting on a timed wait for input shorter than this (an event loop's tick, a spinner's
+ * frame) can do work at a wake-up that no wait shows beforehand: a timer due after its next tick hides
+ * behind the tick. Its settles say they cannot tell. Longer rests (bun's 1 s, vim's 4 s, mc's 10 s)
+ * are taken as rests: work hidden behind them would come a second or more later.
+ */
+export const UNSURE_TICK_MS = 1000;
+/** Sibling threads whose rests a thread's wait is also judged against (see verdict). */
+const MAX_SIBLINGS = 32;
 
 export class RestModel {
   private readonly rest = new Map<number, RestWait>();
@@ -20,6 +40,10 @@ export class RestModel {
    * select with no timeout (after Tab) and in select(10 s) (after an arrow key).
    */
   private readonly quietWaits = new Map<number, Map<string, number>>();
+  /** Per thread, when its last wait judged rest ends: the phase of its periodic wake-ups. */
+  private readonly phase = new Map<number, number>();
+  /** Per process, its threads with a rest (at most MAX_SIBLINGS each). */
+  private readonly threadsOf = new Map<number, number[]>();
   /** Per thread, the timed input wait it is in during this settle, and its process's wchar then. */
   private readonly watching = new Map<number, { key: string; wchar: number; left: boolean }>();
 
@@ -29,9 +53,46 @@ export class RestModel {
     this.restGroup = seen.tpgid;
     for (const thread of seen.threads) {
       const wait = restOf(thread.activity, this.rest.get(thread.tid), startup);
-      if (wait !== undefined) this.rest.set(thread.tid, wait);
+      if (wait === undefined) continue;
+      this.rest.set(thread.tid, wait);
+      const tids = this.threadsOf.get(thread.pid) ?? [];
+      if (!tids.includes(thread.tid) && tids.length < MAX_SIBLINGS)
+        this.threadsOf.set(thread.pid, [...tids, thread.tid]);
     }
+    if (this.threadsOf.size > 4096) this.threadsOf.clear();
     if (this.rest.size > 4096) this.rest.clear(); // threads come and go; never grow without bound
+    this.notePhase(seen);
+  }
+
+  /** Keep the deadline of each thread's wait judged rest in `seen`: the grid later waits are held to. */
+  notePhase(seen: Look): void {
+    for (const thread of seen.threads) {
+      const a = thread.activity;
+      if (a.kind !== "wait" || a.deadline === undefined) continue;
+      if (this.verdict(thread).rest) this.phase.set(thread.tid, a.deadline);
+    }
+    if (this.phase.size > 4096) this.phase.clear();
+  }
+
+  /**
+   * The tick `seen` rests on, when a thread rests on a timed wait for input shorter than
+   * UNSURE_TICK_MS (or on any short timed wait, for a program that writes on its own): the settle
+   * cannot tell whether work waits behind it. `wake` names when those waits end: it changes once the
+   * tick has woken and waits again.
+   */
+  shortTick(seen: Look, writesOnItsOwn: boolean): { tickMs: number; wake: string } | undefined {
+    let tickMs: number | undefined;
+    const wakes: string[] = [];
+    for (const { thread, verdict } of this.verdicts(seen)) {
+      const a = thread.activity;
+      if (!verdict.rest || !verdict.timed || a.kind !== "wait") continue;
+      if (a.waitKind !== "input" && !writesOnItsOwn) continue;
+      const period = Math.max(this.rest.get(thread.tid)?.timeoutMs ?? 0, a.timeoutMs ?? 0);
+      if (period <= 0 || period >= UNSURE_TICK_MS) continue;
+      tickMs = Math.min(tickMs ?? period, period);
+      wakes.push(`${thread.tid}@${a.deadline ?? a.timeoutMs}`);
+    }
+    return tickMs === undefined ? undefined : { tickMs, wake: wakes.join() };
   }
 
   private verdicts(seen: Look): { thread: ThreadLook; verdict: Verdict }[] {
@@ -45,10 +106,46 @@ export class RestModel {
 
   /** judge() against the thread's rest, or a timed input wait learnt as rest too (quietWaits). */
   private verdict(thread: ThreadLook): Verdict {
-    const verdict = judge(thread.activity, this.rest.get(thread.tid), thread.tid === thread.pid);
+    let verdict = this.judged(thread, thread.tid);
+    // Runtimes with their own scheduler (Go) move a waiting role between threads: a wait that was a
+    // sibling thread's rest is rest here too.
+    for (const sibling of verdict.rest || verdict.state === "running" ? [] : (this.threadsOf.get(thread.pid) ?? [])) {
+      if (sibling === thread.tid) continue;
+      const other = this.judged(thread, sibling);
+      if (other.rest && this.rest.get(sibling)?.nr === (thread.activity as { nr?: number }).nr) {
+        verdict = other;
+        break;
+      }
+    }
     const key = timedInputWait(thread);
     const learnt = key !== undefined && (this.quietWaits.get(thread.tid)?.get(key) ?? 0) >= QUIET_WAIT_REPEATS;
     return !verdict.rest && learnt ? { rest: true, waitsForInput: true, timed: true } : verdict;
+  }
+
+  /**
+   * The timed rest of a periodic loop, judged by the phase of its wake-ups when it is known: in the
+   * rest's syscall, a full period (from a wake-up) or a shorter wait ending on the grid (the rest of
+   * the current period) is rest; a shorter wait ending off the grid is a timer. Without a known phase,
+   * judge()'s verdict (a timeout from half to twice the rest's) stands.
+   */
+  private judged(thread: ThreadLook, restOfTid: number): Verdict {
+    return this.onGrid(thread, judge(thread.activity, this.rest.get(restOfTid), thread.tid === thread.pid), restOfTid);
+  }
+
+  private onGrid(thread: ThreadLook, verdict: Verdict, restOfTid: number): Verdict {
+    const a = thread.activity;
+    const rest = this.rest.get(restOfTid);
+    const phase = this.phase.get(restOfTid);
+    if (a.kind !== "wait" || a.deadline === undefined || a.timeoutMs === undefined || phase === undefined)
+      return verdict;
+    if (rest?.timeoutMs === undefined || !rest.timed || rest.nr !== a.nr) return verdict;
+    const period = rest.timeoutMs;
+    if (period <= GRID_LATE_MS + GRID_EARLY_MS || a.timeoutMs > period * 2 + 20) return verdict;
+    const full = a.timeoutMs >= period * FULL_PERIOD - 5;
+    const into = (((a.deadline - phase) % period) + period) % period;
+    const grid = into <= GRID_LATE_MS || into >= period - GRID_EARLY_MS;
+    if (full || grid) return { rest: true, waitsForInput: a.waitKind === "input", timed: true };
+    return { rest: false, state: "timer", timerDueMs: a.timeoutMs, call: a.call };
   }
 
   /** A settle starts: the timed waits watched in the last one are forgotten. */

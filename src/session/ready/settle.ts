@@ -5,7 +5,7 @@
 import { cancelled } from "../../errors.ts";
 import type { Session } from "../session.ts";
 import type { ForegroundLooker } from "./foreground.ts";
-import type { Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
+import type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
 import { procCost } from "./proc.ts";
 import type { Look } from "./reading.ts";
 import type { RestModel } from "./rest-model.ts";
@@ -34,11 +34,19 @@ export interface SettleParts {
   group: ForegroundLooker;
   rests: RestModel;
   /**
-   * The program is back at rest in `seen` and drained: record it. Returns whether it rests on a
-   * periodic redraw. `base` is undefined when the settle had no baseline.
+   * The program is back at rest in `seen` and drained: record it. Returns how to report it: idle,
+   * periodic (redraws on a long timer), or unsure (rests on a short tick that can hide work).
+   * `base` is undefined when the settle had no baseline.
    */
-  atRest(seen: Look, base: Look | undefined): boolean;
+  atRest(seen: Look, base: Look | undefined): AtRest;
+  /** The short tick `seen` rests on, if any (rest-model.ts shortTick). */
+  shortTick(seen: Look): { tickMs: number; wake: string } | undefined;
 }
+
+/** A hold for a tick's wake-up (see settle) lasts at most the tick and this much more. */
+const HOLD_SLACK_MS = 30;
+/** Looks while holding for a wake-up are this far apart: the wake-up shows a look later at most. */
+const HOLD_LOOK_GAP_MS = 4;
 
 /**
  * Wait until the program is back at rest after an input (or, without a baseline, at rest now) and
@@ -53,10 +61,11 @@ export async function settle(
 ): Promise<ReadyOutcome> {
   const { session, group, rests } = parts;
   const cost = { reads: procCost.reads, ms: procCost.ms };
-  const outcome = (settledBy: SettledBy, program?: string, busy?: Busy): ReadyOutcome => ({
+  const outcome = (settledBy: SettledBy, program?: string, busy?: Busy, tickMs?: number): ReadyOutcome => ({
     settledBy,
     ...(program !== undefined ? { program } : {}),
     ...(busy !== undefined ? { busy } : {}),
+    ...(tickMs !== undefined ? { tickMs } : {}),
     procReads: procCost.reads - cost.reads,
     procMs: Math.round((procCost.ms - cost.ms) * 100) / 100,
   });
@@ -71,6 +80,11 @@ export async function settle(
   rests.stopWatching();
   let known = base;
   let restSince: { at: number; bytes: number } | undefined;
+  // Back at rest on a short tick, the settle waits for the tick's next wake-up, at most one period:
+  // a timer the input set that falls in that period then shows (off the tick's grid). Later work
+  // stays hidden, and the outcome says so (unsure).
+  let hold: { wake: string; until: number } | undefined;
+  let held = false;
   for (;;) {
     if (signal?.aborted) throw cancelled("The wait");
     if (!session.running) {
@@ -87,6 +101,7 @@ export async function settle(
     known = seen;
     if (base !== undefined) rests.noteQuietWaits(seen);
     const busy = rests.busyIn(seen, session.pid);
+    rests.notePhase(seen);
     const responded = base === undefined || respondedTo(parts, base, seen, bytesAtStart, now - since);
     if (busy === undefined && responded) {
       if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut };
@@ -95,9 +110,14 @@ export async function settle(
         (drained(session, base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)
       ) {
         await session.emulator.flushed();
-        if (session.bytesOut === restSince.bytes) {
-          const periodic = parts.atRest(seen, base);
-          return outcome(periodic ? "periodic" : "idle", seen.leader);
+        const tick = held ? undefined : parts.shortTick(seen);
+        if (tick !== undefined && hold === undefined)
+          hold = { wake: tick.wake, until: now + tick.tickMs + HOLD_SLACK_MS };
+        else if (tick !== undefined && hold !== undefined && (tick.wake !== hold.wake || now >= hold.until))
+          held = true;
+        if (session.bytesOut === restSince.bytes && (tick === undefined || held)) {
+          const rest = parts.atRest(seen, base);
+          return outcome(rest.settledBy, seen.leader, undefined, rest.tickMs);
         }
       }
       restSince.bytes = session.bytesOut;
@@ -114,7 +134,8 @@ export async function settle(
         busy ?? (responded ? undefined : { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" }),
       );
     }
-    const gap = restSince !== undefined ? 1 : Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
+    const resting = restSince !== undefined ? (hold !== undefined && !held ? HOLD_LOOK_GAP_MS : 1) : undefined;
+    const gap = resting ?? Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
     await Bun.sleep(Math.min(gap, capMs - elapsed));
   }
 }

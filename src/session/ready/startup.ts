@@ -47,3 +47,27 @@ export async function learnStartupRest(
   if (waiting !== undefined) rests.remember(waiting, true);
   return last;
 }
+
+/**
+ * A timed wait at least this long, seen at start-up, is taken as the rest at once: runtimes' start-up
+ * transients are short waits (bun's 100 ms), and any timer an input sets shorter than it shows.
+ */
+export const CERTAIN_TIMED_REST_MS = 500;
+
+/**
+ * `seen` is a rest without waiting for the start-up output to go quiet: the session's own group holds
+ * the terminal and every thread waits for input or another thread with no timeout, or in a timed wait
+ * of at least CERTAIN_TIMED_REST_MS (vim's 4 s select, bun's 1 s tick), or is stopped. The first input of a fresh
+ * session then costs what later ones do.
+ */
+export function certainRest(seen: Look, sessionPid: number): boolean {
+  if (seen.tpgid !== sessionPid || seen.threads.length === 0 || !allWaiting(seen)) return false;
+  if (!seen.threads.some((t) => t.activity.kind === "wait" && t.activity.waitKind === "input")) return false;
+  return seen.threads.every(({ activity: a, tid, pid }) => {
+    if (a.kind !== "wait") return true;
+    if (a.waitKind === "unknown") return false;
+    if (!a.timed) return true;
+    if (a.call === "futex" && tid !== pid) return true; // a worker parked with a deadline
+    return a.timeoutMs !== undefined && a.timeoutMs >= CERTAIN_TIMED_REST_MS;
+  });
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bun
+/**
+ * The ready oracle on its corpus (test/fixtures/corpus/cases.ts): `bun run bench:ready-corpus
+ * [--quick] [--idle|--loaded] [--only=WORD]`. Every case runs at idle and again beside a CPU hog on
+ * each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
+ * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
+ * settle took beyond the moment the answer was written (from the raw output). Reported per class,
+ * with the held-out cases apart, and the machine's load average with every table.
+ */
+import { loadavg } from "node:os";
+import { DEFAULT_CONFIG } from "../src/config.ts";
+import { observe, type ScreenBlock } from "../src/session/observe.ts";
+import { SessionRegistry } from "../src/session/registry.ts";
+import type { Session } from "../src/session/session.ts";
+import { waitForText } from "../src/session/wait.ts";
+import { buildCorpus, corpus, type CorpusCase } from "../test/fixtures/corpus/cases.ts";
+
+const argv = process.argv.slice(2);
+const QUICK = argv.includes("--quick");
+const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
+const passes = argv.includes("--idle") ? ["idle"] : argv.includes("--loaded") ? ["loaded"] : ["idle", "loaded"];
+const INPUTS = QUICK ? 2 : 4;
+const utf8 = new TextEncoder();
+const pct = (xs: number[], p: number) =>
+  xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+
+interface Row {
+  premature: number;
+  claimedPremature: number;
+  inputs: number;
+  /** Settle time beyond the answer's write, for inputs whose answer was on screen. */
+  over: number[];
+  waited: number[];
+  settledBy: Record<string, number>;
+}
+const row = (): Row => ({ premature: 0, claimedPremature: 0, inputs: 0, over: [], waited: [], settledBy: {} });
+
+const claims = (b: ScreenBlock) => b.settledBy === "idle" || b.settledBy === "periodic" || b.quiet;
+
+async function runCase(registry: SessionRegistry, c: CorpusCase, into: Row[]): Promise<void> {
+  const session = await registry.start({
+    command: c.command,
+    args: c.args,
+    cols: 80,
+    rows: 24,
+    term: "xterm-256color",
+    env: c.env,
+  });
+  try {
+    await waitForText(session, { pattern: c.ready, timeoutMs: 15_000, pollIntervalMs: 5, matchScreen: true });
+    for (let n = 1; n <= INPUTS; n++) await oneInput(session, c, n, into);
+  } catch (error) {
+    console.log(`  ${c.name}: ${String(error).slice(0, 200)}`);
+  } finally {
+    await registry.stop(session.id, "SIGKILL", 0);
+  }
+}
+
+async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[]): Promise<void> {
+  let text = "";
+  let markedAt: number | undefined;
+  const start = performance.now();
+  const stop = session.onOutput((chunk) => {
+    if (markedAt !== undefined) return;
+    text = (text + Buffer.from(chunk).toString("latin1")).slice(-4096);
+    if (text.includes(c.mark(n))) markedAt = performance.now();
+  });
+  const observed = await observe(session, () => session.write(utf8.encode(c.input(n))), {
+    captureScreen: true,
+    screenDetail: "full",
+  });
+  stop();
+  const block = observed.screen!;
+  const screen = block.after!.text.replace(/[ \t]+$/gm, "");
+  const missing = !screen.includes(c.answer(n));
+  for (const r of into) {
+    r.inputs++;
+    r.settledBy[block.settledBy] = (r.settledBy[block.settledBy] ?? 0) + 1;
+    r.waited.push(block.waitedMs);
+    if (missing) r.premature++;
+    if (missing && claims(block)) r.claimedPremature++;
+    if (!missing && markedAt !== undefined) r.over.push(Math.max(0, block.totalMs - (markedAt - start)));
+  }
+  if (missing && process.env.CORPUS_DEBUG && !c.heldOut)
+    console.log(
+      `  premature: ${c.name} #${n} ${block.settledBy} after ${block.waitedMs} ms`,
+      JSON.stringify(block.busy),
+    );
+  // The next input starts from a settled program: a premature screen's answer lands first.
+  if (missing)
+    await waitForText(session, { pattern: c.mark(n), timeoutMs: 5000, pollIntervalMs: 5, matchScreen: true }).catch(
+      () => {},
+    );
+}
+
+function hogs(): { stop(): void } {
+  const procs = [0, 1].map(() => Bun.spawn(["sh", "-c", "while :; do :; done"], { stdout: "ignore" }));
+  return { stop: () => procs.forEach((p) => p.kill("SIGKILL")) };
+}
+
+const fmt = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
+
+function table(title: string, rows: Map<string, Row>): void {
+  console.log(`\n${title}`);
+  console.log(
+    "| class | inputs | premature | premature and claimed | settle p50 / p95 ms | beyond the answer p50 / p95 ms | settledBy |",
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const [name, r] of rows) {
+    const waited = `${pct(r.waited, 0.5)} / ${pct(r.waited, 0.95)}`;
+    const over = `${Math.round(pct(r.over, 0.5))} / ${Math.round(pct(r.over, 0.95))}`;
+    console.log(
+      `| ${name} | ${r.inputs} | ${r.premature} | ${r.claimedPremature} | ${waited} | ${over} | ${fmt(r.settledBy)} |`,
+    );
+  }
+}
+
+const built = buildCorpus();
+const cases = corpus(built).filter(
+  (c) => (only === undefined || c.name.includes(only)) && Bun.which(c.command) !== null,
+);
+const skipped = corpus(built).length - cases.length;
+console.log(
+  `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut).length} held out), ${INPUTS} inputs each` +
+    `${built.go ? "" : "; go absent"}${built.ncurses ? "" : "; gcc/ncurses absent"}${skipped ? `; ${skipped} skipped` : ""}`,
+);
+const registry = new SessionRegistry({ ...DEFAULT_CONFIG, ready: "auto" });
+for (const pass of passes) {
+  const hog = pass === "loaded" ? hogs() : undefined;
+  const started = performance.now();
+  const load: number[] = [];
+  const tuned = new Map<string, Row>();
+  const heldOut = new Map<string, Row>();
+  const perCase = new Map<string, Row>();
+  for (const c of cases) {
+    const group = c.heldOut ? heldOut : tuned;
+    const klass = group.get(c.class) ?? row();
+    group.set(c.class, klass);
+    const all = group.get("all") ?? row();
+    const mine = row();
+    // Held-out cases are reported only as their part's classes, never one by one.
+    if (!c.heldOut) perCase.set(c.name, mine);
+    await runCase(registry, c, [klass, all, mine]);
+    load.push(loadavg()[0]!);
+    group.delete("all");
+    group.set("all", all);
+  }
+  hog?.stop();
+  const seconds = Math.round((performance.now() - started) / 1000);
+  const loadText = `load average ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)} on ${navigator.hardwareConcurrency} cores`;
+  table(`${pass}${hog ? " (a CPU hog on each core)" : ""}, tuned part, ${loadText}, ${seconds} s`, tuned);
+  table(`${pass}, held-out part`, heldOut);
+  if (process.env.CORPUS_CASES) table(`${pass}, per case (tuned part only)`, perCase);
+}
+await registry.shutdown(200);
+built.cleanup();
+process.exit(0);

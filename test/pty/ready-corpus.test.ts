@@ -1,0 +1,61 @@
+/**
+ * The ready oracle on a few programs of its corpus (test/fixtures/corpus/cases.ts; the whole corpus
+ * runs in bench/ready-corpus.ts). The rule checked on every input: a screen the reply presents as
+ * done (idle, periodic, quiet) holds the answer; where the program rests on a short tick, the reply
+ * says it cannot tell (unsure, not quiet). Programs that answer at once or after work the kernel
+ * shows must have the answer on screen. The Go and ncurses programs are built into a temporary
+ * directory and skipped when go or gcc is absent. Only cases of the tuned part are used here.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { observe } from "../../src/session/observe.ts";
+import { waitForText } from "../../src/session/wait.ts";
+import { buildCorpus, corpus, type CorpusCase } from "../fixtures/corpus/cases.ts";
+import { startOptions, testRegistry } from "../registry-helpers.ts";
+
+const linux = process.platform === "linux";
+const built = linux ? buildCorpus() : undefined;
+afterAll(() => built?.cleanup());
+const utf8 = new TextEncoder();
+
+const PICKED = [
+  "asyncio tick 100 answer 30",
+  "asyncio tick 100 answer 400",
+  "threadpool sleep 0",
+  "node tick 0 answer 0",
+  "bun tick 0 answer 0",
+  "bash make (no-op step)",
+  "go answer 0",
+  "ncurses wait answer 0",
+];
+const cases = built === undefined ? [] : corpus(built).filter((c) => PICKED.includes(c.name) && !c.heldOut);
+
+async function inputs(c: CorpusCase, count: number): Promise<void> {
+  await using registry = testRegistry();
+  const session = await registry.start(startOptions(c.command, c.args, { env: c.env }));
+  await waitForText(session, { pattern: c.ready, timeoutMs: 15_000, pollIntervalMs: 20, matchScreen: true });
+  for (let n = 1; n <= count; n++) {
+    const observed = await observe(session, () => session.write(utf8.encode(c.input(n))), {
+      captureScreen: true,
+      screenDetail: "full",
+    });
+    const block = observed.screen!;
+    const answered = block.after!.text.replace(/[ \t]+$/gm, "").includes(c.answer(n));
+    const claimed = block.settledBy === "idle" || block.settledBy === "periodic" || block.quiet;
+    if (!answered)
+      expect({ claimed, settledBy: block.settledBy }).toEqual({ claimed: false, settledBy: expect.anything() });
+    if (c.class === "at-once" || c.class === "visible" || c.class === "shell")
+      expect({ answered, settledBy: block.settledBy }).toEqual({ answered: true, settledBy: expect.anything() });
+    if (block.settledBy === "unsure") expect(block).toMatchObject({ quiet: false, tickMs: expect.any(Number) });
+    if (!answered)
+      await waitForText(session, { pattern: c.mark(n), timeoutMs: 5000, pollIntervalMs: 10, matchScreen: true });
+  }
+}
+
+describe.skipIf(!linux)("corpus programs: no premature screen claimed done", () => {
+  for (const name of PICKED) {
+    const c = cases.find((x) => x.name === name);
+    test.skipIf(c === undefined || Bun.which(c.command) === null)(name, async () => {
+      await inputs(c!, 3);
+    });
+  }
+});

@@ -1,0 +1,96 @@
+/**
+ * The ready oracle's rest model on a periodic loop (session/ready/rest-model.ts): waits judged by the
+ * phase of the loop's wake-ups, rests that move between threads, the short tick that makes a settle
+ * unsure, and the start-up rest taken at once when it is certain (startup.ts certainRest).
+ */
+import { expect, test } from "bun:test";
+import type { ThreadActivity } from "../../src/session/ready/classify.ts";
+import type { Look, ThreadLook } from "../../src/session/ready/reading.ts";
+import { RestModel, UNSURE_TICK_MS } from "../../src/session/ready/rest-model.ts";
+import { certainRest } from "../../src/session/ready/startup.ts";
+
+const PID = 100;
+const EPOLL = 232;
+
+/** A thread in epoll_wait(timeoutMs) that went to sleep at `sleptAt` (ms of the scheduler's clock). */
+function epoll(timeoutMs: number | undefined, sleptAt?: number, tid = PID): ThreadLook {
+  const activity: ThreadActivity =
+    timeoutMs === undefined
+      ? { kind: "wait", call: "epoll_wait", nr: EPOLL, waitKind: "input", timed: false }
+      : {
+          kind: "wait",
+          call: "epoll_wait",
+          nr: EPOLL,
+          waitKind: "input",
+          timed: true,
+          timeoutMs,
+          ...(sleptAt !== undefined ? { deadline: sleptAt + timeoutMs } : {}),
+        };
+  return { pid: PID, tid, command: "python3", activity };
+}
+
+function look(...threads: ThreadLook[]): Look {
+  return { at: 0, tpgid: PID, leader: "python3", pids: [PID], threads, io: new Map(), unread: 0 };
+}
+
+/** A model that knows the loop's 100 ms tick, its current wait ending at 1100. */
+function ticking(): RestModel {
+  const rests = new RestModel();
+  rests.remember(look(epoll(100, 1000)), false);
+  return rests;
+}
+
+test("the rest of the current period, ending on the tick's grid, is rest", () => {
+  const rests = ticking();
+  // An input at 1040 woke it; it waits the 60 ms left of the period.
+  expect(rests.busyIn(look(epoll(60, 1040)), PID)).toBeUndefined();
+  // A later period's wake-up, a little late (the timeout was computed before it slept).
+  expect(rests.busyIn(look(epoll(57, 1146)), PID)).toBeUndefined();
+});
+
+test("a shorter wait ending off the grid is a timer the input set, though within half to twice the rest", () => {
+  const rests = ticking();
+  expect(rests.busyIn(look(epoll(50, 1010)), PID)).toMatchObject({ state: "timer", timerDueMs: 50 });
+});
+
+test("a full period from a wake-up is rest, and moves the grid", () => {
+  const rests = ticking();
+  const fresh = look(epoll(100, 1130)); // woke at its tick late, under load: a new phase
+  expect(rests.busyIn(fresh, PID)).toBeUndefined();
+  rests.notePhase(fresh);
+  expect(rests.busyIn(look(epoll(40, 1190)), PID)).toBeUndefined(); // on the new grid (1230)
+  expect(rests.busyIn(look(epoll(40, 1160)), PID)).toMatchObject({ state: "timer" }); // off it
+});
+
+test("without the phase (no sched file), half to twice the rest stays the rule", () => {
+  const rests = new RestModel();
+  rests.remember(look(epoll(100)), false);
+  expect(rests.busyIn(look(epoll(60)), PID)).toBeUndefined();
+  expect(rests.busyIn(look(epoll(20)), PID)).toMatchObject({ state: "timer" });
+});
+
+test("a wait that was a sibling thread's rest is rest (a runtime moved the role between threads)", () => {
+  const rests = new RestModel();
+  rests.remember(look(epoll(undefined, undefined, PID), epoll(100, 1000, 101)), false);
+  // The 100 ms poller now runs on the main thread, and the untimed read on the other.
+  expect(rests.busyIn(look(epoll(100, 1100, PID), epoll(undefined, undefined, 101)), PID)).toBeUndefined();
+});
+
+test("a rest on a timed wait for input under 1 s is a short tick: the settle cannot tell", () => {
+  const rests = ticking();
+  expect(rests.shortTick(look(epoll(60, 1040)), false)).toEqual({ tickMs: 100, wake: `${PID}@1100` });
+  const long = new RestModel();
+  long.remember(look(epoll(UNSURE_TICK_MS, 0)), false);
+  expect(long.shortTick(look(epoll(UNSURE_TICK_MS, 0)), true)).toBeUndefined();
+  const untimed = new RestModel();
+  untimed.remember(look(epoll(undefined)), false);
+  expect(untimed.shortTick(look(epoll(undefined)), true)).toBeUndefined();
+});
+
+test("a start-up rest is certain with no timer, or a timer of half a second or more", () => {
+  expect(certainRest(look(epoll(undefined)), PID)).toBe(true);
+  expect(certainRest(look(epoll(4000, 0)), PID)).toBe(true);
+  expect(certainRest(look(epoll(100, 0)), PID)).toBe(false); // bun's start-up waits: wait for quiet
+  expect(certainRest(look(epoll(undefined)), PID + 1)).toBe(false); // another group holds the terminal
+  expect(certainRest(look({ pid: PID, tid: PID, command: "x", activity: { kind: "running" } }), PID)).toBe(false);
+});
