@@ -3,6 +3,7 @@
  * run_script (built on the tools) and the tools are both assembled here, and no import runs upward.
  * A new tool: define it in its category file under tools/, then list it below.
  */
+import { expectExitStep, expectFileStep } from "./script/expect-outcomes.ts";
 import { expectSnapshotStep } from "./script/expect-snapshot.ts";
 import { makeRunScript } from "./script/run-script.ts";
 import { saveTest } from "./script/save-test.ts";
@@ -42,14 +43,16 @@ const sessionTools: SessionToolDef[] = [
 ];
 
 /**
- * Every run_script step type: the tools marked scriptable plus the script-only sleep, assert_text and
- * expect_snapshot.
+ * Every run_script step type: the tools marked scriptable plus the script-only sleep, assert_text,
+ * expect_snapshot, expect_exit and expect_file.
  */
 export const scriptSteps: SessionToolDef[] = [
   ...[...sessionTools, markRecordingTool, screenshotTool].filter((tool) => tool.scriptable),
   sleepStep,
   assertTextStep,
   expectSnapshotStep,
+  expectExitStep,
+  expectFileStep,
 ];
 
 export const runScript = makeRunScript(scriptSteps);

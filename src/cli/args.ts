@@ -46,9 +46,13 @@ A file holds one test or a list of them:
                { "type": "expect_snapshot", "name": "after-echo" } ] }
 Optional per test: "defaults" (run_script defaults), "timeoutMs", "retries", "skip".
 An inline waitFor that times out fails its step unless the step (or "defaults") says "optional": true.
+assert_text waits until it holds (absent, with negate), up to its timeoutMs (else defaults.timeoutMs,
+else 5000). expect_exit { code | signal } and expect_file { path, exists, contains, equals, golden }
+check what the program left.
 Sessions get TZ=UTC and LANG=C.UTF-8 unless "session.env" sets them. save_test writes such files.
 The session's cwd defaults to the test file's directory (a relative cwd is resolved from there).
-expect_snapshot goldens live in __snapshots__/<file name>/<name>.txt (or .ansi) beside the file.
+expect_snapshot goldens live in __snapshots__/<file name>/<name>.txt (or .ansi) beside the file,
+expect_file goldens in the same directory under their own name.
 
 Options:
   --workers, -j N          Tests run in parallel (default: CPU count, here ${defaultWorkers()}).

@@ -6,7 +6,7 @@
 import { basename, dirname, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
-import type { ScriptDefaults } from "../script/steps.ts";
+import { TEST_ASSERT_TIMEOUT_MS, type ScriptDefaults } from "../script/steps.ts";
 import { testGoldenDir } from "../script/test-from-history.ts";
 import { runScript } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
@@ -36,11 +36,27 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** Where a test file's goldens live: __snapshots__/<file name>/ beside it. */
 export const snapshotDir = testGoldenDir;
 
-/** The steps as run: expect_snapshot steps get the file's golden directory and the run's update mode. */
-export function withSnapshotTarget(test: TestCase, update: SnapshotUpdate): Record<string, unknown>[] {
-  return test.steps.map((step) =>
-    step.type === "expect_snapshot" ? { ...step, dir: snapshotDir(test.file), update } : step,
-  );
+/** Steps whose golden files live in the test file's golden directory (the runner sets their dir and update). */
+const GOLDEN_STEPS = new Set(["expect_snapshot", "expect_file"]);
+
+/**
+ * The steps as run: golden steps get the file's golden directory and the run's update mode; assert_text waits (up to
+ * the step's timeoutMs, else the file's defaults.timeoutMs, else TEST_ASSERT_TIMEOUT_MS), as the library's matchers do.
+ */
+export function stepsAsRun(test: TestCase, update: SnapshotUpdate): Record<string, unknown>[] {
+  return test.steps.map((step) => {
+    if (GOLDEN_STEPS.has(String(step.type))) return { ...step, dir: snapshotDir(test.file), update };
+    if (step.type === "assert_text" && step.timeoutMs === undefined)
+      return { ...step, timeoutMs: test.defaults.timeoutMs ?? TEST_ASSERT_TIMEOUT_MS };
+    return step;
+  });
+}
+
+/** The file name of a step's golden in its test file's golden directory, if it has one. */
+export function goldenName(step: Record<string, unknown>): string | undefined {
+  if (step.type === "expect_snapshot") return `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`;
+  if (step.type === "expect_file" && typeof step.golden === "string") return step.golden;
+  return undefined;
 }
 
 /** valibot's own summary ("× message / → at path"), indented under the file's line, at most 10 issues. */
@@ -100,9 +116,9 @@ function checkTest(
         `start_session's arguments (command, args, cwd, env, cols, rows, term, name).`,
     );
   for (const [index, step] of t.steps.entries()) {
-    if (step.type === "expect_snapshot" && ("dir" in step || "update" in step)) {
+    if (GOLDEN_STEPS.has(String(step.type)) && ("dir" in step || "update" in step)) {
       problems.push(
-        `${at} steps[${index}] (expect_snapshot): "dir" and "update" are set by the ` +
+        `${at} steps[${index}] (${step.type}): "dir" and "update" are set by the ` +
           `test runner.\n  Fix: remove them; goldens live in ` +
           `__snapshots__/${basename(file)}/, and --update-snapshots rewrites them.`,
       );
@@ -124,7 +140,7 @@ function checkTest(
     // run_script's own schema and checks (step types, arguments, key names, regexes), as an agent's script gets them
     const script = v.safeParse(runScript.input, {
       sessionId: "tui-check",
-      steps: withSnapshotTarget(test, "none"),
+      steps: stepsAsRun(test, "none"),
       defaults: t.defaults,
     });
     if (!script.success) {
@@ -180,14 +196,14 @@ export async function loadTests(
         );
       names.add(test.name);
       for (const [stepIndex, step] of test.steps.entries()) {
-        if (step.type !== "expect_snapshot") continue;
-        const key = `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`;
+        const key = goldenName(step);
+        if (key === undefined) continue;
         const owner = goldens.get(key);
         if (owner !== undefined)
           problems.push(
-            `${where} ("${test.name}") steps[${stepIndex}] (expect_snapshot): the golden ` +
+            `${where} ("${test.name}") steps[${stepIndex}] (${step.type}): the golden ` +
               `"${key}" is already used by ${owner.replace(/#(\d+)$/, " steps[$1]")}.\n  Fix: ` +
-              `give each expect_snapshot in a file its own name.`,
+              `give each expect_snapshot and expect_file golden in a file its own name.`,
           );
         goldens.set(key, `${test.name}#${stepIndex}`);
       }

@@ -1,19 +1,21 @@
 /**
  * Goldens no test uses: files under a test file's __snapshots__/<file name>/ that none of its
- * expect_snapshot steps names, and golden directories whose test file is gone.
+ * expect_snapshot or expect_file steps names, and golden directories whose test file is gone.
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { snapshotDir, type TestCase } from "./load.ts";
+import { goldenName, snapshotDir, type TestCase } from "./load.ts";
 
-const GOLDEN = /\.(txt|ansi)$/;
+/** Every file in a golden directory is a golden (screens .txt/.ansi, expect_file's under their own names), but a
+ * write in progress. */
+const isGolden = (name: string) => !name.endsWith(".tmp");
 
 export async function obsoleteGoldens(files: string[], tests: TestCase[]): Promise<string[]> {
   const used = new Set<string>();
   for (const test of tests) {
     for (const step of test.steps) {
-      if (step.type === "expect_snapshot")
-        used.add(join(snapshotDir(test.file), `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`));
+      const name = goldenName(step);
+      if (name !== undefined) used.add(join(snapshotDir(test.file), name));
     }
   }
   const obsolete: string[] = [];
@@ -28,7 +30,7 @@ export async function obsoleteGoldens(files: string[], tests: TestCase[]): Promi
       if (!testFiles.has(testFile) && (await stat(testFile).catch(() => null)) !== null) continue;
       for (const name of await entries(goldenDir)) {
         const golden = join(goldenDir, name);
-        if (GOLDEN.test(name) && !used.has(golden)) obsolete.push(golden);
+        if (isGolden(name) && !used.has(golden)) obsolete.push(golden);
       }
     }
   }

@@ -3,6 +3,7 @@
  * itself (the same code path an agent's script takes), a time limit per attempt, retries, and a
  * session that is always stopped afterwards.
  */
+import { basename } from "node:path";
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import { settledView, type ScreenView } from "../session/observe.ts";
@@ -12,7 +13,7 @@ import { runScript } from "../catalog.ts";
 import type { StepResult } from "../script/run-script.ts";
 import { startSession } from "../tools/session-tools.ts";
 import { TEST_ENV_DEFAULTS } from "../script/test-from-history.ts";
-import { withSnapshotTarget, type SnapshotUpdate, type TestCase } from "./load.ts";
+import { stepsAsRun, type SnapshotUpdate, type TestCase } from "./load.ts";
 import type { TestRecorder } from "./recording.ts";
 
 export type RunnerDeps = ServerContext;
@@ -131,7 +132,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
       // a wait that times out fails its step unless the step or the file's defaults say optional: true
       const rawArgs = {
         sessionId,
-        steps: withSnapshotTarget(test, options.update),
+        steps: stepsAsRun(test, options.update),
         defaults: { optional: false, ...test.defaults },
       };
       const onStepEnd = (index: number) => void (stepEnds[index] = performance.now());
@@ -208,15 +209,21 @@ async function screenOf(deps: RunnerDeps, sessionId: string): Promise<ScreenView
 
 /** Reports keep what a reader needs: every step's outcome, details only where a step failed or compared a golden. */
 function trimStep(step: StepResult): StepResult {
-  const keep = !step.ok || step.type === "expect_snapshot";
+  const keep = !step.ok || step.type === "expect_snapshot" || step.type === "expect_file";
   const { result, ...rest } = step;
   if (!keep || !result) return rest;
   const { screen: _screen, actual: _actual, ...small } = result;
   return { ...rest, result: small };
 }
 
+/** The goldens the steps compared or wrote: expect_snapshot's screens and expect_file's files. */
 function snapshotNotes(steps: StepResult[]): SnapshotNote[] {
-  return steps
-    .filter((s) => s.type === "expect_snapshot" && s.result?.file !== undefined)
-    .map((s) => ({ name: String(s.result!.name), status: String(s.result!.status), file: String(s.result!.file) }));
+  return steps.flatMap((s): SnapshotNote[] => {
+    const r = s.result;
+    if (s.type === "expect_snapshot" && r?.file !== undefined)
+      return [{ name: String(r.name), status: String(r.status), file: String(r.file) }];
+    if (s.type === "expect_file" && typeof r?.golden === "string")
+      return [{ name: basename(r.golden), status: String(r.status), file: r.golden }];
+    return [];
+  });
 }

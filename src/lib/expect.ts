@@ -14,18 +14,23 @@
  *   await expect(t).not.toShowText(/error/i);
  *   await expect(t).toHaveHighlight("Display options");
  *   await expect(t).toMatchScreenSnapshot("setup", { mask: [/\d+:\d+:\d+/] });
+ *   await expect(t).toHaveExited({ code: 0 });
+ *   await expect(t).toHaveFile("out.txt", { contains: "saved" });
  */
 import { expect } from "bun:test";
 import { TuiError } from "../errors.ts";
 import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
-import { nextScreenChange } from "../session/wait.ts";
+import { watchChanges } from "./change-watch.ts";
 import type { Highlight } from "../term/types.ts";
 import { compareGolden, type GoldenRegion } from "./golden.ts";
+import { toHaveExited, toHaveFile, type ExitMatcherOptions, type FileMatcherOptions } from "./outcome-matchers.ts";
 import type { Mask } from "./mask.ts";
 import { type CallSite, callerOf, defaultName, goldenFile, updateMode } from "./snapshot-target.ts";
 import { Terminal } from "./terminal.ts";
 import { DEFAULT_TIMEOUT_MS, type TextPattern, toWaitOptions } from "./wait-options.ts";
+
+export type { ExitMatcherOptions, FileMatcherOptions } from "./outcome-matchers.ts";
 
 export interface ScreenMatcherOptions {
   /** How long the screen may take. Default 5000. */
@@ -57,6 +62,13 @@ declare module "bun:test" {
      * A missing golden is written (not in CI); `bun test -u` rewrites them.
      */
     toMatchScreenSnapshot(name?: string, options?: ScreenSnapshotOptions): Promise<void>;
+    /** The program exits (within timeoutMs) with the code (default 0), or is killed by the signal. */
+    toHaveExited(options?: ExitMatcherOptions): Promise<void>;
+    /**
+     * The file (relative to the terminal's cwd) exists, and holds / equals the text, now or within timeoutMs;
+     * `.not` passes when there is no file.
+     */
+    toHaveFile(path: string, options?: FileMatcherOptions): Promise<void>;
   }
 }
 
@@ -71,11 +83,13 @@ async function eventually(
   holds: () => Promise<boolean>,
 ): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
+  // armed before the first look: an update between a look and the wait after it wakes the wait at once
+  using changes = watchChanges(session);
   for (;;) {
     const now = await holds();
     const left = deadline - performance.now();
     if (now === wanted || left <= 0 || !session.running) return now;
-    await nextScreenChange(session, left);
+    await changes.next(left);
   }
 }
 
@@ -178,7 +192,13 @@ async function toMatchScreenSnapshot(
   }
 }
 
-const matchers: Record<string, Matcher> = { toShowText, toHaveHighlight, toMatchScreenSnapshot };
+const matchers: Record<string, Matcher> = {
+  toShowText,
+  toHaveHighlight,
+  toMatchScreenSnapshot,
+  toHaveExited,
+  toHaveFile,
+};
 
 let handed: { received: unknown; isNot: boolean } | undefined;
 expect.extend({

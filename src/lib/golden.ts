@@ -7,8 +7,9 @@ import { mkdir, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { cancelled, TuiError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
-import { nextScreenChange, quietPeriod } from "../session/wait.ts";
+import { quietPeriod } from "../session/wait.ts";
 import { ansiRow } from "../term/ansi-row.ts";
+import { watchChanges } from "./change-watch.ts";
 import { type Mask, maskCells, maskRows } from "./mask.ts";
 
 export { ansiRow };
@@ -116,6 +117,7 @@ async function matchWithin(
   signal?: AbortSignal,
 ) {
   const started = performance.now();
+  using changes = watchChanges(session);
   for (;;) {
     if (signal?.aborted) throw cancelled("The snapshot comparison");
     const actual = await capture();
@@ -123,7 +125,7 @@ async function matchWithin(
     if (sameRows(expected, actual)) return { matched: true, actual, elapsedMs };
     const left = timeoutMs - (performance.now() - started);
     if (left <= 0 || session.state === "exited") return { matched: false, actual, elapsedMs };
-    await nextScreenChange(session, left, signal);
+    await changes.next(left, signal);
   }
 }
 
@@ -197,6 +199,7 @@ export function rowDiff(
   actual: string[],
   firstRow: number,
   escapes: boolean,
+  labels = { unit: "row", expected: "golden", actual: "screen" },
 ): { changedRows: ChangedRow[]; text: string } {
   const changedRows: ChangedRow[] = [];
   for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
@@ -209,14 +212,22 @@ export function rowDiff(
     return `|${visible.length > MAX_ROW_CHARS ? `${visible.slice(0, MAX_ROW_CHARS)}…` : visible}|`;
   };
   const width = String(firstRow + Math.max(expected.length, actual.length)).length;
-  const lines = ["  - expected (golden)  + actual (screen)"];
+  const lines = [
+    labels.unit === "row"
+      ? `  - expected (${labels.expected})  + actual (${labels.actual})`
+      : `  - ${labels.expected}  + ${labels.actual}`,
+  ];
   for (const change of changedRows.slice(0, MAX_DIFF_ROWS_SHOWN)) {
-    const label = `row ${String(change.row).padStart(width)}`;
+    const label = `${labels.unit} ${String(change.row).padStart(width)}`;
     lines.push(`  - ${label} ${show(change.expected)}`, `  + ${label} ${show(change.actual)}`);
   }
   if (changedRows.length > MAX_DIFF_ROWS_SHOWN)
-    lines.push(`  ... and ${changedRows.length - MAX_DIFF_ROWS_SHOWN} more row(s)`);
+    lines.push(`  ... and ${changedRows.length - MAX_DIFF_ROWS_SHOWN} more ${labels.unit}(s)`);
   if (expected.length !== actual.length)
-    lines.push(`  golden has ${expected.length} rows, screen region has ${actual.length}`);
+    lines.push(
+      labels.unit === "row"
+        ? `  golden has ${expected.length} rows, screen region has ${actual.length}`
+        : `  ${labels.expected} has ${expected.length} ${labels.unit}s, ${labels.actual} has ${actual.length}`,
+    );
   return { changedRows, text: lines.join("\n") };
 }

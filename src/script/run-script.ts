@@ -13,7 +13,7 @@ import { scriptParts, type StepLine } from "./script-reply.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
 import { errorSummary } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
-import { assertTextStep, sleepStep, withDefaults, type ScriptDefaults } from "./steps.ts";
+import { withDefaults, type ScriptDefaults } from "./steps.ts";
 import { B, list, monitorReportFields, N, nested, NN, S, shape, stepShape, viewShape } from "../tools/output-shape.ts";
 
 /** One step's entry in run_script's `results` (and in `tui-tester test`'s report). */
@@ -52,12 +52,12 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
       finalSnapshot: viewShape,
     }),
     description:
-      "Run steps in order inside the server, no round trips. " +
-      "A step is {type, ...that tool's arguments minus sessionId}, or " +
-      "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, excerptBytes, includeText} " +
-      "(pattern on screen; absent with negate), " +
-      "expect_snapshot {name, format, region, dir, update, timeoutMs} (screen vs golden <dir>/<name>.txt). " +
-      "Validated first; wait_for_text steps fail on timeout. ok: false is an error result with all step results.",
+      "Run steps in order inside the server. A step is {type, ...that tool's arguments minus sessionId}, or " +
+      "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, timeoutMs, excerptBytes, " +
+      "includeText} (on screen; absent with negate; timeoutMs retries), " +
+      "expect_snapshot {name, format, region, mask, dir, update, timeoutMs} (vs golden <dir>/<name>.txt), " +
+      "expect_exit {code, signal, timeoutMs}, expect_file {path, exists, contains, equals, golden, mask, timeoutMs}. " +
+      "Validated first; wait_for_text fails on timeout. ok: false is an error result with all step results.",
     input: v.strictObject({
       sessionId,
       steps: v.pipe(v.array(step), v.minLength(1), v.maxLength(1000)),
@@ -133,7 +133,7 @@ function planStep(
       "INVALID_ARGUMENT",
       `steps[${index}] (${tool.name}): ${describeIssues(parsed.issues, tool.input)}.`,
       `A ${tool.name} step takes ${
-        tool === sleepStep || tool === assertTextStep
+        !tool.scriptable
           ? "the arguments in the run_script description"
           : `the ${tool.name} tool's arguments without sessionId`
       }; check the script defaults too.`,

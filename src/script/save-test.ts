@@ -102,6 +102,10 @@ export const saveTest = defineSessionTool({
         ...secretMasks(second.lines, history.secrets),
       ],
       secrets: history.secrets,
+      // an exit the server caused (stop_session) is not the program's to repeat in the rerun
+      ...(session.exit && session.signalled === null
+        ? { exit: { code: session.exit.exitCode, signal: session.exit.signal } }
+        : {}),
     });
 
     // built before anything is written: a session the library cannot replay fails here, leaving no goldens

@@ -8,6 +8,9 @@ import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolOutcome } from "../tools/define.ts";
 import { matchLines, runObserved } from "../tools/observed.ts";
+import { mergeParts, ReplyError, viewParts } from "../tools/reply.ts";
+import { toView } from "../session/observe.ts";
+import { watchChanges } from "../lib/change-watch.ts";
 import { clampedNumber, observeEntries, optionalBoolean, patternEntries, sessionId } from "../tools/schemas.ts";
 
 export const sleepStep = defineSessionTool({
@@ -58,15 +61,29 @@ function pauseUnlessEnded(
   });
 }
 
+/** How long assert_text retries in a test file (`tui-tester test`, run_tests) when neither the step nor the file says. */
+export const TEST_ASSERT_TIMEOUT_MS = 5000;
+
 export const assertTextStep = defineSessionTool({
   name: "assert_text",
   description:
-    "Check now that a pattern is on the screen (or raw output), or absent with negate: true. Fails the step otherwise.",
+    "Check that a pattern is on the screen (or raw output), or absent with negate: true; with timeoutMs, retry on " +
+    "every screen update until it holds. Fails the step otherwise.",
   input: v.strictObject({
     sessionId,
     ...patternEntries,
     negate: optionalBoolean(false, "Pass when the pattern is absent."),
     matchScreen: optionalBoolean(true, "Match the visible screen; false matches raw output."),
+    timeoutMs: v.optional(
+      v.pipe(
+        v.number(),
+        v.integer(),
+        v.minValue(0),
+        v.maxValue(600_000),
+        v.description("Retry until it holds this long. Default 0 (once); test files 5000."),
+      ),
+      0,
+    ),
     excerptBytes: v.optional(
       v.pipe(
         v.number(),
@@ -82,11 +99,27 @@ export const assertTextStep = defineSessionTool({
   annotations: annotations("Assert text", "read"),
   check: (args) => void compileMatcher(args),
   allowExited: true,
-  async act(session: Session, args): Promise<ToolOutcome> {
+  async act(session: Session, args, ctx): Promise<ToolOutcome> {
     using matcher = compileMatcher(args);
-    await session.emulator.flushed();
-    const haystack = args.matchScreen ? session.emulator.text() : new TextDecoder().decode(session.raw.tail());
-    const found = await matcher.find(haystack, args.matchScreen ? { screenCols: session.emulator.cols } : {});
+    const started = performance.now();
+    const deadline = started + args.timeoutMs;
+    const wanted = !args.negate;
+    // Read a whole frame (parser caught up, no synchronized update half drawn), look, and when it does not hold yet
+    // look again on the next parsed write: the screen can only change then.
+    let haystack: string;
+    let found: Awaited<ReturnType<typeof matcher.find>>;
+    let looks = 0;
+    using changes = watchChanges(session);
+    for (;;) {
+      if (ctx.signal.aborted) throw cancelled("assert_text");
+      haystack = await readHaystack(session, args.matchScreen, args.timeoutMs > 0);
+      found = await matcher.find(haystack, args.matchScreen ? { screenCols: session.emulator.cols } : {});
+      looks++;
+      const left = deadline - performance.now();
+      if ((found !== null) === wanted || left <= 0 || !session.running) break;
+      await changes.next(left, ctx.signal);
+    }
+    const waitedMs = Math.round(performance.now() - started);
     const passed = args.negate ? found === null : found !== null;
     const data: Record<string, unknown> = {
       passed,
@@ -96,6 +129,7 @@ export const assertTextStep = defineSessionTool({
       matchedAgainst: args.matchScreen ? "screen" : "raw",
       negated: args.negate,
       textLength: haystack.length,
+      ...(args.timeoutMs > 0 ? { waitedMs, looks } : {}),
     };
     if (args.excerptBytes > 0) {
       const half = Math.floor(args.excerptBytes / 2);
@@ -106,7 +140,7 @@ export const assertTextStep = defineSessionTool({
           : haystack.slice(0, args.excerptBytes);
     }
     if (args.includeText) data.text = haystack;
-    if (!passed) {
+    if (!passed && args.timeoutMs === 0) {
       throw new TuiError(
         "ASSERTION_FAILED",
         args.negate
@@ -116,14 +150,47 @@ export const assertTextStep = defineSessionTool({
         data,
       );
     }
+    if (!passed) {
+      const ended = session.running ? "" : ", the process exited";
+      const how = `after waiting ${waitedMs} ms (timeoutMs ${args.timeoutMs}, looked ${looks} times${ended})`;
+      const message = args.negate
+        ? `"${args.pattern}" is still on the ${data.matchedAgainst} ${how}; expected it absent.`
+        : `"${args.pattern}" is not on the ${data.matchedAgainst} ${how}.`;
+      const hint = "Check the pattern against the screen at the end, shown with this failure.";
+      const view = args.matchScreen
+        ? viewParts(toView(await session.emulator.settledSnapshot({ format: "text", highlights: true })))
+        : { blocks: ["Raw output (tail):", clipTail(haystack, SHOWN_RAW_CHARS)] };
+      throw new ReplyError("ASSERTION_FAILED", message, hint, data, mergeParts({ fields: { waitedMs } }, view));
+    }
     const parts = {
-      fields: args.matchScreen ? {} : { matchedAgainst: "raw" },
+      fields: { ...(args.matchScreen ? {} : { matchedAgainst: "raw" }), waitedMs: data.waitedMs },
       lines: matchLines({ ...data, matched: found !== null, pattern: args.pattern }),
       blocks: args.includeText ? ["Text:", haystack] : [],
     };
-    return { summary: `Assertion passed: "${args.pattern}" ${args.negate ? "absent" : "present"}`, data, parts };
+    const after = args.timeoutMs > 0 ? ` after ${waitedMs} ms` : "";
+    return {
+      summary: `Assertion passed: "${args.pattern}" ${args.negate ? "absent" : "present"}${after}`,
+      data,
+      parts,
+    };
   },
 });
+
+/** Raw output shown in a failed assertion's text: its newest characters. */
+const SHOWN_RAW_CHARS = 2000;
+
+const clipTail = (text: string, max: number) => (text.length > max ? `…${text.slice(-max)}` : text);
+
+/** The screen (waiting: as a finished frame, a synchronized update let finish first), or the raw output. */
+async function readHaystack(session: Session, screen: boolean, whole: boolean): Promise<string> {
+  if (!screen) {
+    await session.emulator.flushed();
+    return new TextDecoder().decode(session.raw.tail());
+  }
+  if (whole) return (await session.emulator.settledSnapshot({ format: "text" })).text;
+  await session.emulator.flushed();
+  return session.emulator.text();
+}
 
 export interface ScriptDefaults {
   timeoutMs?: number;
@@ -151,6 +218,8 @@ export function withDefaults(
   const entries = tool.input.entries;
   const step: Record<string, unknown> = {};
   for (const key of ["captureScreen", "waitAfterMs", "screenDetail", "timeoutMs", "pollIntervalMs"] as const) {
+    // run_script's assert_text checks once unless the step itself asks to wait (the test runner sets its timeout)
+    if (key === "timeoutMs" && tool.name === "assert_text") continue;
     if (key in entries && defaults[key] !== undefined) step[key] = defaults[key];
   }
   // wait_for_text fails on timeout (its default) unless the step or the defaults say optional

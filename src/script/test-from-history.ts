@@ -54,6 +54,8 @@ export function planTest(options: {
   endMask: Mask[];
   /** Texts sent as secrets: a kept screen that shows one gets it masked (the golden never holds it). */
   secrets?: string[];
+  /** How the program ended by itself (not stopped by a signal the server sent): checked before the end snapshot. */
+  exit?: { code: number | null; signal: string | null };
 }): TestPlan {
   const { entries, snapshots, slug } = options;
   const steps: Record<string, unknown>[] = [];
@@ -129,6 +131,12 @@ export function planTest(options: {
       }
     }
   }
+  if (options.exit)
+    steps.push(
+      options.exit.signal !== null
+        ? { type: "expect_exit", signal: options.exit.signal }
+        : { type: "expect_exit", code: options.exit.code ?? 0 },
+    );
   let endSnapshot: TestPlan["endSnapshot"];
   if (snapshots !== "none") {
     endSnapshot = { name: `${slug}-end`, mask: options.endMask };

@@ -46,6 +46,8 @@ export class Session {
   inputGate: (() => void) | undefined;
   private readonly exited = Promise.withResolvers<ExitInfo>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** The first signal delivered through signal() (stop_session, close()): the exit was then not the program's own. */
+  signalled: NodeJS.Signals | null = null;
   /** Every input, wait and check in order, for save_test (bounded: see history.ts). */
   readonly history: InputHistory;
   /** Where the recent typing was echoed, which waits do not take for output (echo.ts). */
@@ -214,7 +216,9 @@ export class Session {
 
   /** Deliver a signal to the process group. False when the process is already gone. */
   signal(signal: NodeJS.Signals): boolean {
-    return this.state === "running" && this.pty.signal(signal);
+    const delivered = this.state === "running" && this.pty.signal(signal);
+    if (delivered) this.signalled ??= signal;
+    return delivered;
   }
 
   modes(): TerminalModes {

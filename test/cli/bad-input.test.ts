@@ -34,7 +34,7 @@ test("an unknown step type: file, test, step index and the list of step types; n
   expect(run.stderr).toContain("problem(s) in the test files; nothing was run");
   expect(run.stderr).toContain('bad.tui.json tests[1] ("typo") steps:');
   expect(run.stderr).toMatch(
-    /× Invalid type: Expected \(.*"send_keys".*"expect_snapshot"\) but received "send_kyes"\n\s+→ at steps\.1\.type\n/,
+    /× Invalid type: Expected \(.*"send_keys".*"expect_file"\) but received "send_kyes"\n\s+→ at steps\.1\.type\n/,
   );
   expect(run.stderr).toContain('Fix: each step is { "type": a run_script step type');
   expect(existsSync(join(s.dir, "RAN"))).toBe(false);

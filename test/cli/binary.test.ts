@@ -43,13 +43,13 @@ describe.skipIf(!target || process.platform === "win32")(`compiled ${target?.nam
         session: bash(),
         steps: [
           ...shellSteps("echo $((6*7))", "42"),
-          { type: "assert_text", pattern: "^41$", regex: true, regexFlags: "m" },
+          { type: "assert_text", pattern: "^41$", regex: true, regexFlags: "m", timeoutMs: 200 },
         ],
       }),
     );
     const run = await runCli(["fail.tui.json", "--junit", "junit.xml"], { cwd: dir, command: [binary] });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('step 2 (assert_text) failed: "^41$" is not on the screen.');
+    expect(run.stderr).toContain('step 2 (assert_text) failed: "^41$" is not on the screen after waiting');
     expect(XMLValidator.validate(await Bun.file(join(dir, "junit.xml")).text())).toBe(true);
   });
 

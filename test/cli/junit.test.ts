@@ -18,7 +18,7 @@ test("JUnit report: valid XML, a suite per file, a case per test, failure with m
       session: bash(),
       steps: [
         ...shellSteps("printf '\\033[1mbold\\033[0m<tag>&\\n'", "bold<tag>&"),
-        { type: "assert_text", pattern: "missing \u0001 & <absent>" },
+        { type: "assert_text", pattern: "missing \u0001 & <absent>", timeoutMs: 200 },
       ],
     },
     { name: "skipped one", skip: true, session: bash(), steps: shellSteps("echo x", "x") },
@@ -48,7 +48,7 @@ test("JUnit report: valid XML, a suite per file, a case per test, failure with m
   const [failed, skipped] = suites["sub/bad.tui.json"].testcase;
   expect(failed.name).toBe("fails");
   expect(failed.failure.type).toBe("ASSERTION_FAILED");
-  expect(failed.failure.message).toBe('"missing \\x01 & <absent>" is not on the screen.');
+  expect(failed.failure.message).toMatch(/^"missing \\x01 & <absent>" is not on the screen after waiting \d+ ms/);
   expect(failed.failure["#text"]).toContain("step 2 (assert_text) failed");
   expect(failed.failure["#text"]).toContain("screen at the failure");
   expect(failed.failure["#text"]).toContain("│bold<tag>&\n");

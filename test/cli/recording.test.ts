@@ -68,7 +68,7 @@ test("with the recorder, a failed test's asciicast is kept in --output-dir and n
       session: bash(),
       steps: [
         ...shellSteps("echo recorded-output", "recorded-output"),
-        { type: "assert_text", pattern: "never there" },
+        { type: "assert_text", pattern: "never there", timeoutMs: 200 },
       ],
     },
   ]);

@@ -28,14 +28,14 @@ test("a failing step exits 1 and reports the step, the fix, the step list and th
     session: bash(),
     steps: [
       ...shellSteps("echo hello", "hello"),
-      { type: "assert_text", pattern: "goodbye" },
+      { type: "assert_text", pattern: "goodbye", timeoutMs: 300 },
       { type: "send_keys", keys: "Enter" },
     ],
   });
   const run = await runCli([], { cwd: s.dir });
   expect(run.code).toBe(1);
   expect(run.stderr).toContain("✗ fail.tui.json › wants goodbye");
-  expect(run.stderr).toContain('step 2 (assert_text) failed: "goodbye" is not on the screen.');
+  expect(run.stderr).toContain('step 2 (assert_text) failed: "goodbye" is not on the screen after waiting');
   expect(run.stderr).toContain("Fix: ");
   expect(run.stderr).toMatch(/✓ 1 send_text .*\n\s+✗ 2 assert_text .*\n\s+· step 3 not run/);
   expect(run.stderr).toContain("screen at the failure (40x8");

@@ -111,8 +111,38 @@ describe("save_test", () => {
     ).toBe(true);
     const saved = await c.ok("save_test", { sessionId: id, path: "t/exited.tui.json", snapshots: "waits" });
     expect(saved.goldens.length).toBe(2);
+    // the program's own exit code is checked before the end snapshot
+    const file = JSON.parse(await Bun.file(join(dir.dir, "t/exited.tui.json")).text());
+    expect(file.steps.slice(-2)).toEqual([
+      { type: "expect_exit", code: 3 },
+      { type: "expect_snapshot", name: "exited-end" },
+    ]);
     const rerun = await runCli(["t/exited.tui.json", "--ci"], { cwd: dir.dir });
     expect(rerun.code).toBe(0);
+    // and a program that now exits otherwise fails the saved test
+    await Bun.write(
+      join(dir.dir, "t/exited.tui.json"),
+      JSON.stringify({
+        ...file,
+        steps: file.steps.map((s: { text?: string }) => (s.text === "exit 3\r" ? { ...s, text: "exit 5\r" } : s)),
+      }),
+    );
+    const changed = await runCli(["t/exited.tui.json", "--ci"], { cwd: dir.dir });
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain("expected exit code 3, got 5");
+  });
+
+  test("a session stopped with stop_session gets no expect_exit: the stop was not the program's", async () => {
+    const id = await shell();
+    await c.ok("send_text", {
+      sessionId: id,
+      text: "echo hi\r",
+      waitFor: { pattern: "^hi$", regex: true, regexFlags: "m" },
+    });
+    await c.ok("stop_session", { sessionId: id });
+    await c.ok("save_test", { sessionId: id, path: "t/stopped.tui.json", snapshots: "none" });
+    const file = JSON.parse(await Bun.file(join(dir.dir, "t/stopped.tui.json")).text());
+    expect(file.steps.map((s: { type: string }) => s.type)).not.toContain("expect_exit");
   });
 
   test("a human's typing in the web viewer is in the saved test as the same step types", async () => {

@@ -43,3 +43,57 @@ test("a matcher given something other than a Terminal says so", async () => {
   expect(error).toBeInstanceOf(TuiError);
   expect((error as TuiError).message).toContain("needs a Terminal from launch()");
 });
+
+/** The error a matcher's promise rejects with. (bun's `rejects` spins the loop inside the call, where the session's
+ * output Worker cannot deliver, so the promise is awaited here first.) */
+const failure = (promise: Promise<void>) =>
+  promise.then(
+    () => "passed",
+    (e: Error) => e.message,
+  );
+
+test("toHaveExited waits for the exit and checks the code or the signal; a mismatch names both", async () => {
+  {
+    await using t = await later("sleep 0.2; echo done; exit 3");
+    await expect(t).toHaveExited({ code: 3 });
+  }
+  {
+    await using t = await later("echo fine");
+    await expect(t).toHaveExited();
+  }
+  {
+    await using t = await later("kill -TERM $$");
+    await expect(t).toHaveExited({ signal: "SIGTERM" });
+  }
+  {
+    await using t = await later("echo oops; exit 2");
+    expect(await failure(expect(t).toHaveExited({ code: 0 }))).toMatch(
+      /toHaveExited\(\): expected exit code 0, got 2\n--- screen ---\noops/,
+    );
+  }
+  {
+    await using t = await later("echo running; sleep 30");
+    expect(await failure(expect(t).toHaveExited({ timeoutMs: 100 }))).toContain(
+      "expected the program to exit with code 0 within 100 ms; it is still running\n--- screen ---\nrunning",
+    );
+  }
+});
+
+test("toHaveFile waits for a file the program writes; contains, equals with a mask, and not", async () => {
+  const path = `lib-out-${process.pid}.txt`;
+  await using t = await launch("bash", {
+    args: ["-c", `sleep 0.2; printf 'id 4711\\nok\\n' > ${path}; sleep 30`],
+    cwd: "/tmp",
+  });
+  try {
+    await expect(t).toHaveFile(path, { contains: "ok" });
+    await expect(t).toHaveFile(path, { equals: "id 1\nok\n", mask: [/\d+/] });
+    await expect(t).not.toHaveFile(`${path}.nope`);
+    expect(await failure(expect(t).toHaveFile(path, { contains: "bad", timeoutMs: 100 }))).toMatch(
+      /toHaveFile\(\): File \/tmp\/lib-out-\d+\.txt does not contain "bad"/,
+    );
+    expect(await failure(expect(t).not.toHaveFile(path, { timeoutMs: 50 }))).toContain("expected no file there");
+  } finally {
+    await Bun.$`rm -f /tmp/${path}`.quiet();
+  }
+});

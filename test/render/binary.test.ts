@@ -76,7 +76,7 @@ describe.skipIf(!target)(`compiled ${target?.name ?? "host"} binary: artifacts`,
     const test = {
       name: "fails",
       session: { command: "bash", args: ["--norc", "--noprofile"], env: { PS1: "$ " } },
-      steps: [{ type: "assert_text", pattern: "never" }],
+      steps: [{ type: "assert_text", pattern: "never", timeoutMs: 200 }],
     };
     await Bun.write(join(dir, "t.tui.json"), JSON.stringify(test));
     const run = Bun.spawnSync([binary, "test", "--reporter", "html", "t.tui.json"], { cwd: dir, stderr: "pipe" });

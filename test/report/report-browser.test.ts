@@ -40,7 +40,7 @@ beforeAll(async () => {
     session: bash(),
     steps: [
       ...shellSteps("echo hello", "hello"),
-      { type: "assert_text", pattern: "goodbye", label: "expects goodbye" },
+      { type: "assert_text", pattern: "goodbye", label: "expects goodbye", timeoutMs: 200 },
       { type: "send_text", text: "exit\r" },
     ],
   });
