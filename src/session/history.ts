@@ -16,6 +16,7 @@
 import type { ScreenBaseline, Viewport } from "./baseline.ts";
 import { decodeHumanInput } from "./human-input.ts";
 import type { InputSource, Session } from "./session.ts";
+import { applyMask } from "../term/echo-cells.ts";
 import { chooseWaitText, volatileSpans, type Span } from "./stable-text.ts";
 import type { Highlight } from "../term/types.ts";
 import { movedHighlight } from "./moved-highlight.ts";
@@ -24,6 +25,9 @@ import { ansiRow } from "../term/ansi-row.ts";
 export const MAX_HISTORY_ENTRIES = 500;
 export const MAX_HISTORY_PAYLOAD = 4 * 1024 * 1024;
 export const MAX_KEPT_SCREEN_CHARS = 1024 * 1024;
+/** What an echoed cell becomes before a wait text is chosen: a rule, which ends a phrase there. */
+const ECHO_BLANK = "│";
+
 /** Secret texts a session remembers to scrub from what it saves; past it the history stops (save_test refuses). */
 const MAX_SECRETS = 100;
 /** Shorter runs of a secret are not masked on screens: a 2-letter mask would hide every such pair. */
@@ -207,6 +211,18 @@ export class InputHistory {
     this.settlePending(now, later, this.highlightsNow());
   }
 
+  /**
+   * The reads with the echo of recent typing blanked in the newest (the one waits are chosen from):
+   * waits skip the echo, so a saved wait on the typed command line would never match.
+   */
+  private withoutEcho(reads: Viewport[]): Viewport[] {
+    const last = reads.at(-1);
+    if (last === undefined) return reads;
+    const mask = this.session.echo.mask(last.lines);
+    if (mask.size === 0) return reads;
+    return [...reads.slice(0, -1), { ...last, lines: applyMask(last.lines, mask, ECHO_BLANK) }];
+  }
+
   private highlightsNow(): Highlight[] {
     return this.session.running ? (this.session.emulator.snapshot({ highlights: true }).highlights ?? []) : [];
   }
@@ -268,7 +284,7 @@ export class InputHistory {
     this.pending = null;
     this.settled = pending;
     const reads = [pending.after, now, later].filter((v): v is Viewport => v !== undefined);
-    const text = chooseWaitText(pending.before, reads, payloadText(pending.entry.args));
+    const text = chooseWaitText(pending.before, this.withoutEcho(reads), payloadText(pending.entry.args));
     // an echoed secret is no wait: the saved test would hold it
     if (text !== undefined && !this.secrets.some((secret) => text.includes(secret))) pending.entry.waitText = text;
     else {
