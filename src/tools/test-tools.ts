@@ -55,9 +55,20 @@ export const runTestsTool = defineTool({
       ...(run.bun?.failures.map((f) => f.title) ?? []),
     ];
     const [counts, ...details] = run.report.split("\n");
+    const isError = failures.length > 0 || run.notRun.length > 0 || run.bun?.error !== undefined || run.bun?.timedOut;
     return {
       summary: counts!,
-      isError: failures.length > 0 || run.notRun.length > 0 || run.bun?.error !== undefined || run.bun?.timedOut,
+      isError,
+      // an error's text starts with its code and fix, whichever channel a client reads
+      ...(isError
+        ? {
+            failure: {
+              code: "TESTS_FAILED",
+              message: `${failures.length} failed, ${run.notRun.length} not run.`,
+              hint: "Read each failure's step and screen below; fix the app or the test, or pass update: true to accept changed goldens.",
+            },
+          }
+        : {}),
       data: {
         ...run.summary,
         failures,

@@ -107,7 +107,8 @@ describe.skipIf(!target || !posix).each(backends)("compiled binary over MCP stdi
     const typed = await c.ok("send_text", {
       sessionId,
       text: 'echo "dotenv=[$DOTENV_MARKER] sum=$((6*7))"',
-      waitFor: { pattern: "sum=$((6*7))" },
+      // typed without Enter: the echo is all there is to wait for
+      waitFor: { pattern: "sum=$((6*7))", matchEcho: true },
     });
     expect(typed.waitFor.matched).toBe(true);
     const entered = await c.ok("send_keys", {

@@ -195,6 +195,9 @@ describe("every tool in text mode: content only, and the facts are in the text",
       new RegExp(`${appId}: running, .*modes: mouse \\w+ \\(sgr\\)`),
     );
     await call(c, "stop_session", { sessionId: appId, signal: "SIGKILL" });
+    const noTests = await call(c, "run_tests", { paths: [join(outputDir, "no-such-tests")] });
+    expect(noTests.isError).toBe(true);
+    expect(noTests.text).toContain("no-such-tests");
     const { tools } = await c.client.listTools();
     for (const tool of tools) expect(seen.has(tool.name) ? tool.name : `${tool.name} (not called)`).toBe(tool.name);
   });

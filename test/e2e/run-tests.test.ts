@@ -33,7 +33,9 @@ describe("run_tests", () => {
     const r = await c.call("run_tests", { paths: ["t"] }, { onprogress: (p: any) => progress.push(p.message) });
     expect(r.isError).toBe(true);
     const lines = r.text.split("\n");
-    expect(lines[0]).toMatch(/^1 passed, 1 failed of 2 test\(s\) in /);
+    expect(lines[0]).toBe("Error TESTS_FAILED: 1 failed, 0 not run.");
+    expect(lines[1]).toStartWith("Fix: ");
+    expect(lines[2]).toMatch(/^1 passed, 1 failed of 2 test\(s\) in /);
     expect(r.text).toContain('FAILED t/fail.tui.json › wrong word: step 2 (assert_text "the fruit")');
     expect(r.text).toContain("banana");
     expect(r.text).toContain("screen at the failure");
@@ -47,7 +49,7 @@ describe("run_tests", () => {
     await using text = await connect({ cwd: dir.dir, env: { TUI_TESTER_OUTPUT: "text" } });
     const r = await text.call("run_tests", { paths: ["t"] });
     expect(Object.keys(r.data)).toEqual([]);
-    expect(r.text).toMatch(/^1 passed, 1 failed of 2 test/);
+    expect(r.text).toMatch(/^Error TESTS_FAILED: .*\nFix: .*\n1 passed, 1 failed of 2 test/);
     expect(r.text).toContain('FAILED t/fail.tui.json › wrong word: step 2 (assert_text "the fruit")');
     expect(r.text).toContain("screen at the failure");
   });
@@ -98,7 +100,9 @@ describe("run_tests", () => {
     await dir.write("slow/c.tui.json", slow("c"));
     const r = await c.call("run_tests", { paths: ["slow"], timeoutMs: 1500 });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^0 passed, 2 failed, 1 not run \(the 1\.5 s budget ran out\) of 3 test/);
+    expect(r.text).toMatch(
+      /^Error TESTS_FAILED: .*\nFix: .*\n0 passed, 2 failed, 1 not run \(the 1\.5 s budget ran out\) of 3 test/,
+    );
     expect(r.text).toContain("timed out");
     expect(r.text).toContain("not run: slow/c.tui.json › c");
   });
@@ -123,14 +127,14 @@ describe("run_tests", () => {
     await dir.write("ts/bad.test.ts", file("plum", "prune"));
     const r = await c.call("run_tests", { paths: ["ts/good.test.ts", "ts/bad.test.ts"] });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^1 passed, 1 failed of 2 test/);
+    expect(r.text).toMatch(/^Error TESTS_FAILED: .*\nFix: .*\n1 passed, 1 failed of 2 test/);
     expect(r.text).toContain("FAILED ts/bad.test.ts › says prune:");
     expect(r.text).toContain("expected the screen to show");
     expect(r.text).toContain("echo plum");
     // a folder: its bun tests on the library, not other *.test.ts files
     await dir.write("ts/unrelated.test.ts", 'import { test } from "bun:test";\ntest("not a tui test", () => {});\n');
     const folder = await c.call("run_tests", { paths: ["ts"] });
-    expect(folder.text).toMatch(/^1 passed, 1 failed of 2 test/);
+    expect(folder.text).toMatch(/^Error TESTS_FAILED: .*\nFix: .*\n1 passed, 1 failed of 2 test/);
   });
 
   test("bad input names the problem: no such path, a bad grep, nothing matching", async () => {
