@@ -118,6 +118,9 @@ describe("every tool's real output matches its outputSchema", () => {
     expect((await checked("save_test", { sessionId: id, path: join(outputDir, "render.tui.json") })).isError).toBe(
       true,
     );
+    // the saved test, run: passed or failed, its report has the declared shape
+    const ran = await checked("run_tests", { paths: [join(outputDir, "render.tui.json")] });
+    expect(ran.data.passed + ran.data.failed).toBe(1);
     const app = await checked("start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
     await checked("stop_session", { sessionId: app.data.sessionId, signal: "SIGKILL" });
     const { tools } = await c.client.listTools();
