@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import { TEST_ASSERT_TIMEOUT_MS, type ScriptDefaults } from "../script/steps.ts";
 import { testGoldenDir } from "../script/test-from-history.ts";
-import { runScript } from "../catalog.ts";
+import { runScript, scriptSteps } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
 import { testSchema } from "./test-schema.ts";
 
@@ -36,17 +36,21 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** Where a test file's goldens live: __snapshots__/<file name>/ beside it. */
 export const snapshotDir = testGoldenDir;
 
+/** The step types' tools, for what a step is (its `history`). */
+const stepTools = new Map(scriptSteps.map((tool) => [tool.name, tool]));
+
 /** Steps whose golden files live in the test file's golden directory (the runner sets their dir and update). */
 const GOLDEN_STEPS = new Set(["expect_snapshot", "expect_file"]);
 
 /**
- * The steps as run: golden steps get the file's golden directory and the run's update mode; assert_text waits (up to
- * the step's timeoutMs, else the file's defaults.timeoutMs, else TEST_ASSERT_TIMEOUT_MS), as the library's matchers do.
+ * The steps as run: golden steps get the file's golden directory and the run's update mode; a check (assert_text)
+ * waits (up to the step's timeoutMs, else the file's defaults.timeoutMs, else TEST_ASSERT_TIMEOUT_MS), as the
+ * library's matchers do.
  */
 export function stepsAsRun(test: TestCase, update: SnapshotUpdate): Record<string, unknown>[] {
   return test.steps.map((step) => {
     if (GOLDEN_STEPS.has(String(step.type))) return { ...step, dir: snapshotDir(test.file), update };
-    if (step.type === "assert_text" && step.timeoutMs === undefined)
+    if (stepTools.get(String(step.type))?.history === "check" && step.timeoutMs === undefined)
       return { ...step, timeoutMs: test.defaults.timeoutMs ?? TEST_ASSERT_TIMEOUT_MS };
     return step;
   });
