@@ -112,6 +112,11 @@ export interface SessionToolDef<S extends ObjectSchema = ObjectSchema> extends T
    * Unset: nothing, the tool only reads or observes.
    */
   history?: HistoryKind;
+  /**
+   * A step that compares with a golden file: that file's name in its test file's golden directory, from the step
+   * as written (undefined: no golden this time). The test runner sets such a step's dir and update.
+   */
+  golden?(step: Record<string, unknown>): string | undefined;
 }
 
 export function defineTool<S extends ObjectSchema>(def: ToolDef<S>): ToolDef<S> {
