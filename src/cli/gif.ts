@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { themeProblem, type Config } from "../config.ts";
-import { useExtraFonts } from "../render/fonts.ts";
 import { toTuiError } from "../errors.ts";
 import { readCast } from "../record/cast-file.ts";
 import { castToGif, type GifOptions } from "../render/gif.ts";
@@ -85,7 +84,6 @@ export function parseGifArgs(
 }
 
 export async function gifCommand(argv: string[], config: Config): Promise<CommandResult> {
-  useExtraFonts(config.fonts);
   const err = (text: string) => void process.stderr.write(text);
   let args: ReturnType<typeof parseGifArgs>;
   try {
@@ -104,7 +102,7 @@ export async function gifCommand(argv: string[], config: Config): Promise<Comman
   try {
     const started = performance.now();
     const cast = await readCast(resolve(args.input));
-    const gif = await castToGif(cast, args.options);
+    const gif = await castToGif(cast, { ...args.options, fonts: config.fonts });
     await Bun.write(output, gif.gif);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const size = `${(gif.gif.length / 1024).toFixed(0)} KiB`;

@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import { TEST_ASSERT_TIMEOUT_MS, type ScriptDefaults } from "../script/steps.ts";
 import { testGoldenDir } from "../script/test-from-history.ts";
-import { runScript } from "../catalog.ts";
+import { runScript, scriptSteps } from "../catalog.ts";
 import { startSession } from "../tools/session-tools.ts";
 import { testSchema } from "./test-schema.ts";
 
@@ -36,17 +36,21 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** Where a test file's goldens live: __snapshots__/<file name>/ beside it. */
 export const snapshotDir = testGoldenDir;
 
-/** Steps whose golden files live in the test file's golden directory (the runner sets their dir and update). */
-const GOLDEN_STEPS = new Set(["expect_snapshot", "expect_file"]);
+/** The step types' tools, for what a step is (its `history`, its `golden`). */
+const stepTools = new Map(scriptSteps.map((tool) => [tool.name, tool]));
+
+/** Does the step compare with a golden file in the test file's golden directory (the runner sets dir and update)? */
+const hasGoldens = (step: Record<string, unknown>) => stepTools.get(String(step.type))?.golden !== undefined;
 
 /**
- * The steps as run: golden steps get the file's golden directory and the run's update mode; assert_text waits (up to
- * the step's timeoutMs, else the file's defaults.timeoutMs, else TEST_ASSERT_TIMEOUT_MS), as the library's matchers do.
+ * The steps as run: golden steps get the file's golden directory and the run's update mode; a check (assert_text)
+ * waits (up to the step's timeoutMs, else the file's defaults.timeoutMs, else TEST_ASSERT_TIMEOUT_MS), as the
+ * library's matchers do.
  */
 export function stepsAsRun(test: TestCase, update: SnapshotUpdate): Record<string, unknown>[] {
   return test.steps.map((step) => {
-    if (GOLDEN_STEPS.has(String(step.type))) return { ...step, dir: snapshotDir(test.file), update };
-    if (step.type === "assert_text" && step.timeoutMs === undefined)
+    if (hasGoldens(step)) return { ...step, dir: snapshotDir(test.file), update };
+    if (stepTools.get(String(step.type))?.history === "check" && step.timeoutMs === undefined)
       return { ...step, timeoutMs: test.defaults.timeoutMs ?? TEST_ASSERT_TIMEOUT_MS };
     return step;
   });
@@ -54,9 +58,7 @@ export function stepsAsRun(test: TestCase, update: SnapshotUpdate): Record<strin
 
 /** The file name of a step's golden in its test file's golden directory, if it has one. */
 export function goldenName(step: Record<string, unknown>): string | undefined {
-  if (step.type === "expect_snapshot") return `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`;
-  if (step.type === "expect_file" && typeof step.golden === "string") return step.golden;
-  return undefined;
+  return stepTools.get(String(step.type))?.golden?.(step);
 }
 
 /** valibot's own summary ("× message / → at path"), indented under the file's line, at most 10 issues. */
@@ -116,7 +118,7 @@ function checkTest(
         `start_session's arguments (command, args, cwd, env, cols, rows, term, name).`,
     );
   for (const [index, step] of t.steps.entries()) {
-    if (GOLDEN_STEPS.has(String(step.type)) && ("dir" in step || "update" in step)) {
+    if (hasGoldens(step) && ("dir" in step || "update" in step)) {
       problems.push(
         `${at} steps[${index}] (${step.type}): "dir" and "update" are set by the ` +
           `test runner.\n  Fix: remove them; goldens live in ` +

@@ -2,7 +2,6 @@
 import { TuiError } from "../errors.ts";
 import { parseConfig, type Config } from "../config.ts";
 import { planRecording } from "../record/recorder.ts";
-import { useExtraFonts } from "../render/fonts.ts";
 import { SessionRegistry } from "../session/registry.ts";
 import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import { OutputDir } from "../util/artifact-path.ts";
@@ -65,7 +64,6 @@ function engine(): Engine {
     // The server's stderr log ("started tui-1 pid ...") is noise in a user's test output: on only when asked.
     const config = parseConfig(process.env, { log: "silent" });
     setLogLevel(config.log);
-    useExtraFonts(config.fonts);
     shared = { config, sessions: new SessionRegistry(config), output: new OutputDir(config.outputDir) };
   }
   return shared;

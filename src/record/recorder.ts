@@ -98,18 +98,23 @@ class Recording {
   }
 }
 
-const recordings = new WeakMap<Session, Recording>();
-/** Every recording a session has had, newest last, for the web viewer's playback list (bounded). */
-const history = new WeakMap<Session, Recording[]>();
+declare module "../session/session.ts" {
+  interface SessionExtras {
+    /** The session's recording, from start_recording until stop_recording. */
+    recording: Recording;
+    /** Every recording the session has had, newest last, for the web viewer's playback list (bounded). */
+    pastRecordings: Recording[];
+  }
+}
 const MAX_HISTORY = 20;
 
 /** The session's recordings, oldest first: the open one and those already stopped. */
 export function recordingHistory(session: Session): RecordingStats[] {
-  return (history.get(session) ?? []).map((r) => r.stats());
+  return (session.extras.pastRecordings ?? []).map((r) => r.stats());
 }
 
 export function startRecording(session: Session, options: RecordOptions): RecordingStats {
-  const current = recordings.get(session);
+  const current = session.extras.recording;
   if (current?.open) {
     throw new TuiError(
       "INVALID_ARGUMENT",
@@ -121,16 +126,14 @@ export function startRecording(session: Session, options: RecordOptions): Record
   const name = `${session.id}-${stamp()}.cast`;
   const path = artifactPath(options.path, options.dir, name, options.cwd, options.overwrite);
   const recording = new Recording(session, path, options.includeInput ?? false);
-  recordings.set(session, recording);
-  const kept = history.get(session) ?? [];
-  kept.push(recording);
-  history.set(session, kept.slice(-MAX_HISTORY));
+  session.extras.recording = recording;
+  session.extras.pastRecordings = [...(session.extras.pastRecordings ?? []), recording].slice(-MAX_HISTORY);
   return recording.stats();
 }
 
 /** Close the session's recording (if still open) and return its figures; also works after the session exited. */
 export function stopRecording(session: Session): RecordingStats {
-  const recording = recordings.get(session);
+  const recording = session.extras.recording;
   if (recording === undefined) {
     throw new TuiError(
       "INVALID_ARGUMENT",
@@ -139,13 +142,13 @@ export function stopRecording(session: Session): RecordingStats {
     );
   }
   recording.close();
-  recordings.delete(session);
+  session.extras.recording = undefined;
   return recording.stats();
 }
 
 /** Write a marker (asciicast `m` event), e.g. to label a step of a script. */
 export function markRecording(session: Session, label: string): RecordingStats {
-  const recording = recordings.get(session);
+  const recording = session.extras.recording;
   if (!recording?.open) {
     throw new TuiError(
       "INVALID_ARGUMENT",
@@ -158,7 +161,7 @@ export function markRecording(session: Session, label: string): RecordingStats {
 }
 
 export function recordingStats(session: Session): RecordingStats | undefined {
-  return recordings.get(session)?.stats();
+  return session.extras.recording?.stats();
 }
 
 /**

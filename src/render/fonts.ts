@@ -52,14 +52,6 @@ export function findCjkFonts(dirs = systemFontDirs()): string[] {
   return found.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).slice(0, 1);
 }
 
-/** TUI_TESTER_FONTS, as config.ts parsed and checked it; set once by whoever holds the Config. */
-let extraFonts: readonly string[] = [];
-
-/** Font files every picture may use besides the bundled ones (fonts are per process, as the font cache is). */
-export function useExtraFonts(files: readonly string[]): void {
-  extraFonts = [...files];
-}
-
 /** Characters the bundled fonts do not draw: CJK ideographs, kana, hangul, fullwidth forms. */
 const NEEDS_CJK =
   /[\u2e80-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|[\u{20000}-\u{3ffff}]/u;
@@ -92,9 +84,10 @@ const EMOJI = /[\u2600-\u27bf\u2b00-\u2bff]|[\u{1f000}-\u{1faff}]/u;
 /**
  * The font files a picture of `svg` needs. resvg parses every font it is given on every render
  * (half the time of drawing a row of text), so faces the picture does not use are left out: the
- * same pixels, at half the cost for a typical frame of a GIF.
+ * same pixels, at half the cost for a typical frame of a GIF. `extra`: TUI_TESTER_FONTS, as config.ts parsed
+ * and checked it, passed by whoever holds that Config.
  */
-export function fontFilesFor(svg: string): string[] {
+export function fontFilesFor(svg: string, extra: readonly string[] = []): string[] {
   const [regular, bold, oblique, boldOblique, sans] = FONT_FILES as [string, string, string, string, string];
   const isBold = svg.includes('font-weight="bold"');
   const isItalic = svg.includes('font-style="italic"');
@@ -105,14 +98,14 @@ export function fontFilesFor(svg: string): string[] {
   // Past ASCII the monospace face may lack a glyph (braille, symbols): DejaVu Sans has them.
   if (/[^\x00-\x7f]/.test(svg)) files.push(sans);
   if (EMOJI.test(svg)) files.push(EMOJI_FONT_FILE);
-  files.push(...extraFonts);
+  files.push(...extra);
   if (needsCjk(svg)) files.push(...(cjkFiles ??= findCjkFonts()));
   return files;
 }
 
 /** The font buffers for a picture of `svg`. */
-export async function fontsFor(svg: string): Promise<Uint8Array[]> {
-  const files = fontFilesFor(svg);
+export async function fontsFor(svg: string, extra: readonly string[] = []): Promise<Uint8Array[]> {
+  const files = fontFilesFor(svg, extra);
   const fonts = await Promise.all(files.map(readFont));
   return fonts.filter((font): font is Uint8Array => font !== undefined);
 }

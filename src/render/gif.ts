@@ -23,6 +23,8 @@ export interface GifOptions {
   fps: number;
   scale: number;
   theme?: Partial<TerminalTheme>;
+  /** Font files besides the bundled ones (TUI_TESTER_FONTS). */
+  fonts?: readonly string[];
   /** How long the last screen stays before the GIF loops. */
   holdLastMs?: number;
   /** Stops the work between frames (a cancelled tool call). */
@@ -82,7 +84,7 @@ export async function castToGif(cast: Cast, options: GifOptions): Promise<GifRes
   let drawn: DrawnScreen | undefined;
   for await (const frame of replayFrames(cast, events, slotMs, options.theme)) {
     if (options.signal?.aborted) throw cancelled("export_recording");
-    drawn = await drawFrame(frame, drawn, width, height, options.scale);
+    drawn = await drawFrame(frame, drawn, width, height, options.scale, options.fonts ?? []);
     flush(frame.atMs);
     pending = { ...encodeFrame(drawn.rgba, previous), atMs: frame.atMs };
     previous = drawn.rgba;
@@ -116,6 +118,7 @@ async function drawFrame(
   width: number,
   height: number,
   scale: number,
+  fonts: readonly string[],
 ): Promise<DrawnScreen> {
   const { screen, colours } = frame;
   const frameKey = JSON.stringify([
@@ -133,7 +136,7 @@ async function drawFrame(
   );
   if (!before || before.frameKey !== frameKey || changed.length === 0) {
     const { svg } = renderSvg(screen, colours);
-    return { rgba: fitCanvas(await svgToPixels(svg, scale), width, height), rowKeys, frameKey };
+    return { rgba: fitCanvas(await svgToPixels(svg, scale, fonts), width, height), rowKeys, frameKey };
   }
   // Glyphs overhang their row by a pixel or two (CJK, underscores), into the rows either side: the
   // band pasted is the changed rows and one row around them, drawn with one more row of context.
@@ -151,7 +154,7 @@ async function drawFrame(
       visible: screen.cursor.visible && screen.cursor.row >= first && screen.cursor.row <= last,
     },
   };
-  const image = await svgToPixels(renderSvg(band, colours).svg, scale);
+  const image = await svgToPixels(renderSvg(band, colours).svg, scale, fonts);
   const rgba = before.rgba.slice();
   const y0 = Math.round((pasteFirst - first) * CELL_HEIGHT * scale);
   const y1 = Math.min(image.height, Math.round((pasteLast - first + 1) * CELL_HEIGHT * scale));

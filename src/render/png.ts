@@ -17,23 +17,34 @@ function init(): Promise<void> {
 export async function svgToPixels(
   svg: string,
   scale = 1,
+  fonts: readonly string[] = [],
 ): Promise<{ pixels: Uint8Array; width: number; height: number }> {
-  return render(svg, scale, (image) => ({
+  return render(svg, scale, fonts, (image) => ({
     pixels: new Uint8Array(image.pixels),
     width: image.width,
     height: image.height,
   }));
 }
 
-export async function svgToPng(svg: string, scale = 1): Promise<{ png: Uint8Array; width: number; height: number }> {
-  return render(svg, scale, (image) => ({ png: image.asPng(), width: image.width, height: image.height }));
+/** `fonts`: font files besides the bundled ones (TUI_TESTER_FONTS). */
+export async function svgToPng(
+  svg: string,
+  scale = 1,
+  fonts: readonly string[] = [],
+): Promise<{ png: Uint8Array; width: number; height: number }> {
+  return render(svg, scale, fonts, (image) => ({ png: image.asPng(), width: image.width, height: image.height }));
 }
 
 type RenderedImage = ReturnType<InstanceType<typeof Resvg>["render"]>;
 
-async function render<T>(svg: string, scale: number, take: (image: RenderedImage) => T): Promise<T> {
+async function render<T>(
+  svg: string,
+  scale: number,
+  fonts: readonly string[],
+  take: (image: RenderedImage) => T,
+): Promise<T> {
   await init();
-  const fontBuffers = await fontsFor(svg);
+  const fontBuffers = await fontsFor(svg, fonts);
   const resvg = new Resvg(svg, {
     // No system fonts beyond fonts.ts's choice: the same pixels on machines with the same fonts.
     font: { fontBuffers, defaultFontFamily: FONT_FAMILY, monospaceFamily: FONT_FAMILY },

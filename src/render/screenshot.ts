@@ -56,7 +56,7 @@ export async function screenshot(
         `Use a smaller scale (at most ${Math.sqrt(MAX_PIXELS / (width * height)).toFixed(2)} here) or format: "svg".`,
       );
     }
-    const png = await svgToPng(image.svg, options.scale);
+    const png = await svgToPng(image.svg, options.scale, session.config.fonts);
     ({ width, height } = png);
     content = png.png;
   }

@@ -71,6 +71,7 @@ export const expectExitStep = defineSessionTool({
 
 export const expectFileStep = defineSessionTool({
   name: "expect_file",
+  golden: (step) => (typeof step.golden === "string" ? step.golden : undefined),
   description:
     "Check a file the program wrote: exists (or not), contains a text, equals a text, or matches the golden file " +
     "<dir>/<golden> (masks as expect_snapshot); retried until timeoutMs. Fails with what differed.",

@@ -67,6 +67,7 @@ export function toLibMasks(masks: StepMask[] | undefined): Mask[] {
 
 export const expectSnapshotStep = defineSessionTool({
   name: "expect_snapshot",
+  golden: (step) => `${String(step.name)}.${step.format === "ansi" ? "ansi" : "txt"}`,
   description:
     "Compare the screen (or a region) with the golden file <dir>/<name>.txt (.ansi " +
     "with format ansi); fails with a row diff. Writes files only with update " +

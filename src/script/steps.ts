@@ -66,6 +66,7 @@ export const TEST_ASSERT_TIMEOUT_MS = 5000;
 
 export const assertTextStep = defineSessionTool({
   name: "assert_text",
+  history: "check",
   description:
     "Check that a pattern is on the screen (or raw output), or absent with negate: true; with timeoutMs, retry on " +
     "every screen update until it holds. Fails the step otherwise.",
@@ -218,12 +219,13 @@ export function withDefaults(
   const entries = tool.input.entries;
   const step: Record<string, unknown> = {};
   for (const key of ["captureScreen", "waitAfterMs", "screenDetail", "timeoutMs", "pollIntervalMs"] as const) {
-    // run_script's assert_text checks once unless the step itself asks to wait (the test runner sets its timeout)
-    if (key === "timeoutMs" && tool.name === "assert_text") continue;
+    // run_script's check step (assert_text) looks once unless the step itself asks to wait (the test runner sets
+    // its timeout)
+    if (key === "timeoutMs" && tool.history === "check") continue;
     if (key in entries && defaults[key] !== undefined) step[key] = defaults[key];
   }
-  // wait_for_text fails on timeout (its default) unless the step or the defaults say optional
-  if (tool.name === "wait_for_text" && (optional ?? defaults.optional) === true) step.errorOnTimeout = false;
+  // a wait step (wait_for_text) fails on timeout, its default, unless the step or the defaults say optional
+  if (tool.history === "wait" && (optional ?? defaults.optional) === true) step.errorOnTimeout = false;
   Object.assign(step, raw);
   const waitFor = raw.waitFor;
   if (waitFor !== null && typeof waitFor === "object" && !Array.isArray(waitFor)) {

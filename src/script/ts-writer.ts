@@ -10,8 +10,6 @@ import { TEST_ENV_DEFAULTS } from "./test-from-history.ts";
 
 /** Per test, as the CLI's default per-test limit. */
 const TEST_TIMEOUT_MS = 30_000;
-/** Step types the library has no method for: such a session is saved as JSON or YAML. */
-const NOT_IN_LIBRARY = new Set(["send_raw", "hold_key"]);
 const RESERVED = new Set(
   "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof let new null return super switch this throw true try typeof var void while with yield await expect test join launch process".split(
     " ",
@@ -26,7 +24,7 @@ const SECRET_ONLY = /^\$\{env:(TUI_SECRET_\w+)\}$/;
 export function tsTestText(test: Record<string, unknown>, path: string): string {
   const session = test.session as Step;
   const steps = test.steps as Step[];
-  const unsupported = [...new Set(steps.map((s) => String(s.type)).filter((t) => NOT_IN_LIBRARY.has(t)))];
+  const unsupported = [...new Set(steps.map((s) => String(s.type)).filter((t) => !Object.hasOwn(LIBRARY_FORMS, t)))];
   if (unsupported.length > 0)
     throw new TuiError(
       "INVALID_ARGUMENT",
@@ -85,52 +83,49 @@ function stepLines(step: Step, t: string): string[] {
   return [...comment, stepCall(String(type), args, t)];
 }
 
+type Form = (args: Step, t: string, options: (extra: Step) => string) => string;
+
+/** Each step type's library form, a call on the Terminal `t`; a session with any other step is saved as JSON. */
+const LIBRARY_FORMS: Record<string, Form> = {
+  wait_for_text: (args, t) => `await ${t}.waitForText(${pattern(args)}${waitOptions(args)});`,
+  wait_for_idle: (args, t) => `await ${t}.waitForIdle(${literal(pick(args, ["idleMs", "timeoutMs", "mode"]))});`,
+  send_keys: (args, t, options) => `await ${t}.press(${literal(args.keys)}${options({})});`,
+  send_text: (args, t, options) => `await ${t}.type(${textArg(args)}${options(args.secret ? { secret: true } : {})});`,
+  type_text: (args, t, options) => `await ${t}.type(${textArg(args)}${options(pick(args, ["cps"]))});`,
+  paste: (args, t, options) => `await ${t}.paste(${textArg(args)}${options({})});`,
+  mouse: (args, t, options) => {
+    const { waitFor: _w, ...mouse } = args;
+    return `await ${t}.mouse(${literal(mouse)}${options({})});`;
+  },
+  resize: (args, t, options) => `await ${t}.resize(${args.cols}, ${args.rows}${options({})});`,
+  assert_text: (args, t) => {
+    const not = args.negate ? ".not" : "";
+    return `await expect(${t})${not}.toShowText(${pattern(args)}, { timeoutMs: 0 });`;
+  },
+  expect_snapshot: (args, t) => {
+    const mask = (args.mask as Step[] | undefined)?.map(maskLiteral);
+    const rest = pick(args, ["region", "format"]);
+    const opts =
+      mask?.length || Object.keys(rest).length
+        ? `, ${literal({ ...rest, ...(mask?.length ? { mask: new Raw(`[${mask.join(", ")}]`) } : {}) })}`
+        : "";
+    return `await expect(${t}).toMatchScreenSnapshot(${JSON.stringify(args.name)}${opts});`;
+  },
+};
+
 function stepCall(type: string, args: Step, t: string): string {
   const options = (extra: Step) => {
     const all = { ...extra, ...(args.waitFor ? { waitFor: waitForOption(args.waitFor as Step) } : {}) };
     return Object.keys(all).length ? `, ${literal(all)}` : "";
   };
-  switch (type) {
-    case "wait_for_text":
-      return `await ${t}.waitForText(${pattern(args)}${waitOptions(args)});`;
-    case "wait_for_idle":
-      return `await ${t}.waitForIdle(${literal(pick(args, ["idleMs", "timeoutMs", "mode"]))});`;
-    case "send_keys": {
-      const keys = args.keys;
-      return `await ${t}.press(${literal(keys)}${options({})});`;
-    }
-    case "send_text":
-      return `await ${t}.type(${textArg(args)}${options(args.secret ? { secret: true } : {})});`;
-    case "type_text":
-      return `await ${t}.type(${textArg(args)}${options(pick(args, ["cps"]))});`;
-    case "paste":
-      return `await ${t}.paste(${textArg(args)}${options({})});`;
-    case "mouse": {
-      const { waitFor: _w, ...mouse } = args;
-      return `await ${t}.mouse(${literal(mouse)}${options({})});`;
-    }
-    case "resize":
-      return `await ${t}.resize(${args.cols}, ${args.rows}${options({})});`;
-    case "assert_text": {
-      const not = args.negate ? ".not" : "";
-      return `await expect(${t})${not}.toShowText(${pattern(args)}, { timeoutMs: 0 });`;
-    }
-    case "expect_snapshot": {
-      const mask = (args.mask as Step[] | undefined)?.map(maskLiteral);
-      const rest = pick(args, ["region", "format"]);
-      const opts =
-        mask?.length || Object.keys(rest).length
-          ? `, ${literal({ ...rest, ...(mask?.length ? { mask: new Raw(`[${mask.join(", ")}]`) } : {}) })}`
-          : "";
-      return `await expect(${t}).toMatchScreenSnapshot(${JSON.stringify(args.name)}${opts});`;
-    }
-    default:
-      throw new TuiError(
-        "INVALID_ARGUMENT",
-        `The step type "${type}" has no library form.`,
-        'Save the session as "*.tui.json" instead.',
-      );
-  }
+  const form = Object.hasOwn(LIBRARY_FORMS, type) ? LIBRARY_FORMS[type] : undefined;
+  if (form === undefined)
+    throw new TuiError(
+      "INVALID_ARGUMENT",
+      `The step type "${type}" has no library form.`,
+      'Save the session as "*.tui.json" instead.',
+    );
+  return form(args, t, options);
 }
 
 /** A secret is read from the environment variable save_test named; a missing one fails the test at once. */

@@ -39,11 +39,19 @@ export interface StartOptions {
 
 /**
  * The settings a registry follows: session limits, what each session keeps, the stop grace, the
- * theme queries are told and the PTY backend.
+ * theme queries are told, the PTY backend and the fonts of its pictures.
  */
 export type RegistryLimits = Pick<
   Config,
-  "maxSessions" | "maxExitedKept" | "rawBufferBytes" | "scrollback" | "killGraceMs" | "theme" | "pty" | "ready"
+  | "maxSessions"
+  | "maxExitedKept"
+  | "rawBufferBytes"
+  | "scrollback"
+  | "killGraceMs"
+  | "theme"
+  | "pty"
+  | "ready"
+  | "fonts"
 >;
 
 /** How long stop lets a session's output drain before hanging up on it when it is flooding. */
@@ -112,6 +120,7 @@ export class SessionRegistry {
           scrollback: this.limits.scrollback,
           theme: this.limits.theme,
           ready: this.limits.ready,
+          fonts: this.limits.fonts,
           launch: launchArgs(options, cwd),
         },
         this.backend,

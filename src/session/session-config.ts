@@ -18,6 +18,8 @@ export interface SessionConfig {
   rawBufferBytes: number;
   scrollback: number;
   theme?: Partial<TerminalTheme>;
+  /** Font files its pictures may use besides the bundled ones (TUI_TESTER_FONTS, checked by config.ts). */
+  fonts?: readonly string[];
   /** quiet: never use the ready oracle (TUI_TESTER_READY); default auto. */
   ready?: "auto" | "quiet";
   /** start_session's arguments as the agent gave them (the input history writes them into a test). */

@@ -10,12 +10,21 @@ import { FinalScreen, rawTail } from "./final-screen.ts";
 import { InputHistory } from "./history.ts";
 import { InputCap } from "./input-cap.ts";
 import { InputStarts, type InputSource } from "./input-starts.ts";
+import type { ReadyOracle } from "./ready/oracle.ts";
 import type { SessionConfig, SessionState } from "./session-config.ts";
 
 const utf8 = new TextEncoder();
 
 export type { InputSource } from "./input-starts.ts";
 export type { SessionConfig, SessionState } from "./session-config.ts";
+
+/**
+ * What layers above session/ keep of a session (its recording, its viewer), each field declared by the
+ * module that owns it (`declare module "../session/session.ts" { interface SessionExtras { ... } }`): a
+ * session's state lives on the session, and this room imports none of theirs.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the owners of each field add it by declaration merging
+export interface SessionExtras {}
 
 export class Session {
   readonly id: string;
@@ -52,6 +61,10 @@ export class Session {
   readonly history: InputHistory;
   /** Where the recent typing was echoed, which waits do not take for output (echo.ts). */
   readonly echo: EchoTracker;
+  /** How this session settles and reads at rest (ready/oracle.ts's readyOracle makes it on first use). */
+  readyOracle: ReadyOracle | undefined;
+  /** What layers above this one keep of the session (SessionExtras). */
+  readonly extras: Partial<SessionExtras> = {};
 
   /** Spawn the child in a PTY of the backend; resolves once it runs. */
   static async start(config: SessionConfig, backend: PtyBackend): Promise<Session> {

@@ -7,7 +7,6 @@
 import type { Config } from "../config.ts";
 import { MonitorRegistry } from "../monitor/registry.ts";
 import { SessionRegistry } from "../session/registry.ts";
-import { useExtraFonts } from "../render/fonts.ts";
 import { OutputDir } from "../util/artifact-path.ts";
 import { ViewerManager } from "../viewer/manager.ts";
 import { WebViewer } from "../web/server.ts";
@@ -79,7 +78,6 @@ export interface ContextParts {
 
 export function createServerContext(config: Config, parts: ContextParts = {}): OwnedServerContext {
   const env = parts.env ?? process.env;
-  useExtraFonts(config.fonts);
   const sessions = new SessionRegistry(config);
   const monitors = new MonitorRegistry(config.maxMonitors);
   const viewers = parts.viewers ?? new ViewerManager({ env });

@@ -24,7 +24,7 @@ import type { ErrorCode } from "../errors.ts";
 import type { Session } from "../session/session.ts";
 import type { CompatMap } from "./args.ts";
 import type { ServerContext } from "./context.ts";
-import { recordingAct } from "./history-record.ts";
+import { type HistoryKind, recordingAct } from "./history-record.ts";
 import type { ReplyParts } from "./reply.ts";
 
 /** The server's context plus what belongs to one call. */
@@ -106,6 +106,17 @@ export interface SessionToolDef<S extends ObjectSchema = ObjectSchema> extends T
   act(session: Session, args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
   /** Runs in the session's input queue; default: every tool that is not read-only. */
   queued?: boolean;
+  /**
+   * What a call leaves in the session's input history, which save_test replays: "input" (the input it wrote,
+   * and its waitFor when that matched), "wait" (a wait that matched), "check" (an assertion that passed).
+   * Unset: nothing, the tool only reads or observes.
+   */
+  history?: HistoryKind;
+  /**
+   * A step that compares with a golden file: that file's name in its test file's golden directory, from the step
+   * as written (undefined: no golden this time). The test runner sets such a step's dir and update.
+   */
+  golden?(step: Record<string, unknown>): string | undefined;
 }
 
 export function defineTool<S extends ObjectSchema>(def: ToolDef<S>): ToolDef<S> {
@@ -117,7 +128,7 @@ export function defineSessionTool<S extends ObjectSchema>(
 ): SessionToolDef<S> {
   const allowExited = def.allowExited ?? false;
   // what the call did goes into the session's input history (save_test), as a tool or a script step
-  const recorded = recordingAct<v.InferOutput<S>, SessionToolDef<S>["act"]>(def.name, def.input, def.act);
+  const recorded = recordingAct<v.InferOutput<S>, SessionToolDef<S>["act"]>(def, def.act);
   return {
     ...def,
     act: recorded,

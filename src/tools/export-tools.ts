@@ -38,6 +38,7 @@ export const exportRecordingTool = defineTool({
       maxIdleMs: args.maxIdleMs,
       fps: args.fps,
       scale: args.scale,
+      fonts: ctx.config.fonts,
       signal: ctx.signal,
     });
     await Bun.write(out, gif.gif);

@@ -10,24 +10,18 @@ import { newTextOnly, type ScreenBaseline } from "../session/baseline.ts";
 import type { WaitSpec } from "../session/history.ts";
 import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
+import { observeEntries } from "./schemas.ts";
 
-const INPUT_TOOLS = new Set([
-  "send_keys",
-  "send_text",
-  "send_raw",
-  "paste",
-  "mouse",
-  "resize",
-  "type_text",
-  "hold_key",
-]);
-/** Options of how a call observes, not what it does: never part of a saved step. */
+/** What a tool's calls leave in the history: its definition's `history` (define.ts). */
+export type HistoryKind = "input" | "wait" | "check";
+
+/**
+ * Options of how a call observes, not what it does: never part of a saved step. The observe options every
+ * input shares, plus the session and how a wait or a check looks and reports.
+ */
 const OBSERVE_KEYS = new Set([
+  ...Object.keys(observeEntries),
   "sessionId",
-  "captureScreen",
-  "waitAfterMs",
-  "waitFor",
-  "screenDetail",
   "pollIntervalMs",
   "errorOnTimeout",
   "excerptBytes",
@@ -36,28 +30,28 @@ const OBSERVE_KEYS = new Set([
 
 type Act<A> = (session: Session, args: A, ctx: never) => Promise<{ data: Record<string, unknown> }>;
 
-export function isRecorded(name: string): boolean {
-  return INPUT_TOOLS.has(name) || name === "wait_for_text" || name === "assert_text";
+/** What recordingAct reads of a tool's definition. */
+interface Recorded {
+  name: string;
+  history?: HistoryKind;
+  input: v.ObjectSchema<v.ObjectEntries, undefined> | v.StrictObjectSchema<v.ObjectEntries, undefined>;
 }
 
-/** `act` wrapped so that what it did lands in the session's history. */
-export function recordingAct<A extends Record<string, unknown>, F extends Act<A>>(
-  name: string,
-  input: v.ObjectSchema<v.ObjectEntries, undefined> | v.StrictObjectSchema<v.ObjectEntries, undefined>,
-  act: F,
-): F {
-  if (!isRecorded(name)) return act;
+/** `act` wrapped so that what it did lands in the session's history, as the tool's `history` says. */
+export function recordingAct<A extends Record<string, unknown>, F extends Act<A>>(tool: Recorded, act: F): F {
+  const { name, history: kind, input } = tool;
+  if (kind === undefined) return act;
   const wrapped = async (session: Session, args: A, ctx: never) => {
     const before = session.lastInput;
     try {
       const outcome = await act(session, args, ctx);
-      record(session, name, input.entries, args, outcome.data, before);
+      record(session, name, kind, input.entries, args, outcome.data, before);
       return outcome;
     } catch (error) {
       const e = toTuiError(error);
-      if (INPUT_TOOLS.has(name)) {
+      if (kind === "input") {
         // the input went out even though its waitFor timed out: keep the input, not the wait
-        session.history.agentInput(name, savedArgs(session, name, input.entries, args), before);
+        session.history.agentInput(name, savedArgs(session, input.entries, args), before);
         if (e.code === "WAIT_TIMEOUT")
           session.history.note(
             `${name}'s waitFor "${String((args.waitFor as WaitSpec).pattern).slice(0, 60)}" timed out`,
@@ -72,18 +66,19 @@ export function recordingAct<A extends Record<string, unknown>, F extends Act<A>
 function record(
   session: Session,
   name: string,
+  kind: HistoryKind,
   entries: v.ObjectEntries,
   args: Record<string, unknown>,
   data: Record<string, unknown>,
   before: ScreenBaseline | null,
 ): void {
   const history = session.history;
-  if (name === "wait_for_text") {
+  if (kind === "wait") {
     if (data.matched === true) history.wait(waitSpec(args, data.pattern));
-    else history.note(`wait_for_text "${String(args.pattern).slice(0, 60)}" did not match`);
+    else history.note(`${name} "${String(args.pattern).slice(0, 60)}" did not match`);
     return;
   }
-  if (name === "assert_text") return history.check(stepArgs(entries, args));
+  if (kind === "check") return history.check(stepArgs(entries, args));
   const waited = data.waitFor as { matched?: boolean } | undefined;
   const waitFor = args.waitFor as (WaitSpec & { pattern: string }) | undefined;
   let kept: (WaitSpec & { newOnly: boolean }) | undefined;
@@ -94,18 +89,14 @@ function record(
   // the ready oracle (or the quiet window) saw the app at rest when the call returned, or a wait matched
   const settledBy = (data.screen as { settledBy?: string } | undefined)?.settledBy;
   const settled = settledBy === undefined || !["timeout", "fixed"].includes(settledBy) || kept !== undefined;
-  history.agentInput(name, savedArgs(session, name, entries, args), before, kept, settled);
+  history.agentInput(name, savedArgs(session, entries, args), before, kept, settled);
 }
 
 /** What a saved step says: the call's own arguments, a secret text replaced by its placeholder. */
-function savedArgs(
-  session: Session,
-  name: string,
-  entries: v.ObjectEntries,
-  args: Record<string, unknown>,
-): Record<string, unknown> {
+function savedArgs(session: Session, entries: v.ObjectEntries, args: Record<string, unknown>): Record<string, unknown> {
   const saved = stepArgs(entries, args);
-  if (name !== "send_text" || args.secret !== true) return saved;
+  // a secret text (send_text's secret: true) is saved as its placeholder
+  if (args.secret !== true) return saved;
   return { ...saved, ...session.history.secretArgs(String(args.text)) };
 }
 

@@ -33,6 +33,7 @@ const FLUSH_COMPAT = { flushAfter: null };
 
 export const sendKeys = defineSessionTool({
   name: "send_keys",
+  history: "input",
   // the observe options in full, and a key chord (hold_key.key is one entry of keys)
   describes: {
     inputs: {
@@ -78,6 +79,7 @@ export const sendKeys = defineSessionTool({
 
 export const sendText = defineSessionTool({
   name: "send_text",
+  history: "input",
   scriptable: true,
   output: shape(observedOutput),
   description:
@@ -134,6 +136,7 @@ function decodeRaw(args: { hex?: string; base64?: string; utf8?: string }): Uint
 
 export const sendRaw = defineSessionTool({
   name: "send_raw",
+  history: "input",
   scriptable: true,
   output: shape(observedOutput),
   description: 'Send bytes (at most 1 MiB) as exactly one of hex ("1b5b41"), base64 or utf8.',
@@ -161,6 +164,7 @@ export const sendRaw = defineSessionTool({
 
 export const holdKey = defineSessionTool({
   name: "hold_key",
+  history: "input",
   scriptable: true,
   output: shape({ ...observedOutput, events: N }),
   description:
@@ -189,6 +193,7 @@ export const holdKey = defineSessionTool({
 
 export const typeText = defineSessionTool({
   name: "type_text",
+  history: "input",
   scriptable: true,
   output: shape({ ...observedOutput, chars: N, untyped: N }),
   description: "Type text a character at a time at cps (at most 1 MiB), for apps that treat typing unlike a paste.",

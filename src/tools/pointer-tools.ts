@@ -9,6 +9,7 @@ import { B, S, observedOutput, shape } from "./output-shape.ts";
 
 export const paste = defineSessionTool({
   name: "paste",
+  history: "input",
   scriptable: true,
   output: shape({ ...observedOutput, bracketed: B }),
   description:
@@ -33,6 +34,7 @@ const target = {
 
 export const mouse = defineSessionTool({
   name: "mouse",
+  history: "input",
   scriptable: true,
   output: shape({ ...observedOutput, action: S }),
   description:

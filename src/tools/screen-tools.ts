@@ -188,6 +188,7 @@ export const diffSnapshotsTool = defineTool({
 
 export const resize = defineSessionTool({
   name: "resize",
+  history: "input",
   scriptable: true,
   output: shape({ ...observedOutput, cols: N, rows: N }),
   description: "Resize PTY and emulator (the app gets SIGWINCH); returns the re-laid-out screen.",

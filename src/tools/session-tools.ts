@@ -14,7 +14,12 @@ import { dropped } from "./screen-tools.ts";
 import { B, exitShape, list, N, NN, NS, S, sessionShape, shape, strings } from "./output-shape.ts";
 import { fieldsWithout } from "./reply.ts";
 
-const viewerStatus = new WeakMap<Session, ViewerStatus>();
+declare module "../session/session.ts" {
+  interface SessionExtras {
+    /** The viewer start_session opened (or failed to open) for the session. */
+    viewer: ViewerStatus;
+  }
+}
 
 export function sessionInfo(session: Session, ctx: Pick<ToolContext, "takeovers">): Record<string, unknown> {
   return {
@@ -35,7 +40,7 @@ export function sessionInfo(session: Session, ctx: Pick<ToolContext, "takeovers"
     exitCode: session.exit?.exitCode ?? null,
     signal: session.exit?.signal ?? null,
     modes: session.modes(),
-    viewer: viewerStatus.get(session) ?? { requested: false, open: false },
+    viewer: session.extras.viewer ?? { requested: false, open: false },
     ...artifactInfo(session, ctx),
   };
 }
@@ -126,11 +131,11 @@ export const startSession = defineTool({
       await ctx.sessions.stop(session.id, "SIGKILL", 0).catch(() => undefined);
       throw error;
     }
-    if (args.web || args.visible === "web") viewerStatus.set(session, openWebViewer(session, ctx));
+    if (args.web || args.visible === "web") session.extras.viewer = openWebViewer(session, ctx);
     else if (args.visible || args.viewerCommand)
-      viewerStatus.set(session, await ctx.viewers.open(session, args.viewerCommand));
+      session.extras.viewer = await ctx.viewers.open(session, args.viewerCommand);
     const info = { ...sessionInfo(session, ctx), ...recordingStart };
-    const viewer = viewerStatus.get(session);
+    const viewer = session.extras.viewer;
     const viewerNote = viewer
       ? viewer.open
         ? `; viewer open in ${viewer.terminal}`

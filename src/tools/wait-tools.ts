@@ -46,6 +46,7 @@ function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
 
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
+  history: "wait",
   describes: { inputs: { waitFor: "arguments" }, outputs: 1 },
   scriptable: true,
   output: shape({ ...waitShape.entries, screen: waitScreen, error: errorShape }),

@@ -14,6 +14,7 @@ import { tools } from "../../src/catalog.ts";
 import { parseConfig } from "../../src/config.ts";
 import { createServer } from "../../src/server.ts";
 import { createServerContext } from "../../src/tools/context.ts";
+import type { ToolDef } from "../../src/tools/define.ts";
 import { runTests } from "../../src/cli/run-tests.ts";
 
 export const SERVER_ENTRY = join(import.meta.dir, "..", "..", "src", "main.ts");
@@ -96,12 +97,14 @@ function likeAPipe(transport: InMemoryTransport): void {
  * windows and browser see; sessions start in `cwd` and relative paths resolve against it. Sessions
  * inherit this process's environment. Disposing the client stops every session.
  */
-export async function connect(options: { env?: Record<string, string>; cwd?: string } = {}): Promise<TestClient> {
+export async function connect(
+  options: { env?: Record<string, string>; cwd?: string; tools?: ToolDef[] } = {},
+): Promise<TestClient> {
   // Tests read the typed results (structuredContent): structured unless a test asks for the text mode.
   const env = { ...process.env, TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured", ...options.env };
   const context = createServerContext(parseConfig(env), { env, cwd: options.cwd, runTests });
   void context.output.path; // as main.ts does at start-up: the output directory exists before the first call
-  const server = createServer(tools, context);
+  const server = createServer(options.tools ?? tools, context);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   for (const side of [clientSide, serverSide]) likeAPipe(side);
   await server.connect(serverSide);

@@ -147,14 +147,8 @@ export function foregroundActivity(session: Session): { running: boolean; input:
   return oracle.activityNow();
 }
 
-const oracles = new WeakMap<Session, ReadyOracle>();
-
 /** The session's oracle (made on first use; the registry makes it at start, so it sees the start-up queries). */
 export function readyOracle(session: Session): ReadyOracle {
-  let oracle = oracles.get(session);
-  if (oracle === undefined) {
-    oracle = new ReadyOracle(session);
-    oracles.set(session, oracle);
-  }
-  return oracle;
+  session.readyOracle ??= new ReadyOracle(session);
+  return session.readyOracle;
 }
