@@ -2,11 +2,12 @@
 import * as v from "valibot";
 import { compileAll, exitPhrase, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
-import { matchLines } from "./observed.ts";
 import { mergeParts, viewParts } from "./reply.ts";
+import { waitLines } from "./wait-lines.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
 import { B, cursorShape, errorShape, highlightShape, list, N, nested, S, shape, waitShape } from "./output-shape.ts";
 import type { WaitIdleResult } from "../session/wait.ts";
+import { waitTimeout } from "../session/wait-miss.ts";
 
 /** The screen a wait returns: text, cursor and highlights. */
 const waitScreen = nested({ text: S, cursor: cursorShape }, { highlights: list(highlightShape) });
@@ -70,7 +71,7 @@ export const waitForText = defineSessionTool({
       ...(result.matchedAgainst === "screen" ? {} : { matchedAgainst: result.matchedAgainst }),
       exited: result.exited,
     };
-    const parts = mergeParts({ fields, lines: matchLines(result) }, viewParts(screen));
+    const parts = mergeParts({ fields, lines: waitLines(result) }, viewParts(screen));
     const shown = args.anyOf ? `anyOf ${JSON.stringify(args.anyOf)}` : `"${args.pattern}"`;
     const which = result.matchedIndex !== undefined ? ` (anyOf[${result.matchedIndex}])` : "";
     if (result.matched)
@@ -78,18 +79,14 @@ export const waitForText = defineSessionTool({
     const seen = result.exited ? exitPhrase(result) : `timed out after ${args.timeoutMs} ms`;
     if (!args.errorOnTimeout) return { summary: `${shown} not seen: ${seen}`, data, parts };
     // An error result that still carries the whole result (matched: false, the screen), as run_script's ok: false does.
-    const message = result.exited
-      ? `${shown} did not appear: ${exitPhrase(result)}.`
-      : `${shown} did not appear within ${args.timeoutMs} ms on the ${result.matchedAgainst}.`;
-    const hint = result.exited
-      ? "The screen it left is below; get_exit_info and get_raw_output tell more."
-      : "Check the pattern against the screen below, raise timeoutMs, or try matchScreen: false.";
-    return {
-      summary: `${shown} not seen: ${seen}`,
-      data,
-      parts,
-      error: { code: "WAIT_TIMEOUT", message, hint },
-    };
+    const error = waitTimeout(result, {
+      shown,
+      hint: {
+        exited: "The screen it left is below; get_exit_info and get_raw_output tell more.",
+        timeout: "Check the pattern against the screen below, raise timeoutMs, or try matchScreen: false.",
+      },
+    });
+    return { summary: `${shown} not seen: ${seen}`, data, parts, error };
   },
 });
 
