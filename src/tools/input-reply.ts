@@ -47,7 +47,7 @@ function inputParts(data: Record<string, unknown>, unlisted: string[]): ReplyPar
   return mergeParts(
     { fields: fieldsWithout(data, "screen", "waitFor", ...unlisted) },
     wait ? { lines: matchLines(wait, "waitFor ") } : undefined,
-    data.screen ? blockParts(data.screen as ScreenBlock, false, wait !== undefined && !wait.matched) : undefined,
+    data.screen ? blockParts(data.screen as ScreenBlock, wait !== undefined && !wait.matched) : undefined,
   );
 }
 

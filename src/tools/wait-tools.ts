@@ -3,47 +3,16 @@ import * as v from "valibot";
 import { compileAll, exitPhrase, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { mergeParts, viewParts } from "./reply.ts";
+import { idleSummary } from "./settle-words.ts";
 import { waitLines } from "./wait-lines.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
 import { B, cursorShape, errorShape, highlightShape, list, N, nested, S, shape, waitShape } from "./output-shape.ts";
-import type { WaitIdleResult } from "../session/wait.ts";
 import { waitTimeout } from "../session/wait-miss.ts";
 
 /** The screen a wait returns: text, cursor and highlights. */
 const waitScreen = nested({ text: S, cursor: cursorShape }, { highlights: list(highlightShape) });
 /** What keeps a program busy (session/ready/oracle.ts Busy). */
 const busyShape = nested({ pid: N, command: S, state: S }, { timerDueMs: N });
-
-function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
-  const program = result.program ?? "the program";
-  switch (result.settledBy) {
-    case "idle":
-      return `Idle after ${result.elapsedMs} ms: ${program} is waiting for input`;
-    case "periodic":
-      return `Idle after ${result.elapsedMs} ms: ${program} is waiting for input and redraws on a timer`;
-    case "unsure":
-      return (
-        `Cannot tell after ${result.elapsedMs} ms whether ${program} is done: it wakes every ${result.tickMs} ms ` +
-        "and work at a wake-up shows in no wait (use wait_for_text)"
-      );
-    case "exit":
-      return `The program exited after ${result.elapsedMs} ms`;
-    case "quiet":
-      return (
-        `Quiet after ${result.elapsedMs} ` +
-        `ms${result.fallback ? ` (${result.fallback}: output quiet, the program may still be working)` : ""}`
-      );
-    default: {
-      const busy = result.busy;
-      if (busy === undefined) return `Still writing after ${timeoutMs} ms`;
-      const state =
-        busy.state === "timer"
-          ? `in a ${busy.timerDueMs !== undefined ? `${busy.timerDueMs} ms ` : ""}timed wait`
-          : busy.state;
-      return `Still busy after ${timeoutMs} ms: ${busy.command} (pid ${busy.pid}) is ${state}`;
-    }
-  }
-}
 
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
