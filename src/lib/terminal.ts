@@ -170,14 +170,12 @@ export class Terminal implements AsyncDisposable {
 
   /** Cells as runs of equal colours and attributes per row, for a region (default the whole screen). */
   async cells(region: Partial<CellRegion> = {}): Promise<CellsResult> {
-    await this.session.emulator.flushed();
     const snap = await this.session.emulator.settledSnapshot({ format: "cells", region });
     return snap.cells!;
   }
 
   /** The whole buffer: history above the screen and the screen (newest maxLines kept). */
   async scrollback(options: { maxLines?: number } = {}): Promise<ScrollbackInfo> {
-    await this.session.emulator.flushed();
     const snap = await this.session.emulator.settledSnapshot({
       format: "text",
       includeScrollback: true,

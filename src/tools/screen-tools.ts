@@ -51,7 +51,6 @@ export const snapshot = defineSessionTool({
   annotations: annotations("Snapshot", "read"),
   allowExited: true,
   async act(session, args, ctx) {
-    await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({
       format: args.format,
       region: args.region,
@@ -83,7 +82,6 @@ export const getText = defineSessionTool({
   annotations: annotations("Get text", "read"),
   allowExited: true,
   async act(session, args, ctx) {
-    await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({
       format: "text",
       highlights: true,
