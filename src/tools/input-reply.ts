@@ -46,12 +46,7 @@ function inputParts(data: Record<string, unknown>, unlisted: string[]): ReplyPar
   const wait = data.waitFor as WaitOutcome | undefined;
   return mergeParts(
     { fields: fieldsWithout(data, "screen", "waitFor", ...unlisted) },
-    wait ? { lines: matchLines(wait, "waitFor ") } : undefined,
+    wait ? { lines: waitLines(wait, "waitFor ") } : undefined,
     data.screen ? blockParts(data.screen as ScreenBlock, wait !== undefined && !wait.matched) : undefined,
   );
-}
-
-/** The matched text when it says more than the pattern (a regex's match, say), and the wait's other outcome lines. */
-export function matchLines(wait: WaitOutcome, prefix = ""): string[] {
-  return waitLines(wait, prefix);
 }
