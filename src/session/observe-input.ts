@@ -6,7 +6,7 @@
 import { clip } from "../util/clip.ts";
 import { observe, type ObserveOptions } from "./observe.ts";
 import type { Session } from "./session.ts";
-import { missReason, shownPatterns, waitTimeoutError } from "./wait-miss.ts";
+import { notSeenReason, shownPatterns, waitTimeoutError } from "./wait-miss.ts";
 
 export interface InputOutcome {
   summary: string;
@@ -46,12 +46,11 @@ export async function observeInput<R extends Record<string, unknown>>(
       data,
     );
   }
-  const missed = wait?.exited ? missReason(wait) : `timed out after ${wait?.timeoutMs} ms`;
   const which = wait?.matchedIndex !== undefined ? ` (anyOf[${wait.matchedIndex}])` : "";
   const waitNote = wait
     ? wait.matched
       ? `; ${JSON.stringify(clip(wait.pattern, 80))}${which} matched after ${wait.elapsedMs} ms`
-      : `; ${shown} not seen (${missed})`
+      : `; ${shown} not seen (${notSeenReason(wait)})`
     : "";
   const diff = observed.screen?.diff;
   const changed = diff ? `; ${diff.identical ? "screen unchanged" : `${diff.changedLines.length} rows changed`}` : "";

@@ -19,6 +19,11 @@ export function missReason(result: Miss): string {
   return result.exited ? exitPhrase(result) : `within ${result.timeoutMs} ms`;
 }
 
+/** A miss that is not an error (errorOnTimeout: false), as a summary says it: the exit, or "timed out after N ms". */
+export function notSeenReason(result: Miss): string {
+  return result.exited ? exitPhrase(result) : `timed out after ${result.timeoutMs} ms`;
+}
+
 export interface MissWords {
   /** The patterns as this face names them. */
   shown: string;

@@ -1,13 +1,13 @@
 /** Waiting tools: wait_for_text, wait_for_idle. Event-driven (see session/wait.ts). */
 import * as v from "valibot";
-import { compileAll, exitPhrase, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
+import { compileAll, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { mergeParts, viewParts } from "./reply.ts";
 import { idleSummary } from "./settle-words.ts";
 import { waitLines } from "./wait-lines.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
 import { B, cursorShape, errorShape, highlightShape, list, N, nested, S, shape, waitShape } from "./output-shape.ts";
-import { waitTimeout } from "../session/wait-miss.ts";
+import { notSeenReason, waitTimeout } from "../session/wait-miss.ts";
 
 /** The screen a wait returns: text, cursor and highlights. */
 const waitScreen = nested({ text: S, cursor: cursorShape }, { highlights: list(highlightShape) });
@@ -45,8 +45,7 @@ export const waitForText = defineSessionTool({
     const which = result.matchedIndex !== undefined ? ` (anyOf[${result.matchedIndex}])` : "";
     if (result.matched)
       return { summary: `Matched "${result.pattern}"${which} after ${result.elapsedMs} ms`, data, parts };
-    const seen = result.exited ? exitPhrase(result) : `timed out after ${args.timeoutMs} ms`;
-    if (!args.errorOnTimeout) return { summary: `${shown} not seen: ${seen}`, data, parts };
+    if (!args.errorOnTimeout) return { summary: `${shown} not seen: ${notSeenReason(result)}`, data, parts };
     // An error result that still carries the whole result (matched: false, the screen), as run_script's ok: false does.
     const error = waitTimeout(result, {
       shown,
@@ -55,7 +54,7 @@ export const waitForText = defineSessionTool({
         timeout: "Check the pattern against the screen below, raise timeoutMs, or try matchScreen: false.",
       },
     });
-    return { summary: `${shown} not seen: ${seen}`, data, parts, error };
+    return { summary: `${shown} not seen: ${notSeenReason(result)}`, data, parts, error };
   },
 });
 

@@ -1,6 +1,12 @@
 /** One wording of a missed wait: every face's WAIT_TIMEOUT is built by session/wait-miss.ts. */
 import { expect, test } from "bun:test";
-import { exitTimeoutError, shownPatterns, waitTimeout, waitTimeoutError } from "../../src/session/wait-miss.ts";
+import {
+  exitTimeoutError,
+  notSeenReason,
+  shownPatterns,
+  waitTimeout,
+  waitTimeoutError,
+} from "../../src/session/wait-miss.ts";
 
 const hint = { exited: "it exited", timeout: "it timed out" };
 const timedOut = { timeoutMs: 300, elapsedMs: 300, matchedAgainst: "screen" as const };
@@ -44,4 +50,12 @@ test("patterns are shown as literals, regexes or an anyOf list; the exit wait ha
   const exit = exitTimeoutError(200, "$");
   expect(exit.message).toBe("The program did not exit within 200 ms.\n--- screen ---\n$");
   expect(exit.code).toBe("WAIT_TIMEOUT");
+});
+
+test("a miss that is no error says why in a summary's words", () => {
+  expect(notSeenReason(timedOut)).toBe("timed out after 300 ms");
+  const exit = { exitCode: null, signal: "SIGTERM", exitedAt: "", runtimeMs: 10 };
+  expect(notSeenReason({ ...timedOut, exited: true, exit, exitedBefore: true })).toStartWith(
+    "the program had exited (",
+  );
 });
