@@ -13,7 +13,7 @@ import { watchChanges } from "./change-watch.ts";
 import { rowDiff, type GoldenUpdate } from "./golden.ts";
 import { maskRows, type Mask } from "./mask.ts";
 
-/** Files larger than this are not read (everything is bounded): the check fails saying so. */
+/** Files larger than this are not read (every check is bounded): the check fails saying so. */
 export const MAX_CHECKED_FILE_BYTES = 4 * 1024 * 1024;
 /** Lines of a file shown when it does not contain the text. */
 const SHOWN_LINES = 20;
