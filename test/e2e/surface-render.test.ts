@@ -120,6 +120,7 @@ describe("every tool's real output matches its outputSchema", () => {
     );
     const app = await checked("start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
     await checked("stop_session", { sessionId: app.data.sessionId, signal: "SIGKILL" });
+    expect((await checked("run_tests", { paths: [join(outputDir, "no-such-tests")] })).isError).toBe(true);
     const { tools } = await c.client.listTools();
     for (const tool of tools) expect(seen.has(tool.name) ? tool.name : `${tool.name} (not called)`).toBe(tool.name);
   });
