@@ -3,7 +3,7 @@
  *
  * Four ways to send one key to the redraw fixture and get its before/after/diff back, each on its
  * own session, interleaved round by round (A/B/C/D, the order turning) so load hits them alike:
- * - engine: lib/observed.ts observeInput + lib/keyboard.ts sendKeys on a Session (what every face runs);
+ * - engine: session/observe-input.ts observeInput + lib/keyboard.ts sendKeys on a Session (what every face runs);
  * - library: Terminal.press (src/lib);
  * - tool: the send_keys tool through dispatch in this process (validate, run, render);
  * - MCP: send_keys over stdio to a server process (the SDK client, JSON-RPC, the transport).
@@ -15,7 +15,7 @@ import { parseConfig } from "../src/config.ts";
 import { parseKeys } from "../src/keys/index.ts";
 import { describeKeys, sendKeys } from "../src/lib/keyboard.ts";
 import { launch } from "../src/lib/launch.ts";
-import { observeInput } from "../src/lib/observed.ts";
+import { observeInput } from "../src/session/observe-input.ts";
 import { SessionRegistry } from "../src/session/registry.ts";
 import type { Session } from "../src/session/session.ts";
 import { createServerContext } from "../src/tools/context.ts";

@@ -40,7 +40,10 @@ export interface FileOutcome {
   waitedMs: number;
 }
 
-type Look = { ok: true; status: FileStatus; bytes?: number } | { ok: false; error: TuiError };
+/** A failed look keeps its words, so the error is made once, with the time waited in it. */
+type Look =
+  | { ok: true; status: FileStatus; bytes?: number }
+  | { ok: false; message: string; hint: string; details: Record<string, unknown> };
 
 /** Check now and after every change until it holds or the time is up; throws ASSERTION_FAILED naming what differed. */
 export async function expectFile(session: Session | undefined, e: FileExpectation): Promise<FileOutcome> {
@@ -54,9 +57,8 @@ export async function expectFile(session: Session | undefined, e: FileExpectatio
     const waitedMs = Math.round(performance.now() - started);
     if (look.ok) return { status: look.status, ...(look.bytes !== undefined ? { bytes: look.bytes } : {}), waitedMs };
     if (left <= 0) {
-      const error = look.error;
-      if (e.timeoutMs > 0) error.message = withWait(error.message, waitedMs);
-      throw error;
+      const message = e.timeoutMs > 0 ? withWait(look.message, waitedMs) : look.message;
+      throw new TuiError("ASSERTION_FAILED", message, look.hint, look.details);
     }
     await changes.next(left, e.abort);
   }
@@ -73,7 +75,9 @@ function withWait(message: string, ms: number): string {
 async function lookAt(e: FileExpectation): Promise<Look> {
   const fail = (message: string, hint: string, details: Record<string, unknown> = {}): Look => ({
     ok: false,
-    error: new TuiError("ASSERTION_FAILED", message, hint, { path: e.path, ...details }),
+    message,
+    hint,
+    details: { path: e.path, ...details },
   });
   const info = await stat(e.path).catch(() => null);
   if (e.exists === false) {

@@ -1,7 +1,6 @@
-/** A Terminal input's options and result, and the options as observeInput takes them. */
+/** A Terminal input's options and result, and the options as the engine's observeInput takes them. */
 import type { KeySpecInput } from "../keys/index.ts";
-import type { ScreenBlock, ScreenView } from "../session/observe.ts";
-import type { ObserveInputOptions } from "./observed.ts";
+import type { ObserveOptions, ScreenBlock, ScreenView } from "../session/observe.ts";
 import { toWaitOptions, type AnyOfPatterns, type TextPattern, type WaitForOptions } from "./wait-options.ts";
 
 /** A key: a chord such as "ctrl+c", "F2", "shift+tab", "A", or { key, ctrl, shift, alt, meta }. */
@@ -42,13 +41,17 @@ export interface TextMatch {
   screen: ScreenView;
 }
 
-/** The library's input options as the engine's: a missed inline wait is an error (a test should fail). */
-export function observeOptions(options: InputOptions): ObserveInputOptions {
+/**
+ * The library's input options as the engine's: a missed inline wait is an error (a test should fail)
+ * whose message quotes the screen it failed on.
+ */
+export function observeOptions(options: InputOptions): ObserveOptions {
   return {
     captureScreen: options.captureScreen ?? true,
     waitAfterMs: options.waitAfterMs,
     waitFor: options.waitFor === undefined ? undefined : { ...inlineWait(options.waitFor), errorOnTimeout: true },
     screenDetail: options.screenDetail ?? "full",
+    quoteScreen: true,
   };
 }
 

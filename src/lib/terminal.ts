@@ -7,11 +7,13 @@ import { TuiError } from "../errors.ts";
 import { parseKeys } from "../keys/index.ts";
 import { startRecording, stopRecording, type RecordingStats } from "../record/recorder.ts";
 import { screenshot, type Screenshot } from "../render/screenshot.ts";
-import { settledView, toView, type ScreenBlock, type ScreenView } from "../session/observe.ts";
+import { settledView, toView, type ScreenView } from "../session/observe.ts";
+import { observeInput } from "../session/observe-input.ts";
 import type { StopResult } from "../session/registry.ts";
 import { describeExit, type ExitInfo } from "../session/exit-info.ts";
 import type { Session } from "../session/session.ts";
 import { waitForIdle, waitForText, type WaitIdleResult } from "../session/wait.ts";
+import { exitTimeoutError } from "../session/wait-miss.ts";
 import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { CellsResult, CellRegion, ScrollbackInfo, TerminalModes } from "../term/types.ts";
 import {
@@ -26,7 +28,6 @@ import {
 } from "./keyboard.ts";
 import { observeOptions, type InputOptions, type InputResult, type Key, type TextMatch } from "./input-options.ts";
 import type { Engine } from "./launch.ts";
-import { observeInput } from "./observed.ts";
 import { describePaste, pasteText, planMouse, type MouseArgs } from "./pointer.ts";
 import {
   toWaitOptions,
@@ -159,11 +160,7 @@ export class Terminal implements AsyncDisposable {
     const exit = await Promise.race([this.session.whenExited(), timeout]);
     if (exit !== null) return exit;
     const { text } = await this.screen();
-    throw new TuiError(
-      "WAIT_TIMEOUT",
-      `The program did not exit within ${timeoutMs} ms.\n--- screen ---\n${text}`,
-      "Send the key that quits it, raise timeoutMs, or close() it.",
-    );
+    throw exitTimeoutError(timeoutMs, text);
   }
 
   /** The screen now (after the parser caught up and any synchronized update finished). */
@@ -173,14 +170,12 @@ export class Terminal implements AsyncDisposable {
 
   /** Cells as runs of equal colours and attributes per row, for a region (default the whole screen). */
   async cells(region: Partial<CellRegion> = {}): Promise<CellsResult> {
-    await this.session.emulator.flushed();
     const snap = await this.session.emulator.settledSnapshot({ format: "cells", region });
     return snap.cells!;
   }
 
   /** The whole buffer: history above the screen and the screen (newest maxLines kept). */
   async scrollback(options: { maxLines?: number } = {}): Promise<ScrollbackInfo> {
-    await this.session.emulator.flushed();
     const snap = await this.session.emulator.settledSnapshot({
       format: "text",
       includeScrollback: true,
@@ -267,15 +262,7 @@ export class Terminal implements AsyncDisposable {
     action: () => R | Promise<R>,
     describe: (r: R) => string,
   ): Promise<InputResult> {
-    try {
-      const { summary, data } = await observeInput(this.session, observeOptions(options), action, describe);
-      return { summary, ...data } as InputResult;
-    } catch (error) {
-      // A test failure should show the screen it failed on, not only say where to find it.
-      const after = (error as TuiError).details?.screen as ScreenBlock | undefined;
-      if (error instanceof TuiError && error.code === "WAIT_TIMEOUT" && after?.after)
-        error.message += `\n--- screen ---\n${after.after.text}`;
-      throw error;
-    }
+    const { summary, data } = await observeInput(this.session, observeOptions(options), action, describe);
+    return { summary, ...data } as InputResult;
   }
 }

@@ -1,6 +1,7 @@
 /** The library's wait arguments (a string or RegExp, or { anyOf }, and a few options) as the engine's wait options. */
 import { TuiError } from "../errors.ts";
-import { compileAll, exitPhrase, type WaitTextOptions, type WaitTextResult } from "../session/wait.ts";
+import { compileAll, type WaitTextOptions, type WaitTextResult } from "../session/wait.ts";
+import { shownPatterns, waitTimeoutError } from "../session/wait-miss.ts";
 import { clip } from "../util/clip.ts";
 
 /** A literal substring, or a RegExp (its flags i, m, s, u, v, d are kept; g and y mean nothing here). */
@@ -78,33 +79,22 @@ export function toWaitOptions(pattern: TextPattern | AnyOfPatterns, options: Wai
   return wait;
 }
 
-/** The patterns as a message names them. */
-export function shownPatterns(wait: Pick<WaitTextOptions, "pattern" | "anyOf" | "regex" | "regexFlags">): string {
-  const show = (p: string) => (wait.regex ? `/${p}/${wait.regexFlags ?? ""}` : JSON.stringify(p));
-  return wait.anyOf ? `anyOf [${wait.anyOf.map(show).join(", ")}]` : show(wait.pattern ?? "");
-}
-
-/** Why a wait ended without a match: the exit (code or signal, when) or the timeout. */
-export function missReason(result: Omit<WaitTextResult, "snapshot">): string {
-  return result.exited ? exitPhrase(result) : `within ${result.timeoutMs} ms`;
-}
-
 /** WAIT_TIMEOUT for a wait that ended without a match, quoting the screen it ended on. */
 export function waitFailure(
   wait: WaitTextOptions,
   result: Omit<WaitTextResult, "snapshot">,
   screenText: string,
 ): TuiError {
-  const shown = clip(shownPatterns(wait), 400);
-  const message = result.exited
-    ? `${shown} did not appear: ${missReason(result)}.`
-    : `${shown} did not appear within ${wait.timeoutMs} ms on the ${result.matchedAgainst}.`;
-  return new TuiError(
-    "WAIT_TIMEOUT",
-    `${message}\n--- screen ---\n${clip(screenText, MAX_SCREEN_CHARS)}`,
-    result.exited
-      ? "Check how it exited with exitInfo() and raw()."
-      : "Check the pattern against the screen above, or raise timeoutMs.",
+  return waitTimeoutError(
+    result,
+    {
+      shown: clip(shownPatterns(wait), 400),
+      hint: {
+        exited: "Check how it exited with exitInfo() and raw().",
+        timeout: "Check the pattern against the screen above, or raise timeoutMs.",
+      },
+      screen: clip(screenText, MAX_SCREEN_CHARS),
+    },
     { ...result },
   );
 }

@@ -28,12 +28,17 @@ export const READY_CAP_MS = 2000;
 
 export type ScreenDetail = "full" | "diff";
 
+/** How an input is observed: one type for the tools, the library and the engine (observe-input.ts). */
 export interface ObserveOptions {
+  /** false: no before/after screens and no diff. */
   captureScreen: boolean;
-  /** undefined = adaptive settle (see the top of this file). */
+  /** Fixed settle in ms; undefined = adaptive settle (see the top of this file). */
   waitAfterMs?: number;
-  waitFor?: WaitTextOptions;
+  /** Wait for this text after the input; with errorOnTimeout a miss throws WAIT_TIMEOUT (observe-input.ts). */
+  waitFor?: WaitTextOptions & { errorOnTimeout?: boolean };
   screenDetail: ScreenDetail;
+  /** A missed waitFor's error quotes the after-screen in its message (the library: no reply to show it in). */
+  quoteScreen?: boolean;
   signal?: AbortSignal;
 }
 

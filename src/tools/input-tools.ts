@@ -16,7 +16,7 @@ import {
 } from "../lib/keyboard.ts";
 import { clip } from "../util/clip.ts";
 import { annotations, defineSessionTool } from "./define.ts";
-import { runObserved } from "./observed.ts";
+import { inputReply } from "./input-reply.ts";
 import {
   clampedNumber,
   KEY_DESCRIPTION,
@@ -69,7 +69,7 @@ export const sendKeys = defineSessionTool({
   check: (args) => void parseKeys(args.keys),
   act(session, args, ctx) {
     const specs = parseKeys(args.keys);
-    return runObserved(session, args, ctx, () => sendKeysAction(session, specs), describeKeys, [
+    return inputReply(session, args, ctx, () => sendKeysAction(session, specs), describeKeys, [
       "keyCount",
       "specs",
       "bytesSent",
@@ -96,7 +96,7 @@ export const sendText = defineSessionTool({
   check: (args) => checkPayload("send_text", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
     const send = () => (args.secret ? sendSecretText(session, args.text) : sendTextAction(session, args.text));
-    return runObserved(session, args, ctx, send, describeText, ["bytesSent", "secretChars"]);
+    return inputReply(session, args, ctx, send, describeText, ["bytesSent", "secretChars"]);
   },
 });
 
@@ -151,7 +151,7 @@ export const sendRaw = defineSessionTool({
   act(session, args, ctx) {
     const bytes = decodeRaw(args);
     checkPayload("send_raw", "bytes", bytes.length);
-    return runObserved(
+    return inputReply(
       session,
       args,
       ctx,
@@ -180,7 +180,7 @@ export const holdKey = defineSessionTool({
   check: (args) => void parseKey(args.key),
   act(session, args, ctx) {
     const spec = parseKey(args.key);
-    return runObserved(
+    return inputReply(
       session,
       args,
       ctx,
@@ -206,6 +206,6 @@ export const typeText = defineSessionTool({
   annotations: annotations("Type text", "write"),
   check: (args) => checkPayload("type_text", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
-    return runObserved(session, args, ctx, () => typeChars(session, args.text, args.cps, ctx.signal), describeTyping);
+    return inputReply(session, args, ctx, () => typeChars(session, args.text, args.cps, ctx.signal), describeTyping);
   },
 });

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { checkPayload } from "../lib/keyboard.ts";
 import { describePaste, MOUSE_ACTIONS, pasteText, planMouse } from "../lib/pointer.ts";
 import { annotations, defineSessionTool } from "./define.ts";
-import { runObserved } from "./observed.ts";
+import { inputReply } from "./input-reply.ts";
 import { observeEntries, optionalBoolean, sessionId } from "./schemas.ts";
 import { B, S, observedOutput, shape } from "./output-shape.ts";
 
@@ -18,7 +18,7 @@ export const paste = defineSessionTool({
   annotations: annotations("Paste", "write"),
   check: (args) => checkPayload("paste", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
-    return runObserved(session, args, ctx, () => pasteText(session, args.text), describePaste, [
+    return inputReply(session, args, ctx, () => pasteText(session, args.text), describePaste, [
       "bytesSent",
       "bracketed",
     ]);
@@ -56,6 +56,6 @@ export const mouse = defineSessionTool({
   annotations: annotations("Mouse", "write"),
   async act(session, args, ctx) {
     const { send, describe } = await planMouse(session, args);
-    return runObserved(session, args, ctx, send, describe);
+    return inputReply(session, args, ctx, send, describe);
   },
 });

@@ -6,9 +6,8 @@
  */
 import { TuiError, type ErrorCode } from "../errors.ts";
 import type { ScreenBlock, ScreenView } from "../session/observe.ts";
-import { ADAPTIVE_QUIET_MS } from "../session/quiet-window.ts";
-import type { Busy } from "../session/ready/oracle.ts";
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
+import { missedWaitStatement, settleStatement } from "./settle-words.ts";
 
 export type Cursor = Snapshot["cursor"];
 
@@ -71,83 +70,14 @@ export function viewParts(view: Pick<ScreenView, "text" | "cursor"> & Partial<Sc
   return { screen, highlights: view.highlights ?? [] };
 }
 
-/** What a busy program was doing, as the end of a sentence ("is running"). */
-function busyText(busy: Busy): string {
-  const who = `${busy.command} (pid ${busy.pid})`;
-  if (busy.state === "timer")
-    return `${who} is in a ${busy.timerDueMs !== undefined ? `${busy.timerDueMs} ms ` : ""}timed wait`;
-  return `${who} is ${busy.state === "running" ? "running" : "waiting on something other than input"}`;
-}
-
-/** The settle statement of an input's screen block: the ready oracle's verdict (docs/ready-oracle.md). */
-export function settleStatement(
-  block: Pick<
-    ScreenBlock,
-    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus" | "held" | "tickMs"
-  >,
-): string {
-  // OSC 133 prompt marks (shell integration): the finished command's exit status.
-  const status =
-    block.commandStatus === undefined
-      ? ""
-      : ` The command finished${block.commandStatus === null ? "" : ` with exit status ${block.commandStatus}`}.`;
-  return heldStatement(block.held) + settleVerdict(block) + status;
-}
-
-/** The first input waited for the program to get through its start-up (its terminal queries). */
-function heldStatement(held: ScreenBlock["held"]): string {
-  if (held === undefined) return "";
-  if (held.timedOut)
-    return `Sent after ${held.heldMs} ms although the program was still starting up (not reading its terminal yet). `;
-  return `Held ${held.heldMs} ms until the program was through its start-up and reading its terminal. `;
-}
-
-function settleVerdict(
-  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "tickMs">,
-): string {
-  const ms = block.waitedMs;
-  const program = block.program ?? "the program";
-  const busy = block.busy;
-  switch (block.settledBy) {
-    case "idle":
-      return `Settled in ${ms} ms: ${program} is waiting for input.`;
-    case "periodic":
-      return `Settled in ${ms} ms: ${program} is waiting for input and redraws on a timer.`;
-    case "unsure":
-      return (
-        `Cannot tell after ${ms} ms whether ${program} is done: it wakes every ${block.tickMs ?? "few"} ms, ` +
-        "and work it does at a wake-up shows in no wait. Use waitFor for the text you expect."
-      );
-    case "exit":
-      return `Settled in ${ms} ms: the program exited.`;
-    case "quiet":
-      return (
-        `Settled after ${ms} ms: output quiet for ${ADAPTIVE_QUIET_MS} ms ` +
-        `(${block.fallback ?? "no view of the program"}; it may still be working).`
-      );
-    case "timeout":
-      if (busy) return `Still busy after ${ms} ms: ${busyText(busy)}. Use waitFor or wait_for_idle to catch the rest.`;
-      return `Output still arriving after ${ms} ms: use waitFor or wait_for_idle to catch later output.`;
-    case "waitFor":
-      return `Text seen after ${ms} ms${busy ? `; ${busyText(busy)}` : ""}.`;
-    default:
-      return `Waited ${block.waitAfterMs} ms${busy ? `; ${busyText(busy)}` : ""}.`;
-  }
-}
-
 /**
  * Parts of an input's before/after block: settle, changed rows, the after-screen (never the
- * before-screen). `inScript`: only the new side of changed rows, no screen (the script ends with it).
- * `waitMissed`: the input's waitFor timed out without failing it.
+ * before-screen). `waitMissed`: the input's waitFor timed out without failing it.
  */
-export function blockParts(block: ScreenBlock, inScript = false, waitMissed = false): ReplyParts {
+export function blockParts(block: ScreenBlock, waitMissed = false): ReplyParts {
   // A waitFor that timed out (errorOnTimeout: false) settled on its timeout, not on the text.
-  const settle =
-    waitMissed && block.settledBy === "waitFor"
-      ? `Waited ${block.waitedMs} ms: the waitFor text did not appear${block.busy ? `; ${busyText(block.busy)}` : ""}.`
-      : settleStatement(block);
+  const settle = waitMissed && block.settledBy === "waitFor" ? missedWaitStatement(block) : settleStatement(block);
   const changed = block.diff.changedLines.length;
-  if (inScript) return { diff: { diff: block.diff, rows: "after" } };
   if (block.after) {
     const listAll = !block.fullScreenInstead && (changed <= MANY_ROWS || changed <= block.after.rows / 2);
     const { cursor, highlights } = block.after;

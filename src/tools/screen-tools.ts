@@ -8,7 +8,7 @@ import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { Session } from "../session/session.ts";
 import type { Snapshot } from "../term/types.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
-import { runObserved } from "./observed.ts";
+import { inputReply } from "./input-reply.ts";
 import { mergeParts, snapshotBlocks, viewParts } from "./reply.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
 import { B, diffShape, N, S, observedOutput, shape, strings, viewOutput } from "./output-shape.ts";
@@ -51,7 +51,6 @@ export const snapshot = defineSessionTool({
   annotations: annotations("Snapshot", "read"),
   allowExited: true,
   async act(session, args, ctx) {
-    await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({
       format: args.format,
       region: args.region,
@@ -83,7 +82,6 @@ export const getText = defineSessionTool({
   annotations: annotations("Get text", "read"),
   allowExited: true,
   async act(session, args, ctx) {
-    await session.emulator.flushed();
     const snap = await session.emulator.settledSnapshot({
       format: "text",
       highlights: true,
@@ -196,7 +194,7 @@ export const resize = defineSessionTool({
   annotations: annotations("Resize", "write", true),
   act(session, args, ctx) {
     const from = { cols: session.cols, rows: session.rows };
-    return runObserved(
+    return inputReply(
       session,
       args,
       ctx,

@@ -1,48 +1,18 @@
 /** Waiting tools: wait_for_text, wait_for_idle. Event-driven (see session/wait.ts). */
 import * as v from "valibot";
-import { compileAll, exitPhrase, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
+import { compileAll, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
-import { matchLines } from "./observed.ts";
 import { mergeParts, viewParts } from "./reply.ts";
+import { idleSummary } from "./settle-words.ts";
+import { waitLines } from "./wait-lines.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
 import { B, cursorShape, errorShape, highlightShape, list, N, nested, S, shape, waitShape } from "./output-shape.ts";
-import type { WaitIdleResult } from "../session/wait.ts";
+import { notSeenReason, waitTimeout } from "../session/wait-miss.ts";
 
 /** The screen a wait returns: text, cursor and highlights. */
 const waitScreen = nested({ text: S, cursor: cursorShape }, { highlights: list(highlightShape) });
 /** What keeps a program busy (session/ready/oracle.ts Busy). */
 const busyShape = nested({ pid: N, command: S, state: S }, { timerDueMs: N });
-
-function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
-  const program = result.program ?? "the program";
-  switch (result.settledBy) {
-    case "idle":
-      return `Idle after ${result.elapsedMs} ms: ${program} is waiting for input`;
-    case "periodic":
-      return `Idle after ${result.elapsedMs} ms: ${program} is waiting for input and redraws on a timer`;
-    case "unsure":
-      return (
-        `Cannot tell after ${result.elapsedMs} ms whether ${program} is done: it wakes every ${result.tickMs} ms ` +
-        "and work at a wake-up shows in no wait (use wait_for_text)"
-      );
-    case "exit":
-      return `The program exited after ${result.elapsedMs} ms`;
-    case "quiet":
-      return (
-        `Quiet after ${result.elapsedMs} ` +
-        `ms${result.fallback ? ` (${result.fallback}: output quiet, the program may still be working)` : ""}`
-      );
-    default: {
-      const busy = result.busy;
-      if (busy === undefined) return `Still writing after ${timeoutMs} ms`;
-      const state =
-        busy.state === "timer"
-          ? `in a ${busy.timerDueMs !== undefined ? `${busy.timerDueMs} ms ` : ""}timed wait`
-          : busy.state;
-      return `Still busy after ${timeoutMs} ms: ${busy.command} (pid ${busy.pid}) is ${state}`;
-    }
-  }
-}
 
 export const waitForText = defineSessionTool({
   name: "wait_for_text",
@@ -71,26 +41,21 @@ export const waitForText = defineSessionTool({
       ...(result.matchedAgainst === "screen" ? {} : { matchedAgainst: result.matchedAgainst }),
       exited: result.exited,
     };
-    const parts = mergeParts({ fields, lines: matchLines(result) }, viewParts(screen));
+    const parts = mergeParts({ fields, lines: waitLines(result) }, viewParts(screen));
     const shown = args.anyOf ? `anyOf ${JSON.stringify(args.anyOf)}` : `"${args.pattern}"`;
     const which = result.matchedIndex !== undefined ? ` (anyOf[${result.matchedIndex}])` : "";
     if (result.matched)
       return { summary: `Matched "${result.pattern}"${which} after ${result.elapsedMs} ms`, data, parts };
-    const seen = result.exited ? exitPhrase(result) : `timed out after ${args.timeoutMs} ms`;
-    if (!args.errorOnTimeout) return { summary: `${shown} not seen: ${seen}`, data, parts };
+    if (!args.errorOnTimeout) return { summary: `${shown} not seen: ${notSeenReason(result)}`, data, parts };
     // An error result that still carries the whole result (matched: false, the screen), as run_script's ok: false does.
-    const message = result.exited
-      ? `${shown} did not appear: ${exitPhrase(result)}.`
-      : `${shown} did not appear within ${args.timeoutMs} ms on the ${result.matchedAgainst}.`;
-    const hint = result.exited
-      ? "The screen it left is below; get_exit_info and get_raw_output tell more."
-      : "Check the pattern against the screen below, raise timeoutMs, or try matchScreen: false.";
-    return {
-      summary: `${shown} not seen: ${seen}`,
-      data,
-      parts,
-      error: { code: "WAIT_TIMEOUT", message, hint },
-    };
+    const error = waitTimeout(result, {
+      shown,
+      hint: {
+        exited: "The screen it left is below; get_exit_info and get_raw_output tell more.",
+        timeout: "Check the pattern against the screen below, raise timeoutMs, or try matchScreen: false.",
+      },
+    });
+    return { summary: `${shown} not seen: ${notSeenReason(result)}`, data, parts, error };
   },
 });
 

@@ -123,6 +123,7 @@ describe("every tool's real output matches its outputSchema", () => {
     expect(ran.data.passed + ran.data.failed).toBe(1);
     const app = await checked("start_session", { command: BUN, args: [fixture("mouse-app.ts")] });
     await checked("stop_session", { sessionId: app.data.sessionId, signal: "SIGKILL" });
+    expect((await checked("run_tests", { paths: [join(outputDir, "no-such-tests")] })).isError).toBe(true);
     const { tools } = await c.client.listTools();
     for (const tool of tools) expect(seen.has(tool.name) ? tool.name : `${tool.name} (not called)`).toBe(tool.name);
   });
@@ -170,6 +171,16 @@ describe("the text rendering", () => {
     expect(result.text).toMatch(/^Error WAIT_TIMEOUT: "NEVER" did not appear/);
     expect(result.text).toContain("\nFix: ");
     expect(result.text).toContain("Screen (cursor 0,2):\n$");
+    // an input's missed waitFor: the fix points below, where the text shows the screen (no details.screen in text mode)
+    const inline = await c.call("send_text", {
+      sessionId: id,
+      text: "x",
+      waitFor: { pattern: "NEVER", timeoutMs: 30, errorOnTimeout: true },
+    });
+    expect(inline.text).toMatch(/^Error WAIT_TIMEOUT: .*, but "NEVER" did not appear within 30 ms on the screen\./);
+    expect(inline.text).toContain("\nFix: The screen at the timeout is below;");
+    expect(inline.text).not.toContain("details.screen");
+    expect(inline.text).toMatch(/Screen \(60x12, cursor 0,3\):\n\$ x/);
   });
 
   test("exit status, session lists and stop results are readable text", async () => {

@@ -157,6 +157,8 @@ describe("errors are TuiErrors with a code and a hint, thrown as Errors", () => 
     const inline = await rejection(t.press("x", { waitFor: { pattern: "NEVER", timeoutMs: 100 } }));
     expect(inline.code).toBe("WAIT_TIMEOUT");
     expect(inline.message).toContain("--- screen ---\nREADY");
+    // the fix says where the screen is: quoted above, in the message
+    expect(inline.hint).toStartWith("The screen at the timeout is above;");
   });
 
   test("a bad key name sends nothing; a bad regex fails before waiting", async () => {

@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ADAPTIVE_QUIET_MS, FIRST_OUTPUT_MS, MAX_SETTLE_MS } from "../../src/session/quiet-window.ts";
-import { settleStatement } from "../../src/tools/reply.ts";
+import { settleStatement } from "../../src/tools/settle-words.ts";
 
 const behaviour = readFileSync(join(import.meta.dir, "..", "..", "docs", "behaviour.md"), "utf8").replace(/\s+/g, " ");
 

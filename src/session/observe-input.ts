@@ -1,0 +1,58 @@
+/**
+ * An input run under observe(): the before/after screens, their diff, the settle facts and an
+ * inline wait, turned into a summary and a result. Every input tool and every `Terminal` input
+ * goes through here, so both report the same facts.
+ */
+import { clip } from "../util/clip.ts";
+import { observe, type ObserveOptions } from "./observe.ts";
+import type { Session } from "./session.ts";
+import { notSeenReason, shownPatterns, waitTimeoutError } from "./wait-miss.ts";
+
+export interface InputOutcome {
+  summary: string;
+  data: Record<string, unknown>;
+}
+
+export async function observeInput<R extends Record<string, unknown>>(
+  session: Session,
+  options: ObserveOptions,
+  action: () => Promise<R> | R,
+  describe: (result: R) => string,
+): Promise<InputOutcome> {
+  const observed = await observe(session, action, options);
+  const data: Record<string, unknown> = { sessionId: session.id, ...observed.result };
+  if (observed.screen) data.screen = observed.screen;
+  if (observed.waitFor) data.waitFor = observed.waitFor;
+  const wait = observed.waitFor;
+  const shown = wait && options.waitFor ? clip(shownPatterns({ ...options.waitFor, pattern: wait.pattern }), 200) : "";
+  if (wait && !wait.matched && options.waitFor?.errorOnTimeout) {
+    // Where the screen is: quoted in the message (a library test failure), or in the reply below the error.
+    const where = options.quoteScreen ? "above" : "below";
+    const exitInfo = options.quoteScreen ? "exitInfo() and raw()" : "get_exit_info and get_raw_output";
+    const after = observed.screen?.after;
+    throw waitTimeoutError(
+      wait,
+      {
+        before: `${describe(observed.result)}, but `,
+        shown,
+        hint: {
+          exited: `The screen it left is ${where}; ${exitInfo} tell more.`,
+          timeout:
+            `The screen at the timeout is ${where}; check the pattern, raise waitFor.timeoutMs, ` +
+            "or try matchScreen: false.",
+        },
+        ...(options.quoteScreen && after ? { screen: after.text } : {}),
+      },
+      data,
+    );
+  }
+  const which = wait?.matchedIndex !== undefined ? ` (anyOf[${wait.matchedIndex}])` : "";
+  const waitNote = wait
+    ? wait.matched
+      ? `; ${JSON.stringify(clip(wait.pattern, 80))}${which} matched after ${wait.elapsedMs} ms`
+      : `; ${shown} not seen (${notSeenReason(wait)})`
+    : "";
+  const diff = observed.screen?.diff;
+  const changed = diff ? `; ${diff.identical ? "screen unchanged" : `${diff.changedLines.length} rows changed`}` : "";
+  return { summary: `${describe(observed.result)}${waitNote}${changed}`, data };
+}
