@@ -7,7 +7,8 @@ import { cancelled, TuiError } from "../errors.ts";
 import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolOutcome } from "../tools/define.ts";
-import { matchLines, runObserved } from "../tools/observed.ts";
+import { inputReply } from "../tools/input-reply.ts";
+import { waitLines } from "../tools/wait-lines.ts";
 import { mergeParts, ReplyError, viewParts } from "../tools/reply.ts";
 import { toView } from "../session/observe.ts";
 import { watchChanges } from "../lib/change-watch.ts";
@@ -21,7 +22,7 @@ export const sleepStep = defineSessionTool({
   allowExited: true,
   act(session, args, ctx) {
     const waitAfterMs = args.waitAfterMs ?? 0;
-    return runObserved(
+    return inputReply(
       session,
       { ...args, waitAfterMs },
       ctx,
@@ -165,7 +166,7 @@ export const assertTextStep = defineSessionTool({
     }
     const parts = {
       fields: { ...(args.matchScreen ? {} : { matchedAgainst: "raw" }), waitedMs: data.waitedMs },
-      lines: matchLines({ ...data, matched: found !== null, pattern: args.pattern }),
+      lines: waitLines({ ...data, matched: found !== null, pattern: args.pattern }),
       blocks: args.includeText ? ["Text:", haystack] : [],
     };
     const after = args.timeoutMs > 0 ? ` after ${waitedMs} ms` : "";
