@@ -47,7 +47,10 @@ const hasGoldens = (step: Record<string, unknown>) => stepTools.get(String(step.
  * waits (up to the step's timeoutMs, else the file's defaults.timeoutMs, else TEST_ASSERT_TIMEOUT_MS), as the
  * library's matchers do.
  */
-export function stepsAsRun(test: TestCase, update: SnapshotUpdate): Record<string, unknown>[] {
+export function stepsAsRun(
+  test: Pick<TestCase, "file" | "steps" | "defaults">,
+  update: SnapshotUpdate,
+): Record<string, unknown>[] {
   return test.steps.map((step) => {
     if (hasGoldens(step)) return { ...step, dir: snapshotDir(test.file), update };
     if (stepTools.get(String(step.type))?.history === "check" && step.timeoutMs === undefined)
@@ -126,12 +129,12 @@ function checkTest(
       );
     }
   }
-  const test: TestCase = {
+  // checked whether the session parsed or not, so that every problem of a file is reported at once
+  const unchecked: Omit<TestCase, "session"> = {
     file,
     relFile,
     name: t.name,
     title: `${relFile} › ${t.name}`,
-    session: session.success ? session.output : (undefined as never),
     steps: t.steps,
     defaults: t.defaults,
     timeoutMs: t.timeoutMs,
@@ -142,7 +145,7 @@ function checkTest(
     // run_script's own schema and checks (step types, arguments, key names, regexes), as an agent's script gets them
     const script = v.safeParse(runScript.input, {
       sessionId: "tui-check",
-      steps: stepsAsRun(test, "none"),
+      steps: stepsAsRun(unchecked, "none"),
       defaults: t.defaults,
     });
     if (!script.success) {
@@ -160,7 +163,8 @@ function checkTest(
       }
     }
   }
-  return problems.length > 0 ? { problems } : { test, problems };
+  if (problems.length > 0 || !session.success) return { problems };
+  return { test: { ...unchecked, session: session.output }, problems };
 }
 
 /** Every test of every file, or every problem found in them (all files are checked, not just the first bad one). */

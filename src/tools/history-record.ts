@@ -83,7 +83,7 @@ function record(
   const waitFor = args.waitFor as (WaitSpec & { pattern: string }) | undefined;
   let kept: (WaitSpec & { newOnly: boolean }) | undefined;
   if (waitFor && waited?.matched) {
-    const spec = waitSpec(waitFor as unknown as Record<string, unknown>, (waited as { pattern?: unknown }).pattern);
+    const spec = waitSpec({ ...waitFor }, (waited as { pattern?: unknown }).pattern);
     kept = { ...spec, newOnly: matchedNewText(session, spec) };
   } else if (waitFor) history.note(`${name}'s waitFor "${String(waitFor.pattern).slice(0, 60)}" did not match`);
   // the ready oracle (or the quiet window) saw the app at rest when the call returned, or a wait matched
