@@ -12,7 +12,7 @@
  * A match on text that was on screen before the input (htop's "F2Setup" key label, there before F2
  * was pressed) can come before the program has even read the input: it is back in read() with
  * nothing new written, which looks like a finished frame. So while nothing has been written since
- * the latest input, the burst is not over until FRAME_QUIET_MS have passed since that input.
+ * the latest input, the burst is not over until ANSWER_WAIT_MS have passed since that input.
  *
  * Quiet alone is not trusted where the program can be looked at: on a loaded machine a writer can go
  * unscheduled for tens of milliseconds in the middle of a frame, and a program may sleep between two
@@ -28,6 +28,11 @@ export const FRAME_FINISH_MS = 300;
 const INPUT_QUIET_MS = 10;
 /** Without output this long, a program that does not run has finished (a sleep this long is no burst). */
 export const FRAME_QUIET_MS = 100;
+/**
+ * After an input with no output since, this long ends the wait for the program's answer (a key it
+ * ignores has none); a loaded machine can leave a program unscheduled for over FRAME_QUIET_MS.
+ */
+const ANSWER_WAIT_MS = 200;
 /** Where the program cannot be looked at (no /proc): this long without output ends the burst. */
 const BLIND_QUIET_MS = 40;
 /** Gap between looks while output is quiet (each output looks again at once). */
@@ -47,6 +52,9 @@ export async function finishFrame(session: Session, signal?: AbortSignal): Promi
   // What the program had written, and we had read, when the match was seen: what it writes from here
   // on must have reached us before the frame is taken as done (the reader can lag on a loaded machine).
   const base = { wchar: foregroundActivity(session)?.wchar, bytes: session.bytesOut };
+  // Taken before the program's answer to the input arrived, the base may already count answer bytes
+  // still on their way to us: then "all it wrote since is read" proves nothing, and quiet decides.
+  const baseBeforeAnswer = session.lastOutputAt < session.lastInputAt;
   const drained = (wchar: number) => base.wchar === undefined || session.bytesOut - base.bytes >= wchar - base.wchar;
   const over = (): boolean => {
     const emulator = session.emulator;
@@ -59,13 +67,13 @@ export async function finishFrame(session: Session, signal?: AbortSignal): Promi
       return false;
     }
     // no answer to the latest input yet: its burst has not begun
-    if (session.lastOutputAt < session.lastInputAt) return now - session.lastInputAt >= FRAME_QUIET_MS;
+    if (session.lastOutputAt < session.lastInputAt) return now - session.lastInputAt >= ANSWER_WAIT_MS;
     const quietFor = now - Math.max(session.lastOutputAt, queuedAt);
     if (quietFor < INPUT_QUIET_MS) return false;
     const activity = foregroundActivity(session);
     if (activity === undefined) return quietFor >= BLIND_QUIET_MS;
     if (activity.running) return false;
-    return (activity.input && drained(activity.wchar)) || quietFor >= FRAME_QUIET_MS;
+    return (activity.input && !baseBeforeAnswer && drained(activity.wchar)) || quietFor >= FRAME_QUIET_MS;
   };
   let unfinished = false;
   for (;;) {
