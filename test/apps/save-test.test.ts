@@ -12,7 +12,8 @@ import { runCli } from "../cli/cli-helpers.ts";
 import { connect, type TestClient } from "../e2e/client.ts";
 import { MASK_CHAR } from "../../src/lib/mask.ts";
 import { describeApp } from "./helpers.ts";
-import { prepare, SCENARIOS, writeChange } from "./save-scenarios.ts";
+import { saveAndRerun } from "./save-rerun.ts";
+import { SCENARIOS, writeChange } from "./save-scenarios.ts";
 
 const RERUNS = 3;
 
@@ -31,25 +32,7 @@ for (const scenario of SCENARIOS) {
       });
 
       test(`${scenario.name}: saved, then ${RERUNS}/${RERUNS} reruns pass${scenario.change ? "; a change in the app fails it" : ""}`, async () => {
-        const { appDir, testsDir } = prepare(dir, scenario.files);
-        const sessionId = await scenario.drive(c, appDir);
-        const saved = await c.call("save_test", {
-          sessionId,
-          path: join(testsDir, `${scenario.name}.tui.json`),
-          snapshots: scenario.snapshots ?? "end",
-        });
-        expect(saved.isError).toBe(false);
-        if (scenario.highlightWaits) {
-          expect(saved.data.highlightWaits).toBeGreaterThan(0);
-          expect(saved.data.idleWaits).toBe(0);
-        }
-        await c.call("stop_session", { sessionId, signal: "SIGKILL", graceMs: 0 });
-        const rerun = await runCli(["--repeat", String(RERUNS), "--workers", "2", "--ci", "--timeout", "30000"], {
-          cwd: testsDir,
-        });
-        if (rerun.code !== 0) console.error(`${scenario.name}: saved test\n${saved.data.file}\n${rerun.stderr}`);
-        expect(rerun.stderr).toContain(`${RERUNS} passed`);
-        expect(rerun.code).toBe(0);
+        const { appDir, testsDir } = await saveAndRerun(c, dir, scenario, RERUNS);
         if (scenario.clock) {
           const golden = await Bun.file(
             join(testsDir, "__snapshots__", `${scenario.name}.tui.json`, `${scenario.name}-end.txt`),
