@@ -2,7 +2,7 @@
  * save_test on seven more programs (save-scenarios-more.ts): each driven as an agent would, saved,
  * and rerun 3 times with `tui-tester test --repeat 3 --workers 2 --ci` (bench/save-test.ts --more: 20).
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
