@@ -4,7 +4,8 @@
  * [--quick] [--idle|--loaded] [--only=WORD]`. Every case runs at idle and again beside a CPU hog on
  * each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
  * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
- * settle took beyond the moment the answer was written (from the raw output). Reported per class,
+ * settle took beyond the moment the answer was written (from the raw output) and beyond the program's
+ * last write before the after-screen (a shell's prompt: the command's real end). Reported per class,
  * with the held-out cases apart, and the machine's load average with every table.
  */
 import { loadavg } from "node:os";
@@ -30,10 +31,20 @@ interface Row {
   inputs: number;
   /** Settle time beyond the answer's write, for inputs whose answer was on screen. */
   over: number[];
+  /** Settle time beyond the last output before the after-screen, for the same inputs. */
+  overLast: number[];
   waited: number[];
   settledBy: Record<string, number>;
 }
-const row = (): Row => ({ premature: 0, claimedPremature: 0, inputs: 0, over: [], waited: [], settledBy: {} });
+const row = (): Row => ({
+  premature: 0,
+  claimedPremature: 0,
+  inputs: 0,
+  over: [],
+  overLast: [],
+  waited: [],
+  settledBy: {},
+});
 
 const claims = (b: ScreenBlock) => b.settledBy === "idle" || b.settledBy === "periodic" || b.quiet;
 
@@ -60,7 +71,9 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
   let text = "";
   let markedAt: number | undefined;
   const start = performance.now();
+  const writes: number[] = [];
   const stop = session.onOutput((chunk) => {
+    if (writes.length < 10_000) writes.push(performance.now());
     if (markedAt !== undefined) return;
     text = (text + Buffer.from(chunk).toString("latin1")).slice(-4096);
     if (text.includes(c.mark(n))) markedAt = performance.now();
@@ -73,6 +86,7 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
   const block = observed.screen!;
   const screen = block.after!.text.replace(/[ \t]+$/gm, "");
   const missing = !screen.includes(c.answer(n));
+  const lastWrite = writes.filter((t) => t <= start + block.totalMs).at(-1);
   for (const r of into) {
     r.inputs++;
     r.settledBy[block.settledBy] = (r.settledBy[block.settledBy] ?? 0) + 1;
@@ -80,6 +94,7 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     if (missing) r.premature++;
     if (missing && claims(block)) r.claimedPremature++;
     if (!missing && markedAt !== undefined) r.over.push(Math.max(0, block.totalMs - (markedAt - start)));
+    if (!missing && lastWrite !== undefined) r.overLast.push(Math.max(0, block.totalMs - (lastWrite - start)));
   }
   if (missing && process.env.CORPUS_DEBUG && !c.heldOut)
     console.log(
@@ -106,14 +121,15 @@ const fmt = (counts: Record<string, number>) =>
 function table(title: string, rows: Map<string, Row>): void {
   console.log(`\n${title}`);
   console.log(
-    "| class | inputs | premature | premature and claimed | settle p50 / p95 ms | beyond the answer p50 / p95 ms | settledBy |",
+    "| class | inputs | premature | premature and claimed | settle p50 / p95 ms | beyond the answer p50 / p95 ms | beyond the last write p50 / p95 ms | settledBy |",
   );
-  console.log("|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|");
   for (const [name, r] of rows) {
     const waited = `${pct(r.waited, 0.5)} / ${pct(r.waited, 0.95)}`;
-    const over = `${Math.round(pct(r.over, 0.5))} / ${Math.round(pct(r.over, 0.95))}`;
+    const p50p95 = (xs: number[]) => `${Math.round(pct(xs, 0.5))} / ${Math.round(pct(xs, 0.95))}`;
     console.log(
-      `| ${name} | ${r.inputs} | ${r.premature} | ${r.claimedPremature} | ${waited} | ${over} | ${fmt(r.settledBy)} |`,
+      `| ${name} | ${r.inputs} | ${r.premature} | ${r.claimedPremature} | ${waited} | ${p50p95(r.over)} | ` +
+        `${p50p95(r.overLast)} | ${fmt(r.settledBy)} |`,
     );
   }
 }

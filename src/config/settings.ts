@@ -111,9 +111,9 @@ export const SETTINGS = {
   maxSessions: int(32, { name: "TUI_TESTER_MAX_SESSIONS", meaning: "Maximum concurrent running sessions." }),
   maxMonitors: int(16, { name: "TUI_TESTER_MAX_MONITORS", meaning: "Maximum concurrent monitors." }),
   /** Default for every input tool's `screenDetail`. */
-  screenDetail: choice(["full", "diff"], "full", {
+  screenDetail: choice(["auto", "full", "diff"], "auto", {
     name: "TUI_TESTER_SCREEN_DETAIL",
-    meaning: "Default screenDetail of input tools: full or diff.",
+    meaning: "Default screenDetail of input tools: auto, full or diff.",
   }),
   rawBufferBytes: int(1024 * 1024, {
     name: "TUI_TESTER_RAW_BUFFER_BYTES",

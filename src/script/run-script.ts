@@ -13,6 +13,7 @@ import { scriptParts, type StepLine } from "./script-reply.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
 import { errorSummary } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
+import { forgetShown, noteShown } from "../tools/shown-screen.ts";
 import { withDefaults, type ScriptDefaults } from "./steps.ts";
 import { B, list, monitorReportFields, N, nested, NN, S, shape, stepShape, viewShape } from "../tools/output-shape.ts";
 
@@ -241,6 +242,9 @@ async function runPlanned(
         .join("; ")}; ran ${results.length}/${planned.length}`;
   const fields = fieldsWithout(data, "results", "finalSnapshot", "monitor");
   const parts = scriptParts(fields, rendered, finalSnapshot);
+  // The steps' screens were shown as changed rows at most: the model has the final screen, or none whole.
+  if (finalSnapshot) noteShown(session, finalSnapshot);
+  else forgetShown(session);
   if (monitorReport)
     parts.lines = [
       ...(parts.lines ?? []),

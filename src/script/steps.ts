@@ -199,7 +199,7 @@ export interface ScriptDefaults {
   pollIntervalMs?: number;
   captureScreen?: boolean;
   waitAfterMs?: number;
-  screenDetail?: "full" | "diff";
+  screenDetail?: "auto" | "full" | "diff";
   /**
    * Waits that time out do not fail their step. Unset: wait_for_text steps fail, inline waitFor does not (the CLI
    * sets false).

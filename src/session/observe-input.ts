@@ -47,12 +47,12 @@ export async function observeInput<R extends Record<string, unknown>>(
     );
   }
   const which = wait?.matchedIndex !== undefined ? ` (anyOf[${wait.matchedIndex}])` : "";
+  // With a screen block its settle says when the text was seen, and its diff what changed.
+  const when = observed.screen ? "" : ` after ${wait?.elapsedMs} ms`;
   const waitNote = wait
     ? wait.matched
-      ? `; ${JSON.stringify(clip(wait.pattern, 80))}${which} matched after ${wait.elapsedMs} ms`
+      ? `; ${JSON.stringify(clip(wait.pattern, 80))}${which} matched${when}`
       : `; ${shown} not seen (${notSeenReason(wait)})`
     : "";
-  const diff = observed.screen?.diff;
-  const changed = diff ? `; ${diff.identical ? "screen unchanged" : `${diff.changedLines.length} rows changed`}` : "";
-  return { summary: `${describe(observed.result)}${waitNote}${changed}`, data };
+  return { summary: `${describe(observed.result)}${waitNote}`, data };
 }

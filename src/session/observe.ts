@@ -256,7 +256,7 @@ function block(
 }
 
 /** The screen's heading and "(see screen)" note, in characters, which a diff does without. */
-const SCREEN_HEADING_CHARS = 40;
+export const SCREEN_HEADING_CHARS = 40;
 
 /** About the characters a diff's text takes: each changed row's two sides and its row number. */
 export function diffSize(diff: SnapshotDiff): number {

@@ -8,7 +8,8 @@ import type { ObserveOptions, ScreenBlock } from "../session/observe.ts";
 import { observeInput } from "../session/observe-input.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolOutcome } from "./define.ts";
-import { blockParts, fieldsWithout, mergeParts, ReplyError, type ReplyParts } from "./reply.ts";
+import { blockParts, fieldsWithout, mergeParts, ReplyError, type ReplyParts, sinceShownParts } from "./reply.ts";
+import { lastShown, noteShown, type ShownScreen } from "./shown-screen.ts";
 import type { observeEntries } from "./schemas.ts";
 import { waitLines, type WaitOutcome } from "./wait-lines.ts";
 
@@ -23,30 +24,49 @@ export async function inputReply<R extends Record<string, unknown>>(
   /** Result fields the text leaves out (the summary says them, or they echo the request). */
   unlisted: string[] = [],
 ): Promise<ToolOutcome> {
+  const detail = args.screenDetail ?? ctx.config.screenDetail;
   const options: ObserveOptions = {
     captureScreen: args.captureScreen,
     waitAfterMs: args.waitAfterMs,
     waitFor: args.waitFor,
-    screenDetail: args.screenDetail ?? ctx.config.screenDetail,
+    // auto is a way of printing the full block: the engine captures both screens either way.
+    screenDetail: detail === "diff" ? "diff" : "full",
     signal: ctx.signal,
   };
+  const shown = detail === "auto" ? lastShown(session) : undefined;
   try {
     const outcome = await observeInput(session, options, action, describe);
-    return { ...outcome, parts: inputParts(outcome.data, unlisted) };
+    return { ...outcome, parts: inputParts(session, outcome.data, unlisted, shown) };
   } catch (error) {
     // A missed waitFor with errorOnTimeout: the error shows the screen at the timeout, as a reply would.
     if (!(error instanceof TuiError) || error.code !== "WAIT_TIMEOUT" || !error.details) throw error;
-    const parts = inputParts(error.details, unlisted);
+    const parts = inputParts(session, error.details, unlisted, undefined);
     throw new ReplyError(error.code, error.message, error.hint ?? "", error.details, parts);
   }
 }
 
-/** An input's parts: its own fields, the inline wait's match, then settle, changed rows and screen. */
-function inputParts(data: Record<string, unknown>, unlisted: string[]): ReplyParts {
+/**
+ * An input's parts: its own fields, the inline wait's match, then settle, changed rows and screen;
+ * with `shown` (screenDetail auto) the rows changed since that screen when they are few. A missed wait's
+ * error passes no `shown`.
+ */
+function inputParts(
+  session: Session,
+  data: Record<string, unknown>,
+  unlisted: string[],
+  shown: ShownScreen | undefined,
+): ReplyParts {
   const wait = data.waitFor as WaitOutcome | undefined;
+  const block = data.screen as ScreenBlock | undefined;
+  const waitMissed = wait !== undefined && !wait.matched;
+  // A wait that missed shows the whole screen: the model looks there for why.
+  const since = shown && !waitMissed && block ? sinceShownParts(block, shown) : undefined;
+  const screenParts = block && (since ?? blockParts(block, waitMissed));
+  // Either way the model now has the after-screen: printed, or as changes to the one it had.
+  if (block?.after) noteShown(session, block.after);
   return mergeParts(
     { fields: fieldsWithout(data, "screen", "waitFor", ...unlisted) },
     wait ? { lines: waitLines(wait, "waitFor ") } : undefined,
-    data.screen ? blockParts(data.screen as ScreenBlock, wait !== undefined && !wait.matched) : undefined,
+    screenParts,
   );
 }

@@ -21,18 +21,40 @@ export function cursorAt(cursor: Cursor): string {
 /** Most highlights listed in the text; a screen painted all over in colour has more than a selection. */
 const MAX_HIGHLIGHTS = 40;
 
-/** A highlight's text without its trailing blanks (a bar padded to the edge): the columns give its extent. */
-const highlightLine = (h: Highlight) =>
-  `${h.row}:${h.startCol}-${h.endCol} ${h.kind} ${JSON.stringify(h.text.trimEnd())}`;
+/**
+ * Spans of one kind that touch, merged: the model is told the kind, not the colour, so two colours
+ * side by side (a header's sorted column) read as one span.
+ */
+function merged(highlights: readonly Highlight[]): Highlight[] {
+  const out: Highlight[] = [];
+  for (const h of highlights) {
+    const prev = out.at(-1);
+    if (prev && prev.row === h.row && prev.kind === h.kind && prev.endCol === h.startCol)
+      out[out.length - 1] = { ...prev, endCol: h.endCol, text: prev.text + h.text };
+    else out.push(h);
+  }
+  return out;
+}
 
-function highlightLines(highlights: readonly Highlight[] | undefined): string[] {
+/** A span's text without its trailing blanks (a bar padded to the edge): the columns give its extent. */
+const spanText = (h: Highlight, cols: number | undefined) =>
+  h.startCol === 0 && h.endCol === cols ? "(whole row)" : JSON.stringify(h.text.trimEnd());
+
+/** One line per row and kind: `29 background: 2-8 "Help", 10-16 "Setup"`. */
+function highlightLines(highlights: readonly Highlight[] | undefined, cols?: number): string[] {
   if (!highlights || highlights.length === 0) return [];
+  const listed = merged(highlights.slice(0, MAX_HIGHLIGHTS));
   const more = highlights.length - MAX_HIGHLIGHTS;
-  return [
-    "Highlighted (row:cols kind text):",
-    ...highlights.slice(0, MAX_HIGHLIGHTS).map(highlightLine),
-    ...(more > 0 ? [`(${more} more not listed)`] : []),
-  ];
+  const lines: string[] = [];
+  let key = "";
+  for (const h of listed) {
+    const span = `${h.startCol}-${h.endCol} ${spanText(h, cols)}`;
+    const rowKind = `${h.row} ${h.kind}`;
+    if (rowKind === key) lines[lines.length - 1] += `, ${span}`;
+    else lines.push(`${rowKind}: ${span}`);
+    key = rowKind;
+  }
+  return ["Highlighted (row kind: cols text):", ...lines, ...(more > 0 ? [`(${more} more not listed)`] : [])];
 }
 
 function screenLines(screen: ScreenPart): string[] {
@@ -43,14 +65,15 @@ function screenLines(screen: ScreenPart): string[] {
 }
 
 /** The changed rows of a diff, as `row- before` / `row+ after` (blank before-sides omitted). */
-export function diffLines({ diff, rows, highlightsUnchanged }: DiffPart): string[] {
-  if (diff.identical) return [highlightsUnchanged ? "Screen unchanged; highlights as before." : "Screen unchanged."];
+export function diffLines({ diff, rows, highlightsUnchanged, sinceShown }: DiffPart): string[] {
+  const since = sinceShown ? " since the last screen shown" : "";
+  if (diff.identical) return [`Screen unchanged${since}${highlightsUnchanged ? "; highlights as before" : ""}.`];
   const out: string[] = [];
   const changed = diff.changedLines;
   const named = changed.length > 0 && rows === "ranges";
   if (named) out.push(`Changed rows: ${ranges(changed.map((c) => c.row))} (see screen).`);
   else if (changed.length > 0) {
-    out.push("Changed rows:");
+    out.push(`Changed rows${since}:`);
     for (const c of changed) {
       if (rows === "all" && c.before.trim() !== "") out.push(`${c.row}- ${c.before}`);
       out.push(`${c.row}+ ${c.after}`);
@@ -60,6 +83,7 @@ export function diffLines({ diff, rows, highlightsUnchanged }: DiffPart): string
   for (const r of diff.removedRows) out.push(`${r.row}- ${r.text} (removed row)`);
   if (diff.resized) out.push("Screen resized.");
   if (out.length === 0 && diff.cursorMoved) out.push("Only the cursor moved.");
+  if (highlightsUnchanged) out.push("Highlights as before.");
   return out;
 }
 
@@ -100,7 +124,7 @@ export function partLines(parts: ReplyParts): string[] {
     ...(parts.settle ? [parts.settle] : []),
     ...(parts.diff ? diffLines(parts.diff) : []),
     ...(parts.screen ? screenLines(parts.screen) : []),
-    ...highlightLines(parts.highlights),
+    ...highlightLines(parts.highlights, parts.screen?.cols),
     ...(parts.blocks ?? []),
   ];
 }

@@ -5,9 +5,11 @@
  * names. structuredContent (the outcome's `data`) is separate and complete.
  */
 import { TuiError, type ErrorCode } from "../errors.ts";
-import type { ScreenBlock, ScreenView } from "../session/observe.ts";
+import { diffSize, SCREEN_HEADING_CHARS, type ScreenBlock, type ScreenView } from "../session/observe.ts";
+import { diffSnapshots } from "../term/diff.ts";
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 import { missedWaitStatement, settleStatement } from "./settle-words.ts";
+import type { ShownScreen } from "./shown-screen.ts";
 
 export type Cursor = Snapshot["cursor"];
 
@@ -28,8 +30,10 @@ export interface ScreenPart {
 export interface DiffPart {
   diff: Pick<SnapshotDiff, "changedLines" | "addedRows" | "removedRows"> & Partial<SnapshotDiff>;
   rows: "all" | "after" | "ranges";
-  /** An unchanged screen whose highlights are also the before-screen's: nothing to list again. */
+  /** Highlights that are also the screen compared with's: nothing to list again. */
   highlightsUnchanged?: boolean;
+  /** The rows differ from the screen last shown, which is not the before-screen (it changed in between). */
+  sinceShown?: boolean;
 }
 
 export interface ReplyParts {
@@ -75,8 +79,7 @@ export function viewParts(view: Pick<ScreenView, "text" | "cursor"> & Partial<Sc
  * before-screen). `waitMissed`: the input's waitFor timed out without failing it.
  */
 export function blockParts(block: ScreenBlock, waitMissed = false): ReplyParts {
-  // A waitFor that timed out (errorOnTimeout: false) settled on its timeout, not on the text.
-  const settle = waitMissed && block.settledBy === "waitFor" ? missedWaitStatement(block) : settleStatement(block);
+  const settle = settleLine(block, waitMissed);
   const changed = block.diff.changedLines.length;
   if (block.after) {
     const listAll = !block.fullScreenInstead && (changed <= MANY_ROWS || changed <= block.after.rows / 2);
@@ -93,6 +96,36 @@ export function blockParts(block: ScreenBlock, waitMissed = false): ReplyParts {
   const rows = changed > MANY_ROWS ? "after" : "all";
   const highlights = block.highlights ?? [];
   return { settle, diff: { diff: block.diff, rows }, screen: { cursor: block.cursor }, highlights };
+}
+
+/** A waitFor that timed out (errorOnTimeout: false) settled on its timeout, not on the text. */
+const settleLine = (block: ScreenBlock, waitMissed: boolean) =>
+  waitMissed && block.settledBy === "waitFor" ? missedWaitStatement(block) : settleStatement(block);
+
+/**
+ * screenDetail "auto": the rows that differ from the screen last shown (the model has that one), when
+ * they are few and cost less than the screen. Undefined when the whole after-screen should be printed.
+ */
+export function sinceShownParts(block: ScreenBlock, shown: ShownScreen): ReplyParts | undefined {
+  const after = block.after;
+  if (!after || after.cols !== shown.cols || after.rows !== shown.rows) return undefined;
+  const diff = diffSnapshots(shown, after);
+  const changed = diff.changedLines.length;
+  if (changed > MANY_ROWS && changed > after.rows / 2) return undefined;
+  if (diffSize(diff) > after.text.trimEnd().length + SCREEN_HEADING_CHARS) return undefined;
+  const same = after.highlights.length > 0 && sameHighlights(shown.highlights, after.highlights);
+  const part: DiffPart = {
+    diff,
+    rows: "all",
+    ...(same ? { highlightsUnchanged: true } : {}),
+    ...(block.before?.text === shown.text ? {} : { sinceShown: true }),
+  };
+  return {
+    settle: settleStatement(block),
+    diff: part,
+    screen: { cursor: after.cursor },
+    highlights: same ? [] : after.highlights,
+  };
 }
 
 const sameHighlights = (a: readonly Highlight[], b: readonly Highlight[]) =>

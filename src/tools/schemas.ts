@@ -94,8 +94,11 @@ export const waitForSchema = v.strictObject({
 
 export const screenDetail = v.optional(
   v.pipe(
-    v.picklist(["full", "diff"]),
-    v.description("diff: changed rows and cursor, no screen. Default: TUI_TESTER_SCREEN_DETAIL or full."),
+    v.picklist(["auto", "full", "diff"]),
+    v.description(
+      "auto: the rows changed since the screen last shown, or the screen when most changed; full: the screen; " +
+        "diff: rows changed by the input, no screen. Default: TUI_TESTER_SCREEN_DETAIL or auto.",
+    ),
   ),
 );
 

@@ -10,6 +10,7 @@ import type { Snapshot } from "../term/types.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
 import { inputReply } from "./input-reply.ts";
 import { mergeParts, snapshotBlocks, viewParts } from "./reply.ts";
+import { noteShown } from "./shown-screen.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
 import { B, diffShape, N, S, observedOutput, shape, strings, viewOutput } from "./output-shape.ts";
 
@@ -34,6 +35,7 @@ const region = v.optional(
 
 /** A snapshot's text: dropped bytes, the screen and highlights, then ANSI, cells and the buffer. */
 function snapParts(snap: Snapshot, session: Session, ctx: ToolContext) {
+  noteShown(session, snap);
   const blocks = snapshotBlocks(snap, ctx.config.output === "text");
   return mergeParts({ fields: dropped(session) }, viewParts(snap), { blocks });
 }

@@ -151,10 +151,21 @@ export const startSession = defineTool({
     return {
       summary,
       data: { sessionId: session.id, info },
-      parts: { fields: fieldsWithout(info, "id", "args", "modes", "viewer", "createdAt") },
+      parts: { fields: startFields(info) },
     };
   },
 });
+
+/**
+ * start_session's text fields: what the summary (id, pid, command line) and the request do not already
+ * say, the modes (list_sessions has them), and a running state or nothing written yet, which "Started" says.
+ */
+function startFields(info: Record<string, unknown>): Record<string, unknown> {
+  const fields = fieldsWithout(info, "id", "args", "modes", "viewer", "createdAt", "command", "pid");
+  if (fields.state === "running") delete fields.state;
+  if (fields.bytesOut === 0) delete fields.bytesOut;
+  return fields;
+}
 
 export const stopSession = defineTool({
   name: "stop_session",
@@ -173,7 +184,13 @@ export const stopSession = defineTool({
     const how = result.alreadyExited
       ? "had already exited"
       : `stopped with ${result.signalsSent.join(" then ") || "no signal (already gone)"}`;
-    return { summary: `${args.sessionId} ${how}: ${describeExit(result.exit)}`, data: { ...result } };
+    // The summary says how it ended; the text adds only an escalation and how long it ran.
+    const fields = { ...(result.escalated ? { escalated: true } : {}), runtimeMs: result.exit.runtimeMs };
+    return {
+      summary: `${args.sessionId} ${how}: ${describeExit(result.exit)}`,
+      data: { ...result },
+      parts: { fields },
+    };
   },
 });
 

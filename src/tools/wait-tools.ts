@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { compileAll, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { mergeParts, viewParts } from "./reply.ts";
+import { noteShown } from "./shown-screen.ts";
 import { idleSummary } from "./settle-words.ts";
 import { waitLines } from "./wait-lines.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
@@ -41,7 +42,11 @@ export const waitForText = defineSessionTool({
       ...(result.matchedAgainst === "screen" ? {} : { matchedAgainst: result.matchedAgainst }),
       exited: result.exited,
     };
-    const parts = mergeParts({ fields, lines: waitLines(result) }, viewParts(screen));
+    const parts = mergeParts(
+      { fields, lines: waitLines(result) },
+      viewParts({ ...screen, cols: snapshot.cols, rows: snapshot.rows }),
+    );
+    noteShown(session, snapshot);
     const shown = args.anyOf ? `anyOf ${JSON.stringify(args.anyOf)}` : `"${args.pattern}"`;
     const which = result.matchedIndex !== undefined ? ` (anyOf[${result.matchedIndex}])` : "";
     if (result.matched)
@@ -88,6 +93,7 @@ export const waitForIdle = defineSessionTool({
     const result = await waitIdle(session, args, ctx.signal);
     const summary = idleSummary(result, args.timeoutMs);
     const screen = session.emulator.snapshot({ highlights: true });
+    noteShown(session, screen);
     const data = {
       sessionId: session.id,
       ...result,

@@ -84,7 +84,10 @@ describe("every tool in text mode: content only, and the facts are in the text",
       waitFor: { pattern: "v=(\\d+)\\n", regex: true },
     });
     expect(text.text).toContain('waitFor match: ["v=42\\n","42"]');
-    expect(text.text).toMatch(/Screen \(60x12, cursor \d+,2\):/);
+    // screenDetail auto: the model has the screen from the reply before, so only the rows that changed
+    expect(text.text).toContain("3+ v=42");
+    expect(text.text).toMatch(/Cursor \d+,2\./);
+    expect(text.text).not.toContain("Screen (");
     // a waitFor that timed out without failing says so, in the summary and the settle line
     const missedInline = await call(c, "send_text", {
       sessionId: id,
@@ -97,7 +100,7 @@ describe("every tool in text mode: content only, and the facts are in the text",
     expect(missedInline.text).not.toContain("Text seen");
     await call(c, "send_raw", { sessionId: id, utf8: "printf '\\e[7mrev\\e[0m\\n'\r", waitFor: { pattern: "rev\n" } });
     const highlighted = await call(c, "get_text", { sessionId: id });
-    expect(highlighted.text).toContain('inverse "rev"');
+    expect(highlighted.text).toContain('inverse: 0-3 "rev"');
     await call(c, "type_text", { sessionId: id, text: "ab", cps: 500 });
     await call(c, "hold_key", { sessionId: id, key: "Backspace", durationMs: 40, intervalMs: 10 });
     await call(c, "paste", { sessionId: id, text: "echo pasted" });

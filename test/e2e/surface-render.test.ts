@@ -132,9 +132,14 @@ describe("every tool's real output matches its outputSchema", () => {
 describe("the text rendering", () => {
   test("an input result: summary, changed rows with row numbers, the screen without trailing blank rows, no JSON", async () => {
     const id = await shell();
-    const result = await c.call("send_text", { sessionId: id, text: "echo hello\r", waitFor: { pattern: "hello\n$" } });
+    const result = await c.call("send_text", {
+      sessionId: id,
+      text: "echo hello\r",
+      waitFor: { pattern: "hello\n$" },
+      screenDetail: "full",
+    });
     const lines = result.text.split("\n");
-    expect(lines[0]).toMatch(/^Sent 11 bytes of text; "hello\\n\$" matched after \d+ ms; \d rows changed$/);
+    expect(lines[0]).toBe('Sent 11 bytes of text; "hello\\n$" matched');
     expect(result.text).toContain("Changed rows:\n0- $\n0+ $ echo hello\n1+ hello\n2+ $");
     expect(result.text).toContain("Screen (60x12, cursor 2,2):\n$ echo hello\nhello\n$");
     expect(result.text.endsWith("$")).toBe(true);
@@ -144,6 +149,31 @@ describe("the text rendering", () => {
     // structuredContent keeps the full contract
     expect(result.data.screen.before.text.trim()).toBe("$");
     expect(result.data.screen.after.lines.length).toBe(12);
+  });
+
+  test("screenDetail auto: the screen until the model has one, then the rows changed since it", async () => {
+    const started = await checked("start_session", {
+      command: "bash",
+      args: ["--norc", "--noprofile"],
+      env: { PS1: "$ " },
+      cols: 60,
+      rows: 12,
+    });
+    const id = started.data.sessionId as string;
+    // nothing shown yet: the whole after-screen
+    const first = await c.call("send_text", { sessionId: id, text: "echo one\r", waitFor: { pattern: "one\n$" } });
+    expect(first.text).toContain("Screen (60x12, cursor 2,2):\n$ echo one\none\n$");
+    // the model has that screen: only what changed, and the rest is not printed again
+    const second = await c.call("send_text", { sessionId: id, text: "echo two\r", waitFor: { pattern: "two\n$" } });
+    expect(second.text).toContain("Changed rows:\n2- $\n2+ $ echo two\n3+ two\n4+ $\nCursor 4,2.");
+    expect(second.text).not.toContain("echo one");
+    // a read shows the screen whole; the input after it is told against that screen
+    await checked("get_text", { sessionId: id });
+    const third = await c.call("send_text", { sessionId: id, text: "clear\r", waitFor: { pattern: "$" } });
+    expect(third.text).toContain("Screen (60x12");
+    // structured data keeps both screens whatever the text printed
+    expect(second.data.screen.before.text).toContain("echo one");
+    expect(second.data.screen.after.text).toContain("two");
   });
 
   test("screenDetail diff renders the changed rows and the cursor only", async () => {
@@ -170,7 +200,7 @@ describe("the text rendering", () => {
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^Error WAIT_TIMEOUT: "NEVER" did not appear/);
     expect(result.text).toContain("\nFix: ");
-    expect(result.text).toContain("Screen (cursor 0,2):\n$");
+    expect(result.text).toContain("Screen (60x12, cursor 0,2):\n$");
     // an input's missed waitFor: the fix points below, where the text shows the screen (no details.screen in text mode)
     const inline = await c.call("send_text", {
       sessionId: id,

@@ -229,7 +229,7 @@ describe("waits and monitors", () => {
     expect(missed.data).toMatchObject({ matched: false, timedOut: true, match: null, error: { code: "WAIT_TIMEOUT" } });
     expect(missed.data.screen.text).toContain("version=1.2.3");
     expect(missed.text).toContain("Error WAIT_TIMEOUT");
-    expect(missed.text).toContain("Screen (cursor");
+    expect(missed.text).toContain("Screen (80x24, cursor");
     const probe = await c.ok("wait_for_text", { sessionId: id, pattern: "nope", timeoutMs: 50, errorOnTimeout: false });
     expect(probe).toMatchObject({ matched: false, timedOut: true });
     const idle = await c.ok("wait_for_idle", { sessionId: id, idleMs: 50, timeoutMs: 2000 });

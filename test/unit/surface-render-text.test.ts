@@ -18,8 +18,24 @@ test("highlights are marked, so a text-only agent can see the selected item", ()
   const highlights = [{ row: 1, startCol: 2, endCol: 8, text: "Second", kind: "inverse" }];
   const text = renderText("20x4 screen", viewParts(view("  First\n  Second\n  Third\n", { highlights })));
   expect(text).toBe(
-    '20x4 screen\nScreen (20x4, cursor 1,0 hidden):\n  First\n  Second\n  Third\nHighlighted (row:cols kind text):\n1:2-8 inverse "Second"',
+    '20x4 screen\nScreen (20x4, cursor 1,0 hidden):\n  First\n  Second\n  Third\nHighlighted (row kind: cols text):\n1 inverse: 2-8 "Second"',
   );
+});
+
+test("highlights: one line per row and kind, touching spans of a kind merged, a whole row not quoted again", () => {
+  const highlights = [
+    { row: 0, startCol: 0, endCol: 20, text: "  First", kind: "inverse" },
+    { row: 2, startCol: 0, endCol: 4, text: "Help", kind: "background" },
+    { row: 2, startCol: 4, endCol: 6, text: "F2", kind: "background" },
+    { row: 2, startCol: 8, endCol: 12, text: "Quit", kind: "background" },
+    { row: 2, startCol: 12, endCol: 14, text: "!!", kind: "bold" },
+  ];
+  const text = renderText("s", viewParts(view("  First\n\nHelpF2  Quit!!", { highlights })));
+  expect(text.split("\n").slice(-3)).toEqual([
+    "0 inverse: 0-20 (whole row)",
+    '2 background: 0-6 "HelpF2", 8-12 "Quit"',
+    '2 bold: 12-14 "!!"',
+  ]);
 });
 
 test("a screen with very many highlights lists the first 40 and says how many more", () => {
@@ -31,8 +47,8 @@ test("a screen with very many highlights lists the first 40 and says how many mo
     kind: "background",
   }));
   const text = renderText("s", viewParts(view("x", { highlights })));
-  expect(text).toContain('39:0-1 background "x"');
-  expect(text).not.toContain("40:0-1");
+  expect(text).toContain('39 background: 0-1 "x"');
+  expect(text).not.toContain("40 background");
   expect(text).toContain("(10 more not listed)");
 });
 
@@ -55,7 +71,7 @@ test("an input's after-screen carries its highlights; the before-screen is never
   };
   const text = renderText("Sent 1 key(s), 3 bytes", blockParts(screen as unknown as ScreenBlock));
   expect(text).toContain("Settled in 23 ms: htop is waiting for input.");
-  expect(text).toContain('0:2-7 background "First"');
+  expect(text).toContain('0 background: 2-7 "First"');
   expect(text.match(/Second/g)?.length).toBe(1);
 });
 
@@ -169,5 +185,5 @@ test("an unchanged screen lists its highlights only when they moved", () => {
   expect(same).not.toContain("Highlighted");
   const moved = renderText("Sent", blockParts(block(a, b)));
   expect(moved).toContain("Screen unchanged.");
-  expect(moved).toContain('0:2-4 inverse "nu"');
+  expect(moved).toContain('0 inverse: 2-4 "nu"');
 });
