@@ -263,6 +263,6 @@ export class Terminal implements AsyncDisposable {
     describe: (r: R) => string,
   ): Promise<InputResult> {
     const { summary, data } = await observeInput(this.session, observeOptions(options), action, describe);
-    return { summary, ...data } as InputResult;
+    return { summary, ...data };
   }
 }

@@ -7,7 +7,7 @@ import { settledView } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
 import { monitorEntries, monitorParts } from "../tools/monitor-tools.ts";
-import { fieldsWithout, ReplyError, type ReplyParts } from "../tools/reply.ts";
+import { defaultParts, errorParts, fieldsWithout, type ReplyParts } from "../tools/reply.ts";
 import { partLines } from "../tools/render-text.ts";
 import { scriptParts, type StepLine } from "./script-reply.ts";
 import { applyCompat, describeIssues } from "../tools/args.ts";
@@ -15,7 +15,19 @@ import { errorSummary } from "../util/clip.ts";
 import { optionalBoolean, screenDetail, sessionId } from "../tools/schemas.ts";
 import { forgetShown, noteShown } from "../tools/shown-screen.ts";
 import { withDefaults, type ScriptDefaults } from "./steps.ts";
-import { B, list, monitorReportFields, N, nested, NN, S, shape, stepShape, viewShape } from "../tools/output-shape.ts";
+import {
+  B,
+  list,
+  monitorReportFields,
+  N,
+  nested,
+  NN,
+  S,
+  shape,
+  stepShape,
+  unlisted,
+  viewShape,
+} from "../tools/output-shape.ts";
 
 /** One step's entry in run_script's `results` (and in `tui-tester test`'s report). */
 export interface StepResult extends StepLine {
@@ -42,16 +54,19 @@ export function makeRunScript(stepTools: SessionToolDef[]) {
 
   return defineSessionTool({
     name: "run_script",
-    output: shape({
-      ok: B,
-      stepsRun: N,
-      stoppedAtStep: NN,
-      durationMs: N,
-      results: list(stepShape),
-      monitor: nested(monitorReportFields),
-      rawOutput: nested({ bytes: N, output: S, truncated: B }),
-      finalSnapshot: viewShape,
-    }),
+    output: shape(
+      {
+        ok: B,
+        stepsRun: N,
+        stoppedAtStep: NN,
+        durationMs: N,
+        results: list(stepShape),
+        monitor: nested(monitorReportFields),
+        rawOutput: nested({ bytes: N, output: S, truncated: B }),
+        finalSnapshot: viewShape,
+      },
+      unlisted<{ stepsPlanned: number }>(),
+    ),
     description:
       "Run steps in order inside the server. A step is {type, ...that tool's arguments minus sessionId}, or " +
       "sleep {durationMs}, assert_text {pattern, regex, regexFlags, negate, matchScreen, timeoutMs, excerptBytes, " +
@@ -183,7 +198,7 @@ async function runPlanned(
         const { sessionId: _s, ...result } = outcome.data;
         ctx.onStepEnd?.(index);
         const elapsedMs = Math.round(performance.now() - stepStart);
-        const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
+        const parts = defaultParts(outcome);
         // An error result that carries its whole result (wait_for_text's timeout) fails the step like a throw.
         const failed = outcome.error
           ? { ok: false, error: errorSummary(outcome.error) }
@@ -203,8 +218,7 @@ async function runPlanned(
           ...(error.details ? { result: details } : {}),
           error: errorSummary(error),
         });
-        const parts =
-          error instanceof ReplyError ? error.parts : error.details ? { fields: fieldsWithout(error.details) } : {};
+        const parts = errorParts(error) ?? {};
         rendered.push({ step: results.at(-1)!, parts });
       }
       if (options.stopOnError && !step.continueOnError) {
@@ -217,23 +231,32 @@ async function runPlanned(
     monitorReport = monitor ? ctx.monitors.release(monitor) : undefined;
   }
   const ok = results.every((r) => r.ok) && stoppedAtStep === null;
-  const data: Record<string, unknown> = {
+  const durationMs = Math.round(performance.now() - started);
+  const produced = session.raw.total - rawAtStart;
+  const rawBytes = options.includeRawOutput
+    ? session.raw.tail(Math.min(produced, options.rawOutputMaxBytes))
+    : undefined;
+  const finalSnapshot = options.returnFinalSnapshot ? await settledView(session) : undefined;
+  const data = {
     sessionId: session.id,
     ok,
     stepsPlanned: planned.length,
     stepsRun: results.length,
     stoppedAtStep,
-    durationMs: Math.round(performance.now() - started),
+    durationMs,
     results,
+    ...(monitorReport ? { monitor: monitorReport } : {}),
+    ...(rawBytes
+      ? {
+          rawOutput: {
+            bytes: produced,
+            output: new TextDecoder().decode(rawBytes),
+            truncated: rawBytes.length < produced,
+          },
+        }
+      : {}),
+    ...(finalSnapshot ? { finalSnapshot } : {}),
   };
-  if (monitorReport) data.monitor = monitorReport;
-  if (options.includeRawOutput) {
-    const produced = session.raw.total - rawAtStart;
-    const bytes = session.raw.tail(Math.min(produced, options.rawOutputMaxBytes));
-    data.rawOutput = { bytes: produced, output: new TextDecoder().decode(bytes), truncated: bytes.length < produced };
-  }
-  const finalSnapshot = options.returnFinalSnapshot ? await settledView(session) : undefined;
-  if (finalSnapshot) data.finalSnapshot = finalSnapshot;
   const failed = results.filter((r) => !r.ok);
   const summary = ok
     ? `Script ok: ${results.length}/${planned.length} steps in ${data.durationMs} ms`

@@ -12,7 +12,7 @@ import type { Session } from "../session/session.ts";
 import { volatileSpans } from "../session/stable-text.ts";
 import type { Viewport } from "../session/baseline.ts";
 import { annotations, defineSessionTool } from "../tools/define.ts";
-import { N, S, shape, strings } from "../tools/output-shape.ts";
+import { N, S, shape, strings, unlisted } from "../tools/output-shape.ts";
 import { optionalBoolean, sessionId } from "../tools/schemas.ts";
 import { maskRows } from "../lib/mask.ts";
 import { expectSnapshotStep, toLibMasks } from "./expect-snapshot.ts";
@@ -29,7 +29,18 @@ export const TEST_SCHEMA_FILE = join(import.meta.dir, "..", "..", "schema", "tui
 
 export const saveTest = defineSessionTool({
   name: "save_test",
-  output: shape({ path: S, steps: N, goldens: strings }),
+  output: shape(
+    { path: S, steps: N, goldens: strings },
+    unlisted<{
+      format: string;
+      insertedWaits: number;
+      idleWaits: number;
+      highlightWaits: number;
+      leftOut: string[];
+      notes: string[];
+      file: string;
+    }>(),
+  ),
   description:
     "Save this session from its start as a `tui-tester test` file: every input, a wait after each, " +
     "your assert_text checks, masked goldens beside it. Works after exit.",

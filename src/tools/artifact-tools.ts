@@ -8,7 +8,7 @@ import type { Session } from "../session/session.ts";
 import { openBrowser } from "../web/open-browser.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext, type ToolDef } from "./define.ts";
 import { optionalBoolean, sessionId } from "./schemas.ts";
-import { B, N, S, shape } from "./output-shape.ts";
+import { B, N, S, shape, unlisted } from "./output-shape.ts";
 
 const overwrite = optionalBoolean(false, "Replace an existing file (refused otherwise).");
 
@@ -95,7 +95,7 @@ const MAX_INLINE_PNG_BYTES = 512 * 1024;
 export const screenshotTool = defineSessionTool({
   name: "screenshot",
   scriptable: true,
-  output: shape({ path: S, format: S, width: N, height: N, bytes: N, inlined: B }),
+  output: shape({ path: S, format: S, width: N, height: N, bytes: N, inlined: B }, unlisted<{ renderMs: number }>()),
   description: "Picture of the screen with colours, cursor and theme: a PNG image (or SVG text), saved to a file.",
   input: v.strictObject({
     sessionId,

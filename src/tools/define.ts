@@ -25,6 +25,7 @@ import type { Session } from "../session/session.ts";
 import type { CompatMap } from "./args.ts";
 import type { ServerContext } from "./context.ts";
 import { type HistoryKind, recordingAct } from "./history-record.ts";
+import type { DataOf } from "./output-shape.ts";
 import type { ReplyParts } from "./reply.ts";
 
 /** The server's context plus what belongs to one call. */
@@ -39,10 +40,13 @@ export interface ToolContext extends ServerContext {
   progress?: (message: string, progress?: number, total?: number) => void;
 }
 
+/** A tool's structuredContent fields; a tool with an `output` schema returns `DataOf` that schema (output-shape.ts). */
+export type ToolData = Record<string, unknown>;
+
 /** What a handler returns: the renderer turns it into content + structuredContent. */
-export interface ToolOutcome {
+export interface ToolOutcome<D extends ToolData = ToolData> {
   summary: string;
-  data: Record<string, unknown>;
+  data: D;
   /** The text's named parts (reply.ts); without them the text is the summary and data's fields. */
   parts?: ReplyParts;
   /** A failure that still carries its full result (run_script with ok: false): rendered as isError. */
@@ -72,7 +76,7 @@ export interface ToolAnnotations {
 
 type ObjectSchema = v.StrictObjectSchema<v.ObjectEntries, undefined>;
 
-export interface ToolDef<S extends ObjectSchema = ObjectSchema> {
+export interface ToolDef<S extends ObjectSchema = ObjectSchema, D extends ToolData = ToolData> {
   name: string;
   description: string;
   input: S;
@@ -91,11 +95,12 @@ export interface ToolDef<S extends ObjectSchema = ObjectSchema> {
    * at the first.
    */
   describes?: { inputs?: Record<string, string>; outputs?: number };
-  run(args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  run(args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome<D>>;
 }
 
 /** A tool that acts on one session; its `act` is also what run_script steps call. */
-export interface SessionToolDef<S extends ObjectSchema = ObjectSchema> extends ToolDef<S> {
+export interface SessionToolDef<S extends ObjectSchema = ObjectSchema, D extends ToolData = ToolData>
+  extends ToolDef<S, D> {
   /** Accept exited sessions (read-only tools) instead of failing with SESSION_EXITED. */
   allowExited: boolean;
   /**
@@ -103,7 +108,7 @@ export interface SessionToolDef<S extends ObjectSchema = ObjectSchema> extends T
    * first.
    */
   check?(args: v.InferOutput<S>): void;
-  act(session: Session, args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  act(session: Session, args: v.InferOutput<S>, ctx: ToolContext): Promise<ToolOutcome<D>>;
   /** Runs in the session's input queue; default: every tool that is not read-only. */
   queued?: boolean;
   /**
@@ -119,16 +124,43 @@ export interface SessionToolDef<S extends ObjectSchema = ObjectSchema> extends T
   golden?(step: Record<string, unknown>): string | undefined;
 }
 
-export function defineTool<S extends ObjectSchema>(def: ToolDef<S>): ToolDef<S> {
+/**
+ * The data fields of a handler's outcomes (R, a union when it returns in several places) that its `output`
+ * schema does not declare. A field the schema leaves out would still reach the model's text, unseen.
+ */
+type Undeclared<R, D> = R extends { data: infer X } ? UndeclaredKeys<X, D> : never;
+/** Per member when the data is itself a union (an action that returns different fields). */
+type UndeclaredKeys<X, D> = X extends unknown ? Exclude<keyof X, keyof D> : never;
+/** Nothing when every field is declared; else a member the definition lacks, named after the fields. */
+type AllDeclared<R, D> = [Undeclared<R, D>] extends [never] ? unknown : { undeclaredDataFields: Undeclared<R, D> };
+
+export function defineTool<
+  S extends ObjectSchema,
+  O extends v.GenericSchema = v.GenericSchema,
+  R extends ToolOutcome<DataOf<O>> = ToolOutcome<DataOf<O>>,
+>(
+  def: Omit<ToolDef<S, DataOf<O>>, "output" | "run"> & {
+    output?: O;
+    run(args: v.InferOutput<S>, ctx: ToolContext): Promise<R>;
+  } & AllDeclared<R, DataOf<O>>,
+): ToolDef<S, DataOf<O>> {
   return def;
 }
 
-export function defineSessionTool<S extends ObjectSchema>(
-  def: Omit<SessionToolDef<S>, "run" | "allowExited"> & { allowExited?: boolean },
-): SessionToolDef<S> {
+export function defineSessionTool<
+  S extends ObjectSchema,
+  O extends v.GenericSchema = v.GenericSchema,
+  R extends ToolOutcome<DataOf<O>> = ToolOutcome<DataOf<O>>,
+>(
+  def: Omit<SessionToolDef<S, DataOf<O>>, "output" | "run" | "act" | "allowExited"> & {
+    output?: O;
+    allowExited?: boolean;
+    act(session: Session, args: v.InferOutput<S>, ctx: ToolContext): Promise<R>;
+  } & AllDeclared<R, DataOf<O>>,
+): SessionToolDef<S, DataOf<O>> {
   const allowExited = def.allowExited ?? false;
   // what the call did goes into the session's input history (save_test), as a tool or a script step
-  const recorded = recordingAct<v.InferOutput<S>, SessionToolDef<S>["act"]>(def, def.act);
+  const recorded = recordingAct<v.InferOutput<S>, DataOf<O>>(def, def.act);
   return {
     ...def,
     act: recorded,

@@ -10,6 +10,7 @@ import { newTextOnly, type ScreenBaseline } from "../session/baseline.ts";
 import type { WaitSpec } from "../session/history.ts";
 import { compileMatcher } from "../session/matcher.ts";
 import type { Session } from "../session/session.ts";
+import type { ToolContext, ToolData, ToolOutcome } from "./define.ts";
 import { observeEntries } from "./schemas.ts";
 
 /** What a tool's calls leave in the history: its definition's `history` (define.ts). */
@@ -28,7 +29,9 @@ const OBSERVE_KEYS = new Set([
   "includeText",
 ]);
 
-type Act<A> = (session: Session, args: A, ctx: never) => Promise<{ data: Record<string, unknown> }>;
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
+
+type Act<A, D extends ToolData> = (session: Session, args: A, ctx: ToolContext) => Promise<ToolOutcome<D>>;
 
 /** What recordingAct reads of a tool's definition. */
 interface Recorded {
@@ -38,10 +41,13 @@ interface Recorded {
 }
 
 /** `act` wrapped so that what it did lands in the session's history, as the tool's `history` says. */
-export function recordingAct<A extends Record<string, unknown>, F extends Act<A>>(tool: Recorded, act: F): F {
+export function recordingAct<A extends Record<string, unknown>, D extends ToolData>(
+  tool: Recorded,
+  act: Act<A, D>,
+): Act<A, D> {
   const { name, history: kind, input } = tool;
   if (kind === undefined) return act;
-  const wrapped = async (session: Session, args: A, ctx: never) => {
+  return async (session, args, ctx) => {
     const before = session.lastInput;
     try {
       const outcome = await act(session, args, ctx);
@@ -60,7 +66,6 @@ export function recordingAct<A extends Record<string, unknown>, F extends Act<A>
       throw error;
     }
   };
-  return wrapped as F;
 }
 
 function record(
@@ -69,7 +74,7 @@ function record(
   kind: HistoryKind,
   entries: v.ObjectEntries,
   args: Record<string, unknown>,
-  data: Record<string, unknown>,
+  data: ToolData,
   before: ScreenBaseline | null,
 ): void {
   const history = session.history;
@@ -79,16 +84,17 @@ function record(
     return;
   }
   if (kind === "check") return history.check(stepArgs(entries, args));
-  const waited = data.waitFor as { matched?: boolean } | undefined;
+  // An input's data (observe-input.ts InputData), read without trusting its type: any tool may be "input".
+  const waited = isObject(data.waitFor) ? data.waitFor : undefined;
   const waitFor = args.waitFor as (WaitSpec & { pattern: string }) | undefined;
   let kept: (WaitSpec & { newOnly: boolean }) | undefined;
-  if (waitFor && waited?.matched) {
-    const spec = waitSpec({ ...waitFor }, (waited as { pattern?: unknown }).pattern);
+  if (waitFor && waited?.matched === true) {
+    const spec = waitSpec({ ...waitFor }, waited.pattern);
     kept = { ...spec, newOnly: matchedNewText(session, spec) };
   } else if (waitFor) history.note(`${name}'s waitFor "${String(waitFor.pattern).slice(0, 60)}" did not match`);
   // the ready oracle (or the quiet window) saw the app at rest when the call returned, or a wait matched
-  const settledBy = (data.screen as { settledBy?: string } | undefined)?.settledBy;
-  const settled = settledBy === undefined || !["timeout", "fixed"].includes(settledBy) || kept !== undefined;
+  const settledBy = isObject(data.screen) ? data.screen.settledBy : undefined;
+  const settled = (settledBy !== "timeout" && settledBy !== "fixed") || kept !== undefined;
   history.agentInput(name, savedArgs(session, entries, args), before, kept, settled);
 }
 

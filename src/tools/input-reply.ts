@@ -3,15 +3,14 @@
  * observeInput (session/observe-input.ts), the outcome turned into reply parts.
  */
 import type * as v from "valibot";
-import { TuiError } from "../errors.ts";
-import type { ObserveOptions, ScreenBlock } from "../session/observe.ts";
-import { observeInput } from "../session/observe-input.ts";
+import type { ObserveOptions } from "../session/observe.ts";
+import { type InputData, InputWaitTimeout, observeInput } from "../session/observe-input.ts";
 import type { Session } from "../session/session.ts";
-import type { ToolContext, ToolOutcome } from "./define.ts";
+import type { ToolContext, ToolData, ToolOutcome } from "./define.ts";
 import { blockParts, fieldsWithout, mergeParts, ReplyError, type ReplyParts, sinceShownParts } from "./reply.ts";
 import { lastShown, noteShown, type ShownScreen } from "./shown-screen.ts";
 import type { observeEntries } from "./schemas.ts";
-import { waitLines, type WaitOutcome } from "./wait-lines.ts";
+import { waitLines } from "./wait-lines.ts";
 
 export type InputReplyArgs = v.InferOutput<v.StrictObjectSchema<typeof observeEntries, undefined>>;
 
@@ -23,7 +22,7 @@ export async function inputReply<R extends Record<string, unknown>>(
   describe: (result: R) => string,
   /** Result fields the text leaves out (the summary says them, or they echo the request). */
   unlisted: string[] = [],
-): Promise<ToolOutcome> {
+): Promise<ToolOutcome<InputData<R>>> {
   const detail = args.screenDetail ?? ctx.config.screenDetail;
   const options: ObserveOptions = {
     captureScreen: args.captureScreen,
@@ -39,9 +38,9 @@ export async function inputReply<R extends Record<string, unknown>>(
     return { ...outcome, parts: inputParts(session, outcome.data, unlisted, shown) };
   } catch (error) {
     // A missed waitFor with errorOnTimeout: the error shows the screen at the timeout, as a reply would.
-    if (!(error instanceof TuiError) || error.code !== "WAIT_TIMEOUT" || !error.details) throw error;
-    const parts = inputParts(session, error.details, unlisted, undefined);
-    throw new ReplyError(error.code, error.message, error.hint ?? "", error.details, parts);
+    if (!(error instanceof InputWaitTimeout)) throw error;
+    const parts = inputParts(session, error.data, unlisted, undefined);
+    throw new ReplyError(error.code, error.message, error.hint ?? "", error.data, parts);
   }
 }
 
@@ -52,12 +51,12 @@ export async function inputReply<R extends Record<string, unknown>>(
  */
 function inputParts(
   session: Session,
-  data: Record<string, unknown>,
+  data: InputData<ToolData>,
   unlisted: string[],
   shown: ShownScreen | undefined,
 ): ReplyParts {
-  const wait = data.waitFor as WaitOutcome | undefined;
-  const block = data.screen as ScreenBlock | undefined;
+  const wait = data.waitFor;
+  const block = data.screen;
   const waitMissed = wait !== undefined && !wait.matched;
   // A wait that missed shows the whole screen: the model looks there for why.
   const since = shown && !waitMissed && block ? sinceShownParts(block, shown) : undefined;

@@ -26,7 +26,8 @@ import {
   optionalBoolean,
   sessionId,
 } from "./schemas.ts";
-import { N, observedOutput, shape } from "./output-shape.ts";
+import { N, observedOutput, shape, unlisted } from "./output-shape.ts";
+import type { KeySpec } from "../keys/types.ts";
 
 /** flushAfter (original version): the screen is always read after the parser has flushed. */
 const FLUSH_COMPAT = { flushAfter: null };
@@ -46,7 +47,7 @@ export const sendKeys = defineSessionTool({
     outputs: 1,
   },
   scriptable: true,
-  output: shape({ ...observedOutput, keyCount: N }),
+  output: shape({ ...observedOutput, keyCount: N }, unlisted<{ specs: KeySpec[] }>()),
   description:
     "Send key chords as xterm encodes them. Returns the changed rows and the screen " +
     "after. Its observe options (captureScreen, waitAfterMs, waitFor, screenDetail) " +
@@ -81,7 +82,7 @@ export const sendText = defineSessionTool({
   name: "send_text",
   history: "input",
   scriptable: true,
-  output: shape(observedOutput),
+  output: shape(observedOutput, unlisted<{ secretChars: number }>()),
   description:
     'Write literal text at once, no key parsing ("\\n" stays LF; Enter is "\\r"). ' +
     "At most 1 MiB; empty text only observes.",
@@ -138,7 +139,7 @@ export const sendRaw = defineSessionTool({
   name: "send_raw",
   history: "input",
   scriptable: true,
-  output: shape(observedOutput),
+  output: shape(observedOutput, unlisted<{ hex: string }>()),
   description: 'Send bytes (at most 1 MiB) as exactly one of hex ("1b5b41"), base64 or utf8.',
   input: v.strictObject({
     sessionId,
@@ -166,7 +167,7 @@ export const holdKey = defineSessionTool({
   name: "hold_key",
   history: "input",
   scriptable: true,
-  output: shape({ ...observedOutput, events: N }),
+  output: shape({ ...observedOutput, events: N }, unlisted<{ durationMs: number; spec: KeySpec }>()),
   description:
     "Hold a key: repeat it every intervalMs for durationMs (key repeat, auto-scroll). The screen block spans the hold.",
   input: v.strictObject({
@@ -195,7 +196,7 @@ export const typeText = defineSessionTool({
   name: "type_text",
   history: "input",
   scriptable: true,
-  output: shape({ ...observedOutput, chars: N, untyped: N }),
+  output: shape({ ...observedOutput, chars: N, untyped: N }, unlisted<{ cps: number; durationMs: number }>()),
   description: "Type text a character at a time at cps (at most 1 MiB), for apps that treat typing unlike a paste.",
   input: v.strictObject({
     sessionId,

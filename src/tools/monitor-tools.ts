@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { DEFAULT_MONITOR_BYTES, type MonitorReport } from "../monitor/monitor.ts";
 import { annotations, defineSessionTool, defineTool } from "./define.ts";
 import { clampedNumber, optionalBoolean, sessionId } from "./schemas.ts";
-import { monitorReportFields, S, shape } from "./output-shape.ts";
+import { monitorReportFields, S, shape, unlisted } from "./output-shape.ts";
 import { fieldsWithout, type ReplyParts } from "./reply.ts";
 import { cursorAt, diffLines, screenText } from "./render-text.ts";
 
@@ -52,7 +52,10 @@ export const monitorEntries = {
 export const startMonitor = defineSessionTool({
   name: "start_monitor",
   describes: { inputs: { monitor: "arguments" } },
-  output: shape({ monitorId: S }),
+  output: shape(
+    { monitorId: S },
+    unlisted<{ intervalMs: number; keepIdenticalFrames: boolean; maxFrames: number; maxBytes: number }>(),
+  ),
   description: "Record screen frames (text, cursor, row diff) of animations or streaming output until stop_monitor.",
   input: v.strictObject({ sessionId, ...monitorEntries }),
   annotations: annotations("Start monitor", "write", false),
@@ -67,7 +70,7 @@ export const startMonitor = defineSessionTool({
 export const stopMonitor = defineTool({
   name: "stop_monitor",
   describes: { outputs: 1 },
-  output: shape(monitorReportFields),
+  output: shape(monitorReportFields, unlisted<{ bytes: number; maxBytes: number; endedBySessionExit: true }>()),
   description: "Stop a monitor; returns its frames (the first whole, later ones row diffs) and the final text.",
   input: v.strictObject({ monitorId: v.pipe(v.string(), v.minLength(1)) }),
   annotations: annotations("Stop monitor", "write", false),

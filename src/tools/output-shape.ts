@@ -16,13 +16,52 @@ export const NS = v.nullable(S);
 export const list = <T extends v.GenericSchema>(item: T) => v.array(item);
 export const strings = list(S);
 
-/** Every field optional, extra fields allowed. */
-export const shape = (fields: Record<string, v.GenericSchema>) =>
-  v.looseObject(Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, v.optional(s)])));
+type Fields = Record<string, v.GenericSchema>;
+type Optional<F extends Fields> = { [K in keyof F]: v.OptionalSchema<F[K], undefined> };
+const optional = <F extends Fields>(fields: F) =>
+  Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, v.optional(s)])) as Optional<F>;
+
+/**
+ * Fields a tool's data carries for programs that its outputSchema leaves undescribed, so that tools/list
+ * stays small: declared by type only, never listed. A new field goes in `fields` (described) or here.
+ */
+export const unlisted = <U extends Record<string, unknown>>(): Unlisted<U> => ({});
+interface Unlisted<U> {
+  readonly "~unlisted"?: U;
+}
+
+/** Every field optional, extra fields allowed. `also`: the data's fields the schema does not describe. */
+export const shape = <F extends Fields, U extends Record<string, unknown> = Record<never, never>>(
+  fields: F,
+  _also?: Unlisted<U>,
+): v.LooseObjectSchema<Optional<F>, undefined> & Unlisted<U> => v.looseObject(optional(fields));
 
 /** A nested object: `required` fields always there, `optional` ones sometimes; extra fields allowed. */
-export const nested = (required: Record<string, v.GenericSchema>, optional: Record<string, v.GenericSchema> = {}) =>
-  v.looseObject({ ...required, ...Object.fromEntries(Object.entries(optional).map(([k, s]) => [k, v.optional(s)])) });
+export const nested = <R extends Fields, P extends Fields = Record<never, never>>(
+  required: R,
+  optional_: P = {} as P,
+) => v.looseObject({ ...required, ...optional(optional_) });
+
+/**
+ * The type of a tool's `data` from its `output` schema: the declared fields and no others (the schemas allow
+ * extra fields for error and spilled results, a tool's own data does not). `sessionId`, which names the session
+ * a session tool acted on, is every tool's and is never printed. A tool without a schema: any fields.
+ */
+export type DataOf<O> =
+  O extends v.LooseObjectSchema<v.ObjectEntries, undefined>
+    ? Declared<v.InferOutput<O>> & Partial<UnlistedOf<O>> & { sessionId?: string }
+    : Record<string, unknown>;
+type UnlistedOf<O> = O extends Unlisted<infer U> ? U : never;
+
+/** The value a nested shape describes, as a tool builds it. */
+export type Shaped<T extends v.GenericSchema> = Declared<v.InferOutput<T>>;
+
+/** A schema's output type without the index signatures of loose objects, at every depth. */
+type Declared<T> = T extends readonly (infer E)[]
+  ? Declared<E>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : K]: Declared<T[K]> }
+    : T;
 
 export const cursorShape = nested({ row: N, col: N, visible: B });
 export const highlightShape = nested({ row: N, startCol: N, endCol: N, text: S, kind: S });

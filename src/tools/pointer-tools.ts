@@ -5,13 +5,13 @@ import { describePaste, MOUSE_ACTIONS, pasteText, planMouse } from "../lib/point
 import { annotations, defineSessionTool } from "./define.ts";
 import { inputReply } from "./input-reply.ts";
 import { observeEntries, optionalBoolean, sessionId } from "./schemas.ts";
-import { B, S, observedOutput, shape } from "./output-shape.ts";
+import { B, observedOutput, S, shape, unlisted } from "./output-shape.ts";
 
 export const paste = defineSessionTool({
   name: "paste",
   history: "input",
   scriptable: true,
-  output: shape({ ...observedOutput, bracketed: B }),
+  output: shape({ ...observedOutput, bracketed: B }, unlisted<{ sanitized: boolean }>()),
   description:
     "Paste text (at most 1 MiB), bracketed if the app enabled bracketed paste (mode 2004); the result says which.",
   input: v.strictObject({ sessionId, text: v.pipe(v.string(), v.minLength(1)), ...observeEntries }),
@@ -36,7 +36,16 @@ export const mouse = defineSessionTool({
   name: "mouse",
   history: "input",
   scriptable: true,
-  output: shape({ ...observedOutput, action: S }),
+  output: shape(
+    { ...observedOutput, action: S },
+    unlisted<{
+      at: { row: number; col: number };
+      to: { row: number; col: number };
+      events: string[];
+      tracking: string;
+      encoding: string;
+    }>(),
+  ),
   description:
     "Mouse event at a cell (row, col; 0-based) or on text's first match (RegExp if regex); a drag " +
     "ends at toRow/toCol or toText. Needs the app's mouse tracking.",

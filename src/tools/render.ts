@@ -11,7 +11,7 @@ import type { ToolOutcome } from "./define.ts";
 import { errorSummary } from "../util/clip.ts";
 import { capReply, capTextReply, type ReplyLimit } from "./reply-cap.ts";
 import { renderErrorText, renderText } from "./render-text.ts";
-import { fieldsWithout, ReplyError, type ReplyParts } from "./reply.ts";
+import { defaultParts, errorParts } from "./reply.ts";
 
 /** How replies are written: the content form (TUI_TESTER_CONTENT), the channels (TUI_TESTER_OUTPUT), the size cap. */
 export interface ReplyOptions extends ReplyLimit {
@@ -27,7 +27,7 @@ const errorHead = (error: ErrorLine) =>
 
 export function renderOutcome(outcome: ToolOutcome, tool: string, reply: ReplyOptions): CallToolResult {
   const data = outcome.error ? { ...outcome.data, error: outcome.error } : outcome.data;
-  const parts = outcome.parts ?? { fields: fieldsWithout(outcome.data) };
+  const parts = defaultParts(outcome);
   const isError = outcome.isError || outcome.error !== undefined;
   const failure = isError && !outcome.error ? outcome.failure : undefined;
   const text =
@@ -62,10 +62,4 @@ function deliver(
 ): CallToolResult {
   if (reply.output === "structured") return capReply({ ...result, structuredContent: data }, tool, reply);
   return capTextReply(result, data, tool, reply);
-}
-
-/** A ReplyError names its parts; any other error's details are plain fields. */
-function errorParts(error: TuiError): ReplyParts | undefined {
-  if (error instanceof ReplyError) return error.parts;
-  return error.details ? { fields: fieldsWithout(error.details) } : undefined;
 }

@@ -145,6 +145,17 @@ export function mergeParts(...all: (ReplyParts | undefined)[]): ReplyParts {
   return out;
 }
 
+/** A reply's text parts: its own, or without any, the fields of its data. */
+export function defaultParts(outcome: { parts?: ReplyParts; data: Record<string, unknown> }): ReplyParts {
+  return outcome.parts ?? { fields: fieldsWithout(outcome.data) };
+}
+
+/** An error's text parts: a ReplyError names its own; any other error's details are plain fields. */
+export function errorParts(error: TuiError): ReplyParts | undefined {
+  if (error instanceof ReplyError) return error.parts;
+  return error.details ? { fields: fieldsWithout(error.details) } : undefined;
+}
+
 /** `data` without the named keys: the fields part of a handler whose other keys have their own parts. */
 export function fieldsWithout(data: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
   const skip = new Set(["sessionId", ...keys]);

@@ -12,7 +12,8 @@ import { inputReply } from "./input-reply.ts";
 import { mergeParts, snapshotBlocks, viewParts } from "./reply.ts";
 import { noteShown } from "./shown-screen.ts";
 import { observeEntries, positiveInt, scrollbackEntries, sessionId, snapshotFormat } from "./schemas.ts";
-import { B, diffShape, N, S, observedOutput, shape, strings, viewOutput } from "./output-shape.ts";
+import { B, diffShape, N, observedOutput, S, shape, strings, unlisted, viewOutput } from "./output-shape.ts";
+import type { CellsResult } from "../term/types.ts";
 
 /** `droppedBytes` when output never reached the screen (the engine's flow-control limit), else nothing. */
 export function dropped(session: Session): { droppedBytes?: number } {
@@ -45,7 +46,7 @@ export const snapshot = defineSessionTool({
   // the whole screen read: its shapes (cursor, highlights, scrollback) are the ones others point at
   describes: { outputs: 0 },
   scriptable: true,
-  output: shape({ ...viewOutput, lines: strings, ansi: S }),
+  output: shape({ ...viewOutput, lines: strings, ansi: S }, unlisted<{ cells: CellsResult; droppedBytes: number }>()),
   description:
     `Screen text, cursor, highlights; format ansi adds SGR colours, cells attribute runs per row ` +
     `(at most ${MAX_CELLS} cells; region picks a part). includeScrollback adds the buffer.`,
@@ -60,6 +61,8 @@ export const snapshot = defineSessionTool({
       includeScrollback: args.includeScrollback,
       maxScrollbackLines: args.maxScrollbackLines,
     });
+    // grid is for renderers inside the server, never asked for here
+    const { grid: _grid, ...shown } = snap;
     const cut = snap.cells?.truncated
       ? `; cells cut after row ${snap.cells.region.row + snap.cells.region.rows - 1}, ` +
         `ask again with region.row ${snap.cells.region.row + snap.cells.region.rows}`
@@ -69,7 +72,7 @@ export const snapshot = defineSessionTool({
         `${snap.cols}x${snap.rows} screen, cursor at ` +
         `${snap.cursor.row},${snap.cursor.col}` +
         `${snap.scrollback ? `, ${snap.scrollback.totalLines} buffer lines` : ""}${cut}`,
-      data: { sessionId: session.id, ...snap, ...dropped(session) },
+      data: { sessionId: session.id, ...shown, ...dropped(session) },
       parts: snapParts(snap, session, ctx),
     };
   },
@@ -78,7 +81,7 @@ export const snapshot = defineSessionTool({
 export const getText = defineSessionTool({
   name: "get_text",
   scriptable: true,
-  output: shape(viewOutput),
+  output: shape(viewOutput, unlisted<{ droppedBytes: number }>()),
   description: "Visible screen text only (smaller than snapshot). includeScrollback adds the whole buffer.",
   input: v.strictObject({ sessionId, ...scrollbackEntries }),
   annotations: annotations("Get text", "read"),
@@ -90,7 +93,7 @@ export const getText = defineSessionTool({
       includeScrollback: args.includeScrollback,
       maxScrollbackLines: args.maxScrollbackLines,
     });
-    const data: Record<string, unknown> = {
+    const data = {
       sessionId: session.id,
       text: snap.text,
       cols: snap.cols,
@@ -98,8 +101,8 @@ export const getText = defineSessionTool({
       cursor: snap.cursor,
       highlights: snap.highlights,
       ...dropped(session),
+      ...(snap.scrollback ? { scrollback: snap.scrollback } : {}),
     };
-    if (snap.scrollback) data.scrollback = snap.scrollback;
     return {
       summary: `${snap.lines.filter((l) => l.length > 0).length} non-empty rows`,
       data,
@@ -126,7 +129,10 @@ export const getCursor = defineSessionTool({
 
 export const getRawOutput = defineSessionTool({
   name: "get_raw_output",
-  output: shape({ output: S, bytes: N, returnedBytes: N, truncated: B }),
+  output: shape(
+    { output: S, bytes: N, returnedBytes: N, truncated: B },
+    unlisted<{ encoding: string; retainedBytes: number; evictedBytes: number }>(),
+  ),
   description: "Raw bytes the program wrote (escapes included): the newest maxBytes of the kept buffer.",
   input: v.strictObject({
     sessionId,
@@ -190,7 +196,7 @@ export const resize = defineSessionTool({
   name: "resize",
   history: "input",
   scriptable: true,
-  output: shape({ ...observedOutput, cols: N, rows: N }),
+  output: shape({ ...observedOutput, cols: N, rows: N }, unlisted<{ from: { cols: number; rows: number } }>()),
   description: "Resize PTY and emulator (the app gets SIGWINCH); returns the re-laid-out screen.",
   input: v.strictObject({ sessionId, cols: positiveInt(MAX_COLS), rows: positiveInt(MAX_ROWS), ...observeEntries }),
   annotations: annotations("Resize", "write", true),

@@ -11,7 +11,20 @@ import { artifactInfo, openWebViewer } from "./artifact-tools.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext } from "./define.ts";
 import { listedAs, optionalBoolean, positiveInt, sessionId } from "./schemas.ts";
 import { dropped } from "./screen-tools.ts";
-import { B, exitShape, list, N, NN, NS, S, sessionShape, shape, strings } from "./output-shape.ts";
+import {
+  B,
+  exitShape,
+  list,
+  N,
+  NN,
+  NS,
+  S,
+  sessionShape,
+  type Shaped,
+  shape,
+  strings,
+  unlisted,
+} from "./output-shape.ts";
 import { fieldsWithout } from "./reply.ts";
 
 declare module "../session/session.ts" {
@@ -21,7 +34,7 @@ declare module "../session/session.ts" {
   }
 }
 
-export function sessionInfo(session: Session, ctx: Pick<ToolContext, "takeovers">): Record<string, unknown> {
+export function sessionInfo(session: Session, ctx: Pick<ToolContext, "takeovers">): Shaped<typeof sessionShape> {
   return {
     id: session.id,
     sessionId: session.id,
@@ -255,7 +268,10 @@ const EXIT_SCREEN_ROWS = 5;
 
 export const getExitInfo = defineSessionTool({
   name: "get_exit_info",
-  output: shape({ exited: B, exitCode: NN, signal: NS, screenTail: S, tail: S }),
+  output: shape(
+    { exited: B, exitCode: NN, signal: NS, screenTail: S, tail: S },
+    unlisted<{ state: string; exitedAt: string; runtimeMs: number; bytesOut: number }>(),
+  ),
   description:
     "Exit status (exit code or killing signal), the last non-blank screen rows and " +
     "outputTailBytes of raw output. Works while running too (exited: false).",

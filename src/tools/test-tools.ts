@@ -6,14 +6,25 @@ import * as v from "valibot";
 import { TuiError } from "../errors.ts";
 import { annotations, defineTool } from "./define.ts";
 import { clampedNumber, optionalBoolean, positiveInt } from "./schemas.ts";
-import { N, shape, strings } from "./output-shape.ts";
+import { N, shape, strings, unlisted } from "./output-shape.ts";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
 
 export const runTestsTool = defineTool({
   name: "run_tests",
-  output: shape({ passed: N, failed: N, failures: strings }),
+  output: shape(
+    { passed: N, failed: N, failures: strings },
+    unlisted<{
+      flaky: number;
+      skipped: number;
+      notRun: number;
+      total: number;
+      durationMs: number;
+      notRunTitles: string[];
+      results: { title: string; status: string; durationMs: number; failure?: unknown }[];
+    }>(),
+  ),
   description:
     "Run test files as `tui-tester test`: counts, and per failure its step, row diff or missed wait, screen.",
   input: v.strictObject({

@@ -7,7 +7,19 @@ import { noteShown } from "./shown-screen.ts";
 import { idleSummary } from "./settle-words.ts";
 import { waitLines } from "./wait-lines.ts";
 import { clampedNumber, optionalBoolean, sessionId, waitEntries } from "./schemas.ts";
-import { B, cursorShape, errorShape, highlightShape, list, N, nested, S, shape, waitShape } from "./output-shape.ts";
+import {
+  B,
+  cursorShape,
+  errorShape,
+  highlightShape,
+  list,
+  N,
+  nested,
+  S,
+  shape,
+  unlisted,
+  waitShape,
+} from "./output-shape.ts";
 import { notSeenReason, waitTimeout } from "../session/wait-miss.ts";
 
 /** The screen a wait returns: text, cursor and highlights. */
@@ -37,7 +49,7 @@ export const waitForText = defineSessionTool({
   async act(session, args, ctx) {
     const { snapshot, ...result } = await waitText(session, args, ctx.signal);
     const screen = { text: snapshot.text, cursor: snapshot.cursor, highlights: snapshot.highlights };
-    const data: Record<string, unknown> = { sessionId: session.id, ...result, screen };
+    const data = { sessionId: session.id, ...result, screen };
     const fields = {
       ...(result.matchedAgainst === "screen" ? {} : { matchedAgainst: result.matchedAgainst }),
       exited: result.exited,
@@ -67,16 +79,19 @@ export const waitForText = defineSessionTool({
 export const waitForIdle = defineSessionTool({
   name: "wait_for_idle",
   scriptable: true,
-  output: shape({
-    idle: B,
-    idleFor: N,
-    elapsedMs: N,
-    settledBy: S,
-    program: S,
-    busy: busyShape,
-    fallback: S,
-    screen: waitScreen,
-  }),
+  output: shape(
+    {
+      idle: B,
+      idleFor: N,
+      elapsedMs: N,
+      settledBy: S,
+      program: S,
+      busy: busyShape,
+      fallback: S,
+      screen: waitScreen,
+    },
+    unlisted<{ idleMs: number; timeoutMs: number; timedOut: boolean; tickMs: number; bytesDuringWait: number }>(),
+  ),
   description:
     "Block until the program waits for input again (mode idle) or has written " +
     "nothing for idleMs (mode quiet). Returns the screen.",
