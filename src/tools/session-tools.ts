@@ -2,7 +2,6 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
 import type { Session } from "../session/session.ts";
-import type { TerminalModes } from "../term/types.ts";
 import { describeExit } from "../session/exit-info.ts";
 import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
 import type { ViewerStatus } from "../viewer/manager.ts";
@@ -34,7 +33,10 @@ declare module "../session/session.ts" {
   }
 }
 
-export function sessionInfo(session: Session, ctx: Pick<ToolContext, "takeovers">): Shaped<typeof sessionShape> {
+/** One session as start_session and list_sessions report it. */
+export type SessionInfo = Shaped<typeof sessionShape>;
+
+export function sessionInfo(session: Session, ctx: Pick<ToolContext, "takeovers">): SessionInfo {
   return {
     id: session.id,
     sessionId: session.id,
@@ -228,14 +230,13 @@ export const listSessions = defineTool({
  * One session as one line: id, name, state, command line, pid, size, exit, bytes out, the terminal modes the
  * app switched on, and a recording, viewer or human at the keys.
  */
-function sessionLine(s: Record<string, unknown>): string {
-  const args = s.args as string[];
-  const command = `${s.command}${args.length ? ` ${args.join(" ")}` : ""}`;
+function sessionLine(s: SessionInfo): string {
+  const command = `${s.command}${s.args.length ? ` ${s.args.join(" ")}` : ""}`;
   const exit = `${s.exitCode !== null ? `, exit ${s.exitCode}` : ""}${s.signal ? `, ${s.signal}` : ""}`;
   const dropped = s.droppedBytes ? `, droppedBytes ${s.droppedBytes}` : "";
-  const modes = modeWords(s.modes as TerminalModes);
-  const recording = (s.recording as { path?: string } | undefined)?.path;
-  const viewer = s.viewer as { open?: boolean; url?: string; terminal?: string } | undefined;
+  const modes = s.modes ? modeWords(s.modes) : [];
+  const recording = s.recording && "path" in s.recording ? s.recording.path : undefined;
+  const viewer = s.viewer;
   const extras = [
     modes.length ? `modes: ${modes.join(", ")}` : "",
     recording ? `recording to ${recording}` : "",
@@ -249,7 +250,7 @@ function sessionLine(s: Record<string, unknown>): string {
 }
 
 /** The modes an app has switched away from a plain terminal's, in a few words each. */
-function modeWords(m: TerminalModes): string[] {
+function modeWords(m: NonNullable<SessionInfo["modes"]>): string[] {
   return [
     m.altScreen ? "alternate screen" : "",
     m.mouseTracking !== "none" ? `mouse ${m.mouseTracking} (${m.mouseEncoding})` : "",
