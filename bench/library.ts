@@ -20,7 +20,7 @@ import { SessionRegistry } from "../src/session/registry.ts";
 import type { Session } from "../src/session/session.ts";
 import { createServerContext } from "../src/tools/context.ts";
 import { dispatch } from "../src/tools/dispatch.ts";
-import { sendKeys as sendKeysTool } from "../src/tools/input-tools.ts";
+import { sendKeysTool } from "../src/tools/input-tools.ts";
 import { setLogLevel } from "../src/util/log.ts";
 import { connect } from "./client.ts";
 

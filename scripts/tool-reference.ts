@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { ENVIRONMENT } from "../src/config.ts";
 import { inputJsonSchema } from "../src/tools/json-schema.ts";
-import { runScript, scriptSteps, tools } from "../src/catalog.ts";
+import { runScriptTool, scriptSteps, tools } from "../src/catalog.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const README = join(ROOT, "README.md");
@@ -124,7 +124,7 @@ export function toolReference(): string {
       .filter(([k, v]) => k !== "title" && v === true)
       .map(([k]) => k.replace("Hint", ""));
     // run_script documents its step types below its own arguments
-    const extra = tool.name === runScript.name ? steps() : "";
+    const extra = tool.name === runScriptTool.name ? steps() : "";
     return `## ${heading(tool)}\n\n${tool.description}\n\n${hints.length ? `Hints: ${hints.join(", ")}.\n\n` : ""}${tables[i]}${extra ? `\n\n${extra}` : ""}`;
   });
   const intro = [

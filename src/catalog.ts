@@ -6,7 +6,7 @@
 import { expectExitStep, expectFileStep } from "./script/expect-outcomes.ts";
 import { expectSnapshotStep } from "./script/expect-snapshot.ts";
 import { makeRunScript } from "./script/run-script.ts";
-import { saveTest } from "./script/save-test.ts";
+import { saveTestTool } from "./script/save-test.ts";
 import { assertTextStep, sleepStep } from "./script/steps.ts";
 import {
   markRecordingTool,
@@ -18,28 +18,35 @@ import {
 } from "./tools/artifact-tools.ts";
 import type { SessionToolDef, ToolDef } from "./tools/define.ts";
 import { exportRecordingTool } from "./tools/export-tools.ts";
-import { holdKey, sendKeys, sendRaw, sendText, typeText } from "./tools/input-tools.ts";
-import { startMonitor, stopMonitor } from "./tools/monitor-tools.ts";
-import { mouse, paste } from "./tools/pointer-tools.ts";
-import { diffSnapshotsTool, getCursor, getRawOutput, getText, resize, snapshot } from "./tools/screen-tools.ts";
-import { getExitInfo, listSessions, startSession, stopSession } from "./tools/session-tools.ts";
+import { holdKeyTool, sendKeysTool, sendRawTool, sendTextTool, typeTextTool } from "./tools/input-tools.ts";
+import { startMonitorTool, stopMonitorTool } from "./tools/monitor-tools.ts";
+import { mouseTool, pasteTool } from "./tools/pointer-tools.ts";
+import {
+  diffSnapshotsTool,
+  getCursorTool,
+  getRawOutputTool,
+  getTextTool,
+  resizeTool,
+  snapshotTool,
+} from "./tools/screen-tools.ts";
+import { getExitInfoTool, listSessionsTool, startSessionTool, stopSessionTool } from "./tools/session-tools.ts";
 import { runTestsTool } from "./tools/test-tools.ts";
-import { waitForIdle, waitForText } from "./tools/wait-tools.ts";
+import { waitForIdleTool, waitForTextTool } from "./tools/wait-tools.ts";
 
 const sessionTools: SessionToolDef[] = [
-  sendKeys,
-  sendText,
-  sendRaw,
-  holdKey,
-  typeText,
-  paste,
-  mouse,
-  snapshot,
-  getText,
-  getCursor,
-  waitForText,
-  waitForIdle,
-  resize,
+  sendKeysTool,
+  sendTextTool,
+  sendRawTool,
+  holdKeyTool,
+  typeTextTool,
+  pasteTool,
+  mouseTool,
+  snapshotTool,
+  getTextTool,
+  getCursorTool,
+  waitForTextTool,
+  waitForIdleTool,
+  resizeTool,
 ];
 
 /**
@@ -55,21 +62,21 @@ export const scriptSteps: SessionToolDef[] = [
   expectFileStep,
 ];
 
-export const runScript = makeRunScript(scriptSteps);
+export const runScriptTool = makeRunScript(scriptSteps);
 
 export const tools: ToolDef[] = [
-  startSession,
-  stopSession,
-  listSessions,
-  runScript,
-  saveTest,
+  startSessionTool,
+  stopSessionTool,
+  listSessionsTool,
+  runScriptTool,
+  saveTestTool,
   runTestsTool,
   ...sessionTools,
-  startMonitor,
-  stopMonitor,
+  startMonitorTool,
+  stopMonitorTool,
   diffSnapshotsTool,
-  getExitInfo,
-  getRawOutput,
+  getExitInfoTool,
+  getRawOutputTool,
   startRecordingTool,
   stopRecordingTool,
   markRecordingTool,

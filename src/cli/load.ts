@@ -8,11 +8,11 @@ import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
 import { TEST_ASSERT_TIMEOUT_MS, type ScriptDefaults } from "../script/steps.ts";
 import { testGoldenDir } from "../script/test-from-history.ts";
-import { runScript, scriptSteps } from "../catalog.ts";
-import { startSession } from "../tools/session-tools.ts";
+import { runScriptTool, scriptSteps } from "../catalog.ts";
+import { startSessionTool } from "../tools/session-tools.ts";
 import { testSchema } from "./test-schema.ts";
 
-export type SessionArgs = v.InferOutput<typeof startSession.input>;
+export type SessionArgs = v.InferOutput<typeof startSessionTool.input>;
 export type SnapshotUpdate = "missing" | "all" | "none";
 
 export interface TestCase {
@@ -111,7 +111,7 @@ function checkTest(
   const t = parsed.output;
   const at = `${where} ("${t.name}")`;
   const problems: string[] = [];
-  const session = v.safeParse(startSession.input, {
+  const session = v.safeParse(startSessionTool.input, {
     ...t.session,
     cwd: resolve(dirname(file), String(t.session.cwd ?? ".")),
   });
@@ -143,7 +143,7 @@ function checkTest(
   };
   {
     // run_script's own schema and checks (step types, arguments, key names, regexes), as an agent's script gets them
-    const script = v.safeParse(runScript.input, {
+    const script = v.safeParse(runScriptTool.input, {
       sessionId: "tui-check",
       steps: stepsAsRun(unchecked, "none"),
       defaults: t.defaults,
@@ -156,7 +156,7 @@ function checkTest(
       );
     } else {
       try {
-        runScript.check?.(script.output);
+        runScriptTool.check?.(script.output);
       } catch (error) {
         const e = toTuiError(error);
         problems.push(`${at} ${e.message}${e.hint ? `\n  Fix: ${e.hint}` : ""}`);

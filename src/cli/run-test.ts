@@ -9,9 +9,9 @@ import { toTuiError } from "../errors.ts";
 import { settledView, type ScreenView } from "../session/observe.ts";
 import type { ServerContext } from "../tools/context.ts";
 import type { ToolContext } from "../tools/define.ts";
-import { runScript } from "../catalog.ts";
+import { runScriptTool } from "../catalog.ts";
 import type { StepResult } from "../script/run-script.ts";
-import { startSession } from "../tools/session-tools.ts";
+import { startSessionTool } from "../tools/session-tools.ts";
 import { TEST_ENV_DEFAULTS } from "../script/test-from-history.ts";
 import { stepsAsRun, type SnapshotUpdate, type TestCase } from "./load.ts";
 import type { TestRecorder } from "./recording.ts";
@@ -120,7 +120,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
   });
   try {
     const run = async () => {
-      const started = await startSession.run(
+      const started = await startSessionTool.run(
         // hermetic unless the file opts out: a fresh HOME, no dotfiles, none of the runner's credentials
         { ...test.session, env: { ...TEST_ENV_DEFAULTS, ...test.session.env }, isolate: test.session.isolate ?? true },
         ctx,
@@ -136,7 +136,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
         defaults: { optional: false, ...test.defaults },
       };
       const onStepEnd = (index: number) => void (stepEnds[index] = performance.now());
-      return runScript.run(v.parse(runScript.input, rawArgs), { ...ctx, rawArgs, onStepEnd });
+      return runScriptTool.run(v.parse(runScriptTool.input, rawArgs), { ...ctx, rawArgs, onStepEnd });
     };
     const running = run();
     running.catch(() => undefined); // after a timeout nobody awaits it; the session is stopped below

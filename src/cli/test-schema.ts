@@ -4,9 +4,9 @@
  * and from the same start_session and step schemas the loader checks "session" and "steps" against.
  */
 import * as v from "valibot";
-import { runScript, scriptSteps } from "../catalog.ts";
+import { runScriptTool, scriptSteps } from "../catalog.ts";
 import { inputJsonSchema, toJson } from "../tools/json-schema.ts";
-import { startSession } from "../tools/session-tools.ts";
+import { startSessionTool } from "../tools/session-tools.ts";
 
 export const testSchema = v.strictObject({
   $schema: v.optional(v.pipe(v.string(), v.description("Path or URL of this JSON Schema, for editors."))),
@@ -26,7 +26,7 @@ export const testSchema = v.strictObject({
     v.maxLength(1000),
     v.description("run_script steps."),
   ),
-  defaults: runScript.input.entries.defaults,
+  defaults: runScriptTool.input.entries.defaults,
   timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(3_600_000))),
   retries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))),
   skip: v.optional(v.boolean(), false),
@@ -44,7 +44,7 @@ function stepJsonSchema(tool: (typeof scriptSteps)[number]): Json {
   const properties: Json = { type: { const: tool.name } };
   for (const [key, value] of Object.entries(schema.properties ?? {}))
     if (!NOT_IN_FILES.has(key)) properties[key] = value;
-  const own = toJson(runScript.input.entries.steps) as Json;
+  const own = toJson(runScriptTool.input.entries.steps) as Json;
   for (const key of ["label", "continueOnError", "optional"]) properties[key] = own.items.properties[key];
   const required = ["type", ...(schema.required ?? []).filter((k: string) => !NOT_IN_FILES.has(k))];
   return {
@@ -59,7 +59,7 @@ function stepJsonSchema(tool: (typeof scriptSteps)[number]): Json {
 
 export function testFileJsonSchema(): Json {
   const test = toJson(testSchema) as Json;
-  const session = inputJsonSchema(startSession, false) as Json;
+  const session = inputJsonSchema(startSessionTool, false) as Json;
   for (const key of NOT_IN_SESSION) delete session.properties[key];
   session.required = ["command"];
   session.additionalProperties = false;

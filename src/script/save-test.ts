@@ -27,7 +27,7 @@ const ECHO_CHARS = 6000;
 const FILE_KINDS = /\.tui\.(json|ya?ml)$|[._](?:test|spec)\.(ts)$/i;
 export const TEST_SCHEMA_FILE = join(import.meta.dir, "..", "..", "schema", "tui-test.schema.json");
 
-export const saveTest = defineSessionTool({
+export const saveTestTool = defineSessionTool({
   name: "save_test",
   output: shape(
     { path: S, steps: N, goldens: strings },

@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as v from "valibot";
 import { markRecording, recordingStats, startRecording, stopRecording } from "../record/recorder.ts";
-import { screenshot as takeScreenshot } from "../render/screenshot.ts";
+import { screenshot } from "../render/screenshot.ts";
 import type { Session } from "../session/session.ts";
 import { openBrowser } from "../web/open-browser.ts";
 import { annotations, defineSessionTool, defineTool, type ToolContext, type ToolDef } from "./define.ts";
@@ -111,7 +111,7 @@ export const screenshotTool = defineSessionTool({
   annotations: annotations("Screenshot", "write", false),
   allowExited: true,
   async act(session, args, ctx) {
-    const shot = await takeScreenshot(session, {
+    const shot = await screenshot(session, {
       format: args.format,
       path: args.path,
       dir: ctx.output.path,

@@ -7,11 +7,11 @@ import {
   describeKeys,
   describeText,
   describeTyping,
-  holdKey as holdKeyAction,
+  holdKey,
   sendBytes,
-  sendKeys as sendKeysAction,
+  sendKeys,
   sendSecretText,
-  sendText as sendTextAction,
+  sendText,
   typeChars,
 } from "../lib/keyboard.ts";
 import { clip } from "../util/clip.ts";
@@ -32,7 +32,7 @@ import type { KeySpec } from "../keys/types.ts";
 /** flushAfter (original version): the screen is always read after the parser has flushed. */
 const FLUSH_COMPAT = { flushAfter: null };
 
-export const sendKeys = defineSessionTool({
+export const sendKeysTool = defineSessionTool({
   name: "send_keys",
   history: "input",
   // the observe options in full, and a key chord (hold_key.key is one entry of keys)
@@ -70,7 +70,7 @@ export const sendKeys = defineSessionTool({
   check: (args) => void parseKeys(args.keys),
   act(session, args, ctx) {
     const specs = parseKeys(args.keys);
-    return inputReply(session, args, ctx, () => sendKeysAction(session, specs), describeKeys, [
+    return inputReply(session, args, ctx, () => sendKeys(session, specs), describeKeys, [
       "keyCount",
       "specs",
       "bytesSent",
@@ -78,7 +78,7 @@ export const sendKeys = defineSessionTool({
   },
 });
 
-export const sendText = defineSessionTool({
+export const sendTextTool = defineSessionTool({
   name: "send_text",
   history: "input",
   scriptable: true,
@@ -96,7 +96,7 @@ export const sendText = defineSessionTool({
   compat: FLUSH_COMPAT,
   check: (args) => checkPayload("send_text", "text", Buffer.byteLength(args.text)),
   act(session, args, ctx) {
-    const send = () => (args.secret ? sendSecretText(session, args.text) : sendTextAction(session, args.text));
+    const send = () => (args.secret ? sendSecretText(session, args.text) : sendText(session, args.text));
     return inputReply(session, args, ctx, send, describeText, ["bytesSent", "secretChars"]);
   },
 });
@@ -135,7 +135,7 @@ function decodeRaw(args: { hex?: string; base64?: string; utf8?: string }): Uint
   return new TextEncoder().encode(args.utf8);
 }
 
-export const sendRaw = defineSessionTool({
+export const sendRawTool = defineSessionTool({
   name: "send_raw",
   history: "input",
   scriptable: true,
@@ -163,7 +163,7 @@ export const sendRaw = defineSessionTool({
   },
 });
 
-export const holdKey = defineSessionTool({
+export const holdKeyTool = defineSessionTool({
   name: "hold_key",
   history: "input",
   scriptable: true,
@@ -185,14 +185,14 @@ export const holdKey = defineSessionTool({
       session,
       args,
       ctx,
-      () => holdKeyAction(session, spec, args, ctx.signal),
+      () => holdKey(session, spec, args, ctx.signal),
       (r) => `Held ${JSON.stringify(args.key)} for ${r.durationMs} ms (${r.events} repeats)`,
       ["spec"],
     );
   },
 });
 
-export const typeText = defineSessionTool({
+export const typeTextTool = defineSessionTool({
   name: "type_text",
   history: "input",
   scriptable: true,

@@ -49,7 +49,7 @@ export const monitorEntries = {
   ),
 };
 
-export const startMonitor = defineSessionTool({
+export const startMonitorTool = defineSessionTool({
   name: "start_monitor",
   describes: { inputs: { monitor: "arguments" } },
   output: shape(
@@ -67,7 +67,7 @@ export const startMonitor = defineSessionTool({
   },
 });
 
-export const stopMonitor = defineTool({
+export const stopMonitorTool = defineTool({
   name: "stop_monitor",
   describes: { outputs: 1 },
   output: shape(monitorReportFields, unlisted<{ bytes: number; maxBytes: number; endedBySessionExit: true }>()),

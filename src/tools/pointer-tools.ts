@@ -7,7 +7,7 @@ import { inputReply } from "./input-reply.ts";
 import { observeEntries, optionalBoolean, sessionId } from "./schemas.ts";
 import { B, observedOutput, S, shape, unlisted } from "./output-shape.ts";
 
-export const paste = defineSessionTool({
+export const pasteTool = defineSessionTool({
   name: "paste",
   history: "input",
   scriptable: true,
@@ -32,7 +32,7 @@ const target = {
   regex: optionalBoolean(false),
 };
 
-export const mouse = defineSessionTool({
+export const mouseTool = defineSessionTool({
   name: "mouse",
   history: "input",
   scriptable: true,

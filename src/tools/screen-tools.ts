@@ -41,7 +41,7 @@ function snapParts(snap: Snapshot, session: Session, ctx: ToolContext) {
   return mergeParts({ fields: dropped(session) }, viewParts(snap), { blocks });
 }
 
-export const snapshot = defineSessionTool({
+export const snapshotTool = defineSessionTool({
   name: "snapshot",
   // the whole screen read: its shapes (cursor, highlights, scrollback) are the ones others point at
   describes: { outputs: 0 },
@@ -78,7 +78,7 @@ export const snapshot = defineSessionTool({
   },
 });
 
-export const getText = defineSessionTool({
+export const getTextTool = defineSessionTool({
   name: "get_text",
   scriptable: true,
   output: shape(viewOutput, unlisted<{ droppedBytes: number }>()),
@@ -111,7 +111,7 @@ export const getText = defineSessionTool({
   },
 });
 
-export const getCursor = defineSessionTool({
+export const getCursorTool = defineSessionTool({
   name: "get_cursor",
   output: shape({ row: N, col: N, visible: B }),
   description: "Cursor position (0-based row, col) and visibility.",
@@ -127,7 +127,7 @@ export const getCursor = defineSessionTool({
   },
 });
 
-export const getRawOutput = defineSessionTool({
+export const getRawOutputTool = defineSessionTool({
   name: "get_raw_output",
   output: shape(
     { output: S, bytes: N, returnedBytes: N, truncated: B },
@@ -192,7 +192,7 @@ export const diffSnapshotsTool = defineTool({
   },
 });
 
-export const resize = defineSessionTool({
+export const resizeTool = defineSessionTool({
   name: "resize",
   history: "input",
   scriptable: true,

@@ -62,7 +62,7 @@ export function sessionInfo(session: Session, ctx: Pick<ToolContext, "takeovers"
 
 const signalName = v.picklist(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2"]);
 
-export const startSession = defineTool({
+export const startSessionTool = defineTool({
   name: "start_session",
   describes: { outputs: 1 },
   output: shape({ sessionId: S, info: sessionShape }),
@@ -182,7 +182,7 @@ function startFields(info: Record<string, unknown>): Record<string, unknown> {
   return fields;
 }
 
-export const stopSession = defineTool({
+export const stopSessionTool = defineTool({
   name: "stop_session",
   output: shape({ alreadyExited: B, escalated: B, signalsSent: strings, exit: exitShape }),
   description:
@@ -209,7 +209,7 @@ export const stopSession = defineTool({
   },
 });
 
-export const listSessions = defineTool({
+export const listSessionsTool = defineTool({
   name: "list_sessions",
   output: shape({ count: N, running: N, maxSessions: N, sessions: list(sessionShape) }),
   description: "Every session, running or recently exited: state, pid, size, exit code, bytes out, terminal modes.",
@@ -267,7 +267,7 @@ function modeWords(m: NonNullable<SessionInfo["modes"]>): string[] {
 /** Screen rows get_exit_info returns: the last few non-blank ones (the exit message, the prompt). */
 const EXIT_SCREEN_ROWS = 5;
 
-export const getExitInfo = defineSessionTool({
+export const getExitInfoTool = defineSessionTool({
   name: "get_exit_info",
   output: shape(
     { exited: B, exitCode: NN, signal: NS, screenTail: S, tail: S },

@@ -1,6 +1,6 @@
 /** Waiting tools: wait_for_text, wait_for_idle. Event-driven (see session/wait.ts). */
 import * as v from "valibot";
-import { compileAll, waitForIdle as waitIdle, waitForText as waitText } from "../session/wait.ts";
+import { compileAll, waitForIdle, waitForText } from "../session/wait.ts";
 import { annotations, defineSessionTool } from "./define.ts";
 import { mergeParts, viewParts } from "./reply.ts";
 import { noteShown } from "./shown-screen.ts";
@@ -27,7 +27,7 @@ const waitScreen = nested({ text: S, cursor: cursorShape }, { highlights: list(h
 /** What keeps a program busy (session/ready/oracle.ts Busy). */
 const busyShape = nested({ pid: N, command: S, state: S }, { timerDueMs: N });
 
-export const waitForText = defineSessionTool({
+export const waitForTextTool = defineSessionTool({
   name: "wait_for_text",
   history: "wait",
   describes: { inputs: { waitFor: "arguments" }, outputs: 1 },
@@ -47,7 +47,7 @@ export const waitForText = defineSessionTool({
   },
   allowExited: true,
   async act(session, args, ctx) {
-    const { snapshot, ...result } = await waitText(session, args, ctx.signal);
+    const { snapshot, ...result } = await waitForText(session, args, ctx.signal);
     const screen = { text: snapshot.text, cursor: snapshot.cursor, highlights: snapshot.highlights };
     const data = { sessionId: session.id, ...result, screen };
     const fields = {
@@ -76,7 +76,7 @@ export const waitForText = defineSessionTool({
   },
 });
 
-export const waitForIdle = defineSessionTool({
+export const waitForIdleTool = defineSessionTool({
   name: "wait_for_idle",
   scriptable: true,
   output: shape(
@@ -105,7 +105,7 @@ export const waitForIdle = defineSessionTool({
   annotations: annotations("Wait for idle", "read"),
   allowExited: true,
   async act(session, args, ctx) {
-    const result = await waitIdle(session, args, ctx.signal);
+    const result = await waitForIdle(session, args, ctx.signal);
     const summary = idleSummary(result, args.timeoutMs);
     const screen = session.emulator.snapshot({ highlights: true });
     noteShown(session, screen);

@@ -7,8 +7,8 @@ import * as v from "valibot";
 import { launch, type Terminal, TuiError } from "../../src/lib/index.ts";
 import { findLibfaketime } from "../../src/session/fake-clock.ts";
 import type { ToolContext } from "../../src/tools/define.ts";
-import { sendKeys } from "../../src/tools/input-tools.ts";
-import { waitForText } from "../../src/tools/wait-tools.ts";
+import { sendKeysTool } from "../../src/tools/input-tools.ts";
+import { waitForTextTool } from "../../src/tools/wait-tools.ts";
 import { startOptions, testRegistry } from "../registry-helpers.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures");
@@ -88,9 +88,9 @@ test("press returns the fields send_keys returns, from the same code", async () 
     config: { screenDetail: "full" },
     signal: new AbortController().signal,
   } as unknown as ToolContext;
-  await waitForText.run(v.parse(waitForText.input, { sessionId: session.id, pattern: "READY" }), ctx);
-  const tool = await sendKeys.run(
-    v.parse(sendKeys.input, { sessionId: session.id, keys: "up", waitFor: { pattern: "KEY 1b5b41" } }),
+  await waitForTextTool.run(v.parse(waitForTextTool.input, { sessionId: session.id, pattern: "READY" }), ctx);
+  const tool = await sendKeysTool.run(
+    v.parse(sendKeysTool.input, { sessionId: session.id, keys: "up", waitFor: { pattern: "KEY 1b5b41" } }),
     ctx,
   );
   const lib = await t.press("up", { waitFor: "KEY 1b5b41" });

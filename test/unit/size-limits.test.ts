@@ -9,17 +9,18 @@ import * as v from "valibot";
 import { launch } from "../../src/lib/launch.ts";
 import { parseCast } from "../../src/record/cast-file.ts";
 import { MAX_COLS, MAX_ROWS } from "../../src/term/size.ts";
-import { resize } from "../../src/tools/screen-tools.ts";
-import { startSession } from "../../src/tools/session-tools.ts";
+import { resizeTool } from "../../src/tools/screen-tools.ts";
+import { startSessionTool } from "../../src/tools/session-tools.ts";
 
 const castOf = (cols: number, rows: number) => `${JSON.stringify({ version: 2, width: cols, height: rows })}\n`;
 
 test("start_session and resize accept the largest size and refuse one more", () => {
-  const start = (cols: number, rows: number) => v.safeParse(startSession.input, { command: "sh", cols, rows }).success;
+  const start = (cols: number, rows: number) =>
+    v.safeParse(startSessionTool.input, { command: "sh", cols, rows }).success;
   expect(start(MAX_COLS, MAX_ROWS)).toBe(true);
   expect(start(MAX_COLS + 1, MAX_ROWS)).toBe(false);
   expect(start(MAX_COLS, MAX_ROWS + 1)).toBe(false);
-  const grow = (cols: number, rows: number) => v.safeParse(resize.input, { sessionId: "s1", cols, rows }).success;
+  const grow = (cols: number, rows: number) => v.safeParse(resizeTool.input, { sessionId: "s1", cols, rows }).success;
   expect(grow(MAX_COLS, MAX_ROWS)).toBe(true);
   expect(grow(MAX_COLS + 1, MAX_ROWS)).toBe(false);
   expect(grow(MAX_COLS, MAX_ROWS + 1)).toBe(false);
