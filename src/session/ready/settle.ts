@@ -20,11 +20,18 @@ import { learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 export const NO_RESPONSE_MS = 250;
 /**
  * Back at rest, output the program wrote may still be on its way to the emulator (the PTY's reader
- * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores).
- * Wait for it until the bytes received cover the bytes written, or at most this long (a program that
- * also writes files or eventfds never reaches that).
+ * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores,
+ * and up to 100 ms beside two busy loops per core, bench/reader-lag.ts). Wait for it until the bytes
+ * received cover the bytes written, or at most this long (a program that also writes files or
+ * eventfds, or a shell whose reaped child did, never reaches that).
  */
 const DRAIN_GRACE_MS = 100;
+/**
+ * Where the kernel reports CPU pressure the grace is shorter: output is late only by the time its
+ * carriers waited for a CPU, which is at most the pressure's stall over the settle, plus the time to
+ * carry it with no wait (at most 7 ms idle in bench/reader-lag.ts).
+ */
+const DRAIN_CARRY_MS = 10;
 /** Looks are 1 ms apart at first, then an eighth of the time waited so far, at most this far apart. */
 const MAX_LOOK_GAP_MS = 25;
 
@@ -41,6 +48,8 @@ export interface SettleParts {
   atRest(seen: Look, base: Look | undefined): AtRest;
   /** The short tick `seen` rests on, if any (rest-model.ts shortTick). */
   shortTick(seen: Look): { tickMs: number; wake: string } | undefined;
+  /** The CPU pressure's stall total in µs (cpu-stall.ts); absent or undefined: unknown, the fixed grace. */
+  cpuStallUs?: () => number | undefined;
 }
 
 /** A hold for a tick's wake-up (see settle) lasts at most the tick and this much more. */
@@ -77,6 +86,7 @@ export async function settle(
     }
   }
   const bytesAtStart = baseline?.bytesOut ?? session.bytesOut;
+  const stallAtStart = parts.cpuStallUs?.();
   rests.stopWatching();
   let known = base;
   let restSince: { at: number; bytes: number } | undefined;
@@ -107,7 +117,7 @@ export async function settle(
       if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut };
       else if (
         session.bytesOut === restSince.bytes &&
-        (drained(session, base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)
+        (drained(session, base, seen, bytesAtStart) || now - restSince.at >= drainGrace(parts, stallAtStart))
       ) {
         await session.emulator.flushed();
         const tick = held ? undefined : parts.shortTick(seen);
@@ -138,6 +148,16 @@ export async function settle(
     const gap = resting ?? Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
     await Bun.sleep(Math.min(gap, capMs - elapsed));
   }
+}
+
+/** How long output may still be on its way, given the CPU stall in ms since the settle began (undefined: unknown). */
+export function drainGraceMs(stallMs: number | undefined): number {
+  return stallMs === undefined ? DRAIN_GRACE_MS : Math.min(DRAIN_GRACE_MS, DRAIN_CARRY_MS + stallMs);
+}
+
+function drainGrace(parts: SettleParts, stallAtStart: number | undefined): number {
+  const stall = stallAtStart === undefined ? undefined : parts.cpuStallUs?.();
+  return drainGraceMs(stall === undefined || stallAtStart === undefined ? undefined : (stall - stallAtStart) / 1000);
 }
 
 /**
