@@ -262,7 +262,7 @@ test("output that never arrives: settled 100 ms after the rest began, looking ev
   expect(settled.value).toMatchObject({ settledBy: "idle" });
 });
 
-test("output that never arrives, with CPU pressure known: settled 10 ms plus the stall after the rest began", async () => {
+test("output that cannot be counted, with CPU pressure known: settled 10 ms plus the stall after the group last wrote", async () => {
   const { state, start } = rig();
   state.next = look({ [PID]: [5, 40] });
   state.stallUs = 5_000_000;
@@ -282,6 +282,17 @@ test("output that never arrives, with CPU pressure known: settled 10 ms plus the
   expect(stalled.done).toBe(false);
   await advance(1);
   expect(stalled.value).toMatchObject({ settledBy: "idle" });
+  // a write at rest (the group's wchar grew: a wake-up, a reaped child) starts the window again
+  const { state: state3, start: start3 } = rig();
+  state3.next = look({ [PID]: [5, 40] });
+  state3.stallUs = 0;
+  const rewritten = start3(baseline(), 1000, 400);
+  await advance(6);
+  state3.next = look({ [PID]: [5, 48] }); // seen by the look at 7 ms
+  await advance(10);
+  expect(rewritten.done).toBe(false);
+  await advance(1);
+  expect(rewritten.value).toMatchObject({ settledBy: "idle" });
   // a stall over 90 ms: the fixed 100 ms grace bounds it
   expect(drainGraceMs(500)).toBe(100);
   expect(drainGraceMs(undefined)).toBe(100);

@@ -86,10 +86,11 @@ export async function settle(
     }
   }
   const bytesAtStart = baseline?.bytesOut ?? session.bytesOut;
-  const stallAtStart = parts.cpuStallUs?.();
   rests.stopWatching();
   let known = base;
-  let restSince: { at: number; bytes: number } | undefined;
+  // `stall`: the CPU stall total at the last look at rest whose group had written more (`wchar`): the
+  // start of the window that bounds how late output can still be (drainWaited).
+  let restSince: { at: number; bytes: number; wchar: number; stall: Stall } | undefined;
   // Back at rest on a short tick, the settle waits for the tick's next wake-up, at most one period:
   // a timer the input set that falls in that period then shows (off the tick's grid). Later work
   // stays hidden, and the outcome says so (unsure).
@@ -114,10 +115,11 @@ export async function settle(
     rests.notePhase(seen);
     const responded = base === undefined || respondedTo(parts, base, seen, bytesAtStart, now - since);
     if (busy === undefined && responded) {
-      if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut };
+      if (restSince === undefined)
+        restSince = { at: now, bytes: session.bytesOut, wchar: sum(seen, "wchar"), stall: stallNow(parts, now) };
       else if (
         session.bytesOut === restSince.bytes &&
-        (drained(session, base, seen, bytesAtStart) || now - restSince.at >= drainGrace(parts, stallAtStart))
+        (drained(session, base, seen, bytesAtStart) || drainWaited(parts, restSince, now))
       ) {
         await session.emulator.flushed();
         const tick = held ? undefined : parts.shortTick(seen);
@@ -130,7 +132,11 @@ export async function settle(
           return outcome(rest.settledBy, seen.leader, undefined, rest.tickMs);
         }
       }
+      // A write at rest (a wake-up, a child reaped into its parent's counter) moves the window's start.
+      const wchar = sum(seen, "wchar");
+      if (wchar !== restSince.wchar) restSince.stall = stallNow(parts, now);
       restSince.bytes = session.bytesOut;
+      restSince.wchar = wchar;
     } else {
       restSince = undefined;
     }
@@ -150,14 +156,27 @@ export async function settle(
   }
 }
 
-/** How long output may still be on its way, given the CPU stall in ms since the settle began (undefined: unknown). */
+/** The CPU stall total at `at` (undefined: no PSI). */
+type Stall = { at: number; us: number | undefined };
+
+const stallNow = (parts: SettleParts, at: number): Stall => ({ at, us: parts.cpuStallUs?.() });
+
+/**
+ * How long output may still be on its way, given the CPU stall in ms since `from` (undefined: unknown).
+ * The window can start at the rest, not at the input: a byte written earlier that is still on its way
+ * has had its carriers wait for a CPU the whole time since, and what waits before the rest counts at most
+ * as the time itself, so it is late past the rest by no more than the carry plus the stall after it.
+ */
 export function drainGraceMs(stallMs: number | undefined): number {
   return stallMs === undefined ? DRAIN_GRACE_MS : Math.min(DRAIN_GRACE_MS, DRAIN_CARRY_MS + stallMs);
 }
 
-function drainGrace(parts: SettleParts, stallAtStart: number | undefined): number {
-  const stall = stallAtStart === undefined ? undefined : parts.cpuStallUs?.();
-  return drainGraceMs(stall === undefined || stallAtStart === undefined ? undefined : (stall - stallAtStart) / 1000);
+/** At rest since `rest.at`: has the drain grace passed since the group last wrote (the fixed grace: since the rest)? */
+function drainWaited(parts: SettleParts, rest: { at: number; stall: Stall }, now: number): boolean {
+  const from = rest.stall;
+  const us = from.us === undefined ? undefined : parts.cpuStallUs?.();
+  if (us === undefined || from.us === undefined) return now - rest.at >= DRAIN_GRACE_MS;
+  return now - from.at >= drainGraceMs((us - from.us) / 1000);
 }
 
 /**
