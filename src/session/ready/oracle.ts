@@ -11,7 +11,6 @@ import type { AtRest, Baseline, Busy, ReadyOutcome } from "./outcome.ts";
 import { OwnWrites } from "./own-writes.ts";
 import type { Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
-import { cpuStallUs } from "./cpu-stall.ts";
 import { settle, type SettleParts } from "./settle.ts";
 import { certainRest, learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 
@@ -38,7 +37,6 @@ export class ReadyOracle {
       rests: this.rests,
       atRest: (seen, base) => this.atRest(seen, base),
       shortTick: (seen) => this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn),
-      cpuStallUs,
     };
     session.onInput(() => {
       this.inputs++;
