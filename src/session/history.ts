@@ -119,7 +119,6 @@ export class InputHistory {
   private pending: Pending | null = null;
   /** The input settled last, so a human's next key can reopen it and extend its text. */
   private settled: Pending | null = null;
-  private agentCalls = 0;
   /** The highlights when the latest input began (the before of the input now pending). */
   private highlightsBefore: Highlight[] = [];
   private started = false;
@@ -146,11 +145,6 @@ export class InputHistory {
     session.onResize((size, from) => {
       if (from === "human") this.human(null, size);
     });
-  }
-
-  /** An agent tool call on this session begins; pass the number to `agentInput` when it ends. */
-  beginAgentCall(): number {
-    return ++this.agentCalls;
   }
 
   /** An agent input call ended: kept when it wrote (its baseline is newer than the call's start). */
@@ -225,11 +219,6 @@ export class InputHistory {
 
   private highlightsNow(): Highlight[] {
     return this.session.running ? (this.session.emulator.snapshot({ highlights: true }).highlights ?? []) : [];
-  }
-
-  /** The last input entry's screen before it (to judge whether an agent's waitFor matched new text). */
-  get pendingBefore(): Viewport | undefined {
-    return this.pending?.before;
   }
 
   private human(bytes: Uint8Array | null, size?: { cols: number; rows: number }): void {
