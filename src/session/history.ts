@@ -117,8 +117,8 @@ export class InputHistory {
   private payload = 0;
   private keptScreenChars = 0;
   private pending: Pending | null = null;
-  /** The input settled last, so a human's next key can reopen it and extend its text. */
-  private settled: Pending | null = null;
+  /** The input closed last, so a human's next key can reopen it and extend its text. */
+  private lastClosed: Pending | null = null;
   /** The highlights when the latest input began (the before of the input now pending). */
   private highlightsBefore: Highlight[] = [];
   private started = false;
@@ -136,7 +136,7 @@ export class InputHistory {
       if (!this.started) this.readyText = chooseWaitText({ ...baseline, lines: [] }, [baseline], "", "top");
       this.started = true;
       const highlights = this.highlightsNow();
-      this.settlePending(baseline, undefined, highlights);
+      this.closePending(baseline, undefined, highlights);
       this.highlightsBefore = highlights;
     });
     session.onInput((bytes, from) => {
@@ -200,9 +200,12 @@ export class InputHistory {
     if (this.leftOut.length < 50) this.leftOut.push(what);
   }
 
-  /** Settle the last input against the screen now (save_test calls this before reading the entries). */
+  /**
+   * Close the pending input against the screen now, as the next input would (save_test calls this
+   * before reading the entries). Bookkeeping only: it waits for nothing.
+   */
   settle(now: Viewport, later?: Viewport): void {
-    this.settlePending(now, later, this.highlightsNow());
+    this.closePending(now, later, this.highlightsNow());
   }
 
   /**
@@ -228,7 +231,7 @@ export class InputHistory {
     const baseline = this.session.lastInput!;
     for (const step of steps) {
       // A human types a word one key at a time: consecutive characters (or keys) make one step.
-      const last = this.settled;
+      const last = this.lastClosed;
       const mergeable = step.type === "send_text" || step.type === "send_keys";
       if (
         mergeable &&
@@ -267,11 +270,11 @@ export class InputHistory {
   }
 
   /** The input before this one is over: choose its wait text from the screens around it, keep its screen. */
-  private settlePending(now: Viewport | ScreenBaseline, later?: Viewport, highlights: Highlight[] = []): void {
+  private closePending(now: Viewport | ScreenBaseline, later?: Viewport, highlights: Highlight[] = []): void {
     const pending = this.pending;
     if (pending === null) return;
     this.pending = null;
-    this.settled = pending;
+    this.lastClosed = pending;
     const reads = [pending.after, now, later].filter((v): v is Viewport => v !== undefined);
     const text = chooseWaitText(pending.before, this.withoutEcho(reads), payloadText(pending.entry.args));
     // an echoed secret is no wait: the saved test would hold it
