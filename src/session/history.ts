@@ -15,12 +15,15 @@
  */
 import type { ScreenBaseline, Viewport } from "./baseline.ts";
 import { decodeHumanInput } from "./human-input.ts";
-import type { InputSource, Session } from "./session.ts";
+import type { HistoryEntry, InputEntry, LaunchArgs, WaitSpec } from "./history-entries.ts";
+import type { Session } from "./session.ts";
 import { applyMask } from "../term/echo-cells.ts";
-import { chooseWaitText, volatileSpans, type Span } from "./stable-text.ts";
+import { chooseWaitText, volatileSpans } from "./stable-text.ts";
 import type { Highlight } from "../term/types.ts";
 import { movedHighlight } from "./moved-highlight.ts";
 import { ansiRow } from "../term/ansi-row.ts";
+
+export type { HistoryEntry, InputEntry, LaunchArgs, WaitSpec } from "./history-entries.ts";
 
 export const MAX_HISTORY_ENTRIES = 500;
 export const MAX_HISTORY_PAYLOAD = 4 * 1024 * 1024;
@@ -32,72 +35,6 @@ const ECHO_BLANK = "│";
 const MAX_SECRETS = 100;
 /** Shorter runs of a secret are not masked on screens: a 2-letter mask would hide every such pair. */
 const MIN_SECRET_PIECE = 4;
-
-export interface LaunchArgs {
-  command: string;
-  args: string[];
-  cwd: string;
-  env?: Record<string, string | null>;
-  cols: number;
-  rows: number;
-  term: string;
-  clock?: string;
-  isolate?: boolean;
-  passEnv?: string[];
-}
-
-export interface WaitSpec {
-  pattern: string;
-  regex?: boolean;
-  regexFlags?: string;
-  matchScreen?: boolean;
-  timeoutMs?: number;
-  after?: "input";
-  matchEcho?: boolean;
-}
-
-export interface InputEntry {
-  kind: "input";
-  /** The step type: send_keys, send_text, send_raw, paste, mouse, resize, type_text, hold_key. */
-  type: string;
-  args: Record<string, unknown>;
-  source: InputSource;
-  /** The agent's inline waitFor, when it matched; `newOnly` when the match was text new since the input. */
-  waitFor?: WaitSpec & { newOnly: boolean };
-  /**
-   * False when the call returned before the app was back at rest (its settle timed out): the next
-   * input may then have gone in while this one was still being drawn, so text that appeared after the
-   * next input may really be this one's, and is not trusted as the next input's wait.
-   */
-  settled?: boolean;
-  /** Stable text that appeared after this input, chosen once the next input began (or at save). */
-  waitText?: string;
-  /** The screen when the next input began, with the spans seen changing, when within the budget. */
-  screen?: { lines: string[]; volatile: Span[] };
-  /** With no new text: the highlight the input moved (a menu's bar), to wait for it in colour. */
-  highlight?: HighlightWait;
-}
-
-/** A highlight an input moved: where it went, its text, and its cells as an ansi golden row. */
-export interface HighlightWait {
-  row: number;
-  col: number;
-  cols: number;
-  text: string;
-  ansi: string;
-}
-
-export interface WaitEntry {
-  kind: "wait";
-  args: WaitSpec;
-}
-
-export interface CheckEntry {
-  kind: "check";
-  args: Record<string, unknown>;
-}
-
-export type HistoryEntry = InputEntry | WaitEntry | CheckEntry;
 
 interface Pending {
   entry: InputEntry;

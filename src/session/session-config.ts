@@ -1,6 +1,6 @@
 /** What a session is started with: the program, its terminal and the engine's settings for it. */
 import type { TerminalTheme } from "../term/types.ts";
-import type { LaunchArgs } from "./history.ts";
+import type { LaunchArgs } from "./history-entries.ts";
 
 export type SessionState = "starting" | "running" | "exited";
 
