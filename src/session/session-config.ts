@@ -25,3 +25,17 @@ export interface SessionConfig {
   /** start_session's arguments as the agent gave them (the input history writes them into a test). */
   launch?: LaunchArgs;
 }
+
+/** The launch a saved test replays: start_session's arguments as given, or else the config's own. */
+export function launchOf(config: SessionConfig): LaunchArgs {
+  return (
+    config.launch ?? {
+      command: config.command,
+      args: config.args,
+      cwd: config.cwd,
+      cols: config.cols,
+      rows: config.rows,
+      term: config.term,
+    }
+  );
+}
