@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import type { Baseline, Busy } from "../../src/session/ready/outcome.ts";
 import { procCost } from "../../src/session/ready/proc.ts";
 import type { Look } from "../../src/session/ready/reading.ts";
-import { NO_RESPONSE_MS, type SettleParts, settle } from "../../src/session/ready/settle.ts";
+import { drainGraceMs, NO_RESPONSE_MS, type SettleParts, settle } from "../../src/session/ready/settle.ts";
 import { advance, flush, track, useFakeTime } from "./fake-time.ts";
 
 const PID = 100;
@@ -56,6 +56,8 @@ function rig() {
     /** The short tick the program rests on (rest-model.ts shortTick), when it does. */
     tick: undefined as { tickMs: number; wake: string } | undefined,
     since: 0,
+    /** The CPU pressure's stall total in µs; undefined: no PSI. */
+    stallUs: undefined as number | undefined,
     onLook: () => {},
     onFlush: () => {},
   };
@@ -98,6 +100,7 @@ function rig() {
       return { settledBy: state.periodic ? "periodic" : "idle" };
     },
     shortTick: () => state.tick,
+    cpuStallUs: () => state.stallUs,
   } as unknown as SettleParts;
   /** Start a settle whose input was `ago` ms before now. */
   const start = (base: Baseline | undefined, capMs = 1000, ago = 0, signal?: AbortSignal) => {
@@ -257,6 +260,43 @@ test("output that never arrives: settled 100 ms after the rest began, looking ev
   expect(looks).toHaveLength(100);
   await advance(1);
   expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test("output that cannot be counted, with CPU pressure known: settled 10 ms plus the stall after the group last wrote", async () => {
+  const { state, start } = rig();
+  state.next = look({ [PID]: [5, 40] });
+  state.stallUs = 5_000_000;
+  // no stall since the settle began: the output's carriers waited for no CPU, 10 ms carries it
+  const idle = start(baseline(), 1000, 400);
+  await advance(9);
+  expect(idle.done).toBe(false);
+  await advance(1);
+  expect(idle.value).toMatchObject({ settledBy: "idle" });
+  // 30 ms of stall since it began: 40 ms
+  const { state: state2, start: start2 } = rig();
+  state2.next = look({ [PID]: [5, 40] });
+  state2.stallUs = 1_000_000;
+  const stalled = start2(baseline(), 1000, 400);
+  state2.stallUs = 1_030_000;
+  await advance(39);
+  expect(stalled.done).toBe(false);
+  await advance(1);
+  expect(stalled.value).toMatchObject({ settledBy: "idle" });
+  // a write at rest (the group's wchar grew: a wake-up, a reaped child) starts the window again
+  const { state: state3, start: start3 } = rig();
+  state3.next = look({ [PID]: [5, 40] });
+  state3.stallUs = 0;
+  const rewritten = start3(baseline(), 1000, 400);
+  await advance(6);
+  state3.next = look({ [PID]: [5, 48] }); // seen by the look at 7 ms
+  await advance(10);
+  expect(rewritten.done).toBe(false);
+  await advance(1);
+  expect(rewritten.value).toMatchObject({ settledBy: "idle" });
+  // a stall over 90 ms: the fixed 100 ms grace bounds it
+  expect(drainGraceMs(500)).toBe(100);
+  expect(drainGraceMs(undefined)).toBe(100);
+  expect(drainGraceMs(0)).toBe(10);
 });
 
 test("bytes between two looks at rest take one more look, and one flush", async () => {

@@ -11,6 +11,7 @@ import type { AtRest, Baseline, Busy, ReadyOutcome } from "./outcome.ts";
 import { OwnWrites } from "./own-writes.ts";
 import type { Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
+import { cpuStallUs } from "./cpu-stall.ts";
 import { settle, type SettleParts } from "./settle.ts";
 import { certainRest, learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 
@@ -37,6 +38,7 @@ export class ReadyOracle {
       rests: this.rests,
       atRest: (seen, base) => this.atRest(seen, base),
       shortTick: (seen) => this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn),
+      cpuStallUs,
     };
     session.onInput(() => {
       this.inputs++;

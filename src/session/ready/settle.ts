@@ -20,11 +20,18 @@ import { learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 export const NO_RESPONSE_MS = 250;
 /**
  * Back at rest, output the program wrote may still be on its way to the emulator (the PTY's reader
- * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores).
- * Wait for it until the bytes received cover the bytes written, or at most this long (a program that
- * also writes files or eventfds never reaches that).
+ * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores,
+ * and up to 100 ms beside two busy loops per core, bench/reader-lag.ts). Wait for it until the bytes
+ * received cover the bytes written, or at most this long (a program that also writes files or
+ * eventfds, or a shell whose reaped child did, never reaches that).
  */
 const DRAIN_GRACE_MS = 100;
+/**
+ * Where the kernel reports CPU pressure the grace is shorter: output is late only by the time its
+ * carriers waited for a CPU, which is at most the pressure's stall over the settle, plus the time to
+ * carry it with no wait (at most 7 ms idle in bench/reader-lag.ts).
+ */
+const DRAIN_CARRY_MS = 10;
 /** Looks are 1 ms apart at first, then an eighth of the time waited so far, at most this far apart. */
 const MAX_LOOK_GAP_MS = 25;
 
@@ -41,6 +48,8 @@ export interface SettleParts {
   atRest(seen: Look, base: Look | undefined): AtRest;
   /** The short tick `seen` rests on, if any (rest-model.ts shortTick). */
   shortTick(seen: Look): { tickMs: number; wake: string } | undefined;
+  /** The CPU pressure's stall total in µs (cpu-stall.ts); absent or undefined: unknown, the fixed grace. */
+  cpuStallUs?: () => number | undefined;
 }
 
 /** A hold for a tick's wake-up (see settle) lasts at most the tick and this much more. */
@@ -79,7 +88,9 @@ export async function settle(
   const bytesAtStart = baseline?.bytesOut ?? session.bytesOut;
   rests.stopWatching();
   let known = base;
-  let restSince: { at: number; bytes: number } | undefined;
+  // `stall`: the CPU stall total at the last look at rest whose group had written more (`wchar`): the
+  // start of the window that bounds how late output can still be (drainWaited).
+  let restSince: { at: number; bytes: number; wchar: number; stall: Stall } | undefined;
   // Back at rest on a short tick, the settle waits for the tick's next wake-up, at most one period:
   // a timer the input set that falls in that period then shows (off the tick's grid). Later work
   // stays hidden, and the outcome says so (unsure).
@@ -104,10 +115,11 @@ export async function settle(
     rests.notePhase(seen);
     const responded = base === undefined || respondedTo(parts, base, seen, bytesAtStart, now - since);
     if (busy === undefined && responded) {
-      if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut };
+      if (restSince === undefined)
+        restSince = { at: now, bytes: session.bytesOut, wchar: sum(seen, "wchar"), stall: stallNow(parts, now) };
       else if (
         session.bytesOut === restSince.bytes &&
-        (drained(session, base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)
+        (drained(session, base, seen, bytesAtStart) || drainWaited(parts, restSince, now))
       ) {
         await session.emulator.flushed();
         const tick = held ? undefined : parts.shortTick(seen);
@@ -120,7 +132,11 @@ export async function settle(
           return outcome(rest.settledBy, seen.leader, undefined, rest.tickMs);
         }
       }
+      // A write at rest (a wake-up, a child reaped into its parent's counter) moves the window's start.
+      const wchar = sum(seen, "wchar");
+      if (wchar !== restSince.wchar) restSince.stall = stallNow(parts, now);
       restSince.bytes = session.bytesOut;
+      restSince.wchar = wchar;
     } else {
       restSince = undefined;
     }
@@ -138,6 +154,29 @@ export async function settle(
     const gap = resting ?? Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
     await Bun.sleep(Math.min(gap, capMs - elapsed));
   }
+}
+
+/** The CPU stall total at `at` (undefined: no PSI). */
+type Stall = { at: number; us: number | undefined };
+
+const stallNow = (parts: SettleParts, at: number): Stall => ({ at, us: parts.cpuStallUs?.() });
+
+/**
+ * How long output may still be on its way, given the CPU stall in ms since `from` (undefined: unknown).
+ * The window can start at the rest, not at the input: a byte written earlier that is still on its way
+ * has had its carriers wait for a CPU the whole time since, and what waits before the rest counts at most
+ * as the time itself, so it is late past the rest by no more than the carry plus the stall after it.
+ */
+export function drainGraceMs(stallMs: number | undefined): number {
+  return stallMs === undefined ? DRAIN_GRACE_MS : Math.min(DRAIN_GRACE_MS, DRAIN_CARRY_MS + stallMs);
+}
+
+/** At rest since `rest.at`: has the drain grace passed since the group last wrote (the fixed grace: since the rest)? */
+function drainWaited(parts: SettleParts, rest: { at: number; stall: Stall }, now: number): boolean {
+  const from = rest.stall;
+  const us = from.us === undefined ? undefined : parts.cpuStallUs?.();
+  if (us === undefined || from.us === undefined) return now - rest.at >= DRAIN_GRACE_MS;
+  return now - from.at >= drainGraceMs((us - from.us) / 1000);
 }
 
 /**
