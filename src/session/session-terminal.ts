@@ -58,9 +58,9 @@ export class SessionTerminal {
     });
   }
 
-  /** Resolves once the parser has taken every chunk given so far. */
-  async flushed(): Promise<void> {
-    await this.live?.flushed();
+  /** Resolves once the parser has taken every chunk given so far; undefined once exited (nothing to parse). */
+  flushed(): Promise<void> | undefined {
+    return this.live?.flushed();
   }
 
   /** Discard output still queued for the parser (counted in droppedBytes). */
