@@ -152,17 +152,29 @@ export async function settle(
     }
     const resting = restSince !== undefined ? (hold !== undefined && !held ? HOLD_LOOK_GAP_MS : 1) : undefined;
     const gap = resting ?? Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
-    await Bun.sleep(Math.min(gap, capMs - elapsed));
+    const asked = Math.min(gap, capMs - elapsed);
+    const asleep = performance.now();
+    await Bun.sleep(asked);
+    // This thread receives the reader's chunks: woken late, it may have been late with them too.
+    if (restSince) restSince.stall.lateMs += Math.max(0, performance.now() - asleep - asked - TIMER_SLACK_MS);
   }
 }
 
 /** The CPU stall total at `at` (undefined: no PSI). */
-type Stall = { at: number; us: number | undefined };
+/**
+ * The window a drain is judged on: its start, the CPU stall total then (undefined: no PSI), and how much
+ * later than asked this thread's own sleeps ended in it (busy with other work, or not given a CPU).
+ */
+type Stall = { at: number; us: number | undefined; lateMs: number };
 
-const stallNow = (parts: SettleParts, at: number): Stall => ({ at, us: parts.cpuStallUs?.() });
+const stallNow = (parts: SettleParts, at: number): Stall => ({ at, us: parts.cpuStallUs?.(), lateMs: 0 });
+
+/** A timer may end this much after its time on an idle machine: not counted as this thread being late. */
+const TIMER_SLACK_MS = 2;
 
 /**
- * How long output may still be on its way, given the CPU stall in ms since `from` (undefined: unknown).
+ * How long output may still be on its way, given the CPU stall in ms since the window began, plus how late
+ * this thread was in it (undefined: unknown).
  * The window can start at the rest, not at the input: a byte written earlier that is still on its way
  * has had its carriers wait for a CPU the whole time since, and what waits before the rest counts at most
  * as the time itself, so it is late past the rest by no more than the carry plus the stall after it.
@@ -176,7 +188,7 @@ function drainWaited(parts: SettleParts, rest: { at: number; stall: Stall }, now
   const from = rest.stall;
   const us = from.us === undefined ? undefined : parts.cpuStallUs?.();
   if (us === undefined || from.us === undefined) return now - rest.at >= DRAIN_GRACE_MS;
-  return now - from.at >= drainGraceMs((us - from.us) / 1000);
+  return now - from.at >= drainGraceMs((us - from.us) / 1000 + from.lateMs);
 }
 
 /**
