@@ -9,6 +9,7 @@
 import { loadavg } from "node:os";
 import { DEFAULT_CONFIG } from "../src/config.ts";
 import { SessionRegistry } from "../src/session/registry.ts";
+import { percentile, startCpuHogs, startProgram } from "./helpers.ts";
 
 const seconds = Number(process.argv.find((a) => a.startsWith("--seconds="))?.slice(10) ?? 10);
 const cores = navigator.hardwareConcurrency;
@@ -19,17 +20,8 @@ const PROGRAM =
   " sys.stdout.write('T%d\\n' % time.time_ns()); sys.stdout.flush(); time.sleep(0.003)\n" +
   "sys.stdout.write('END\\n')\n";
 
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-
 async function measure(registry: SessionRegistry): Promise<number[]> {
-  const session = await registry.start({
-    command: "python3",
-    args: ["-c", PROGRAM],
-    cols: 80,
-    rows: 24,
-    term: "xterm-256color",
-  });
+  const session = await startProgram(registry, { command: "python3", args: ["-c", PROGRAM] });
   const lags: number[] = [];
   let text = "";
   const done = Promise.withResolvers<void>();
@@ -49,22 +41,15 @@ async function measure(registry: SessionRegistry): Promise<number[]> {
   return lags;
 }
 
-function hogs(perCore: number): { stop(): void } {
-  const procs = Array.from({ length: perCore * cores }, () =>
-    Bun.spawn(["sh", "-c", "while :; do :; done"], { stdout: "ignore" }),
-  );
-  return { stop: () => procs.forEach((p) => p.kill("SIGKILL")) };
-}
-
 const registry = new SessionRegistry(DEFAULT_CONFIG);
 console.log(`| pass | lines | lag p50 / p99 / p99.9 / max ms | load average |`);
 console.log("|---|---:|---|---|");
 for (const perCore of [0, 1, 2]) {
-  const hog = perCore > 0 ? hogs(perCore) : undefined;
+  const stopHogs = perCore > 0 ? startCpuHogs(perCore * cores) : undefined;
   const lags = await measure(registry);
   const load = loadavg()[0]!.toFixed(1);
-  hog?.stop();
-  const f = (p: number) => pct(lags, p).toFixed(1);
+  stopHogs?.();
+  const f = (p: number) => percentile(lags, p).toFixed(1);
   const name = perCore === 0 ? "idle" : `${perCore} busy loop(s) per core`;
   console.log(
     `| ${name} | ${lags.length} | ${f(0.5)} / ${f(0.99)} / ${f(0.999)} / ${Math.max(...lags).toFixed(1)} | ${load} |`,
