@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { processEnv } from "./helpers.ts";
 
 const root = process.argv[2] ?? join(import.meta.dir, "..");
 const SESSIONS = 32;
@@ -20,12 +21,10 @@ function ticks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-const env: Record<string, string> = {};
-for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
 const transport = new StdioClientTransport({
   command: process.execPath,
   args: [join(root, "src", "main.ts")],
-  env: { ...env, TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured" },
+  env: processEnv({ TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured" }),
   stderr: "ignore",
 });
 const client = new Client({ name: "burst-cpu", version: "0" });

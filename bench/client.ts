@@ -2,6 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { join } from "node:path";
+import { processEnv } from "./helpers.ts";
 
 export const SERVER_ENTRY = join(import.meta.dir, "..", "src", "main.ts");
 
@@ -23,13 +24,11 @@ export interface BenchClient {
 }
 
 export async function connect(env: Record<string, string> = {}, flags: string[] = []): Promise<BenchClient> {
-  const base: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) base[k] = v;
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...flags, SERVER_ENTRY],
     // The benches read the typed results: structured unless a bench measures the text mode.
-    env: { ...base, TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured", ...env },
+    env: processEnv({ TUI_TESTER_LOG: "silent", TUI_TESTER_OUTPUT: "structured", ...env }),
     stderr: "pipe",
   });
   const client = new Client({ name: "tui-tester-bench", version: "0.0.0" });

@@ -15,6 +15,7 @@
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { processEnv, startCpuHogs } from "./helpers.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const MAIN = join(ROOT, "src", "main.ts");
@@ -56,33 +57,32 @@ function count(counts: Counts, name: string, failed: boolean, message?: string):
   }
 }
 
-function env(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
-  return { ...out, NO_COLOR: "1", TUI_TESTER_LOG: "silent" };
-}
-
-/** One spinning child process per core: the load beside which the tests must not flake. */
-function startHog(): () => void {
-  const hogs = cpus().map(() =>
-    Bun.spawn(["sh", "-c", "while :; do :; done"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }),
-  );
-  return () => {
-    for (const hog of hogs) hog.kill("SIGKILL");
-  };
+/** Run a command from the repository's root, quiet and uncoloured; its whole output once it ends. */
+async function runCaptured(cmd: string[]): Promise<{ stdout: string; stderr: string }> {
+  const proc = Bun.spawn(cmd, {
+    cwd: ROOT,
+    env: processEnv({ NO_COLOR: "1", TUI_TESTER_LOG: "silent" }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  await proc.exited;
+  return { stdout, stderr };
 }
 
 /** `tui-tester test` on the CLI files, once per run; per test, the runs and failures. */
 async function cliRuns(counts: Counts, n: number, dir = CLI_DIR, extra: string[] = []): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const proc = Bun.spawn([process.execPath, MAIN, "test", dir, "--workers", String(workers), "--json", ...extra], {
-      cwd: ROOT,
-      env: env(),
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-    await proc.exited;
+    const { stdout, stderr } = await runCaptured([
+      process.execPath,
+      MAIN,
+      "test",
+      dir,
+      "--workers",
+      String(workers),
+      "--json",
+      ...extra,
+    ]);
     let report: { tests: { name: string; status: string; failure?: { message: string } }[] };
     try {
       report = JSON.parse(stdout);
@@ -100,14 +100,15 @@ async function cliRuns(counts: Counts, n: number, dir = CLI_DIR, extra: string[]
 
 /** bun test on the library file with --rerun-each n; per test, the runs and failures. */
 async function libRuns(counts: Counts, n: number): Promise<void> {
-  const proc = Bun.spawn([process.execPath, "test", "--timeout", "30000", "--rerun-each", String(n), LIB_DIR], {
-    cwd: ROOT,
-    env: env(),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  await proc.exited;
+  const { stdout, stderr } = await runCaptured([
+    process.execPath,
+    "test",
+    "--timeout",
+    "30000",
+    "--rerun-each",
+    String(n),
+    LIB_DIR,
+  ]);
   const lines = `${stdout}\n${stderr}`.split("\n");
   let lastError = "";
   for (const line of lines) {
@@ -147,7 +148,8 @@ const load = () =>
     .join(" ");
 const machine = { cores: cpus().length, loadBefore: load() };
 for (const phase of phases) {
-  const stopHog = phase === "loaded" ? startHog() : () => undefined;
+  // one spinning child process per core: the load beside which the tests must not flake
+  const stopHog = phase === "loaded" ? startCpuHogs() : () => undefined;
   try {
     if (parts.includes("cli")) {
       process.stderr.write(`${phase}: CLI files x ${runs}\n`);
@@ -167,7 +169,7 @@ for (const phase of phases) {
 }
 if (parts.includes("htop") && Bun.which("htop")) {
   process.stderr.write(`htop F2/F10 pattern x ${htopRuns}, ${workers} workers, beside a CPU hog\n`);
-  const stopHog = startHog();
+  const stopHog = startCpuHogs();
   try {
     await cliRuns((results["htop pattern, loaded"] = {}), 1, CLI_DIR, [
       "--filter",

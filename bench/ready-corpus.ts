@@ -9,21 +9,17 @@
  * with the held-out cases apart, and the machine's load average with every table.
  */
 import { loadavg } from "node:os";
-import { DEFAULT_CONFIG } from "../src/config.ts";
-import { observe, type ScreenBlock } from "../src/session/observe.ts";
-import { SessionRegistry } from "../src/session/registry.ts";
+import type { ScreenBlock } from "../src/session/observe.ts";
+import type { SessionRegistry } from "../src/session/registry.ts";
 import type { Session } from "../src/session/session.ts";
-import { waitForText } from "../src/session/wait.ts";
 import { buildCorpus, corpus, type CorpusCase } from "../test/fixtures/corpus/cases.ts";
+import { benchRegistry, countsText, percentile, press, startCpuHogs, startProgram, waitReady } from "./helpers.ts";
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick");
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const passes = argv.includes("--idle") ? ["idle"] : argv.includes("--loaded") ? ["loaded"] : ["idle", "loaded"];
 const INPUTS = QUICK ? 2 : 4;
-const utf8 = new TextEncoder();
-const pct = (xs: number[], p: number) =>
-  xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 interface Row {
   premature: number;
@@ -49,16 +45,9 @@ const row = (): Row => ({
 const claims = (b: ScreenBlock) => b.settledBy === "idle" || b.settledBy === "periodic" || b.quiet;
 
 async function runCase(registry: SessionRegistry, c: CorpusCase, into: Row[]): Promise<void> {
-  const session = await registry.start({
-    command: c.command,
-    args: c.args,
-    cols: 80,
-    rows: 24,
-    term: "xterm-256color",
-    env: c.env,
-  });
+  const session = await startProgram(registry, c);
   try {
-    await waitForText(session, { pattern: c.ready, timeoutMs: 15_000, pollIntervalMs: 5, matchScreen: true });
+    await waitReady(session, c.ready, { timeoutMs: 15_000, pollIntervalMs: 5 });
     for (let n = 1; n <= INPUTS; n++) await oneInput(session, c, n, into);
   } catch (error) {
     console.log(`  ${c.name}: ${String(error).slice(0, 200)}`);
@@ -78,12 +67,8 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     text = (text + Buffer.from(chunk).toString("latin1")).slice(-4096);
     if (text.includes(c.mark(n))) markedAt = performance.now();
   });
-  const observed = await observe(session, () => session.write(utf8.encode(c.input(n))), {
-    captureScreen: true,
-    screenDetail: "full",
-  });
+  const block = await press(session, c.input(n));
   stop();
-  const block = observed.screen!;
   const screen = block.after!.text.replace(/[ \t]+$/gm, "");
   const missing = !screen.includes(c.answer(n));
   const lastWrite = writes.filter((t) => t <= start + block.totalMs).at(-1);
@@ -102,21 +87,8 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
       JSON.stringify(block.busy),
     );
   // The next input starts from a settled program: a premature screen's answer lands first.
-  if (missing)
-    await waitForText(session, { pattern: c.mark(n), timeoutMs: 5000, pollIntervalMs: 5, matchScreen: true }).catch(
-      () => {},
-    );
+  if (missing) await waitReady(session, c.mark(n), { timeoutMs: 5000, pollIntervalMs: 5 }).catch(() => {});
 }
-
-function hogs(): { stop(): void } {
-  const procs = [0, 1].map(() => Bun.spawn(["sh", "-c", "while :; do :; done"], { stdout: "ignore" }));
-  return { stop: () => procs.forEach((p) => p.kill("SIGKILL")) };
-}
-
-const fmt = (counts: Record<string, number>) =>
-  Object.entries(counts)
-    .map(([k, v]) => `${k} ${v}`)
-    .join(", ");
 
 function table(title: string, rows: Map<string, Row>): void {
   console.log(`\n${title}`);
@@ -125,11 +97,11 @@ function table(title: string, rows: Map<string, Row>): void {
   );
   console.log("|---|---|---|---|---|---|---|---|");
   for (const [name, r] of rows) {
-    const waited = `${pct(r.waited, 0.5)} / ${pct(r.waited, 0.95)}`;
-    const p50p95 = (xs: number[]) => `${Math.round(pct(xs, 0.5))} / ${Math.round(pct(xs, 0.95))}`;
+    const waited = `${percentile(r.waited, 0.5)} / ${percentile(r.waited, 0.95)}`;
+    const p50p95 = (xs: number[]) => `${Math.round(percentile(xs, 0.5))} / ${Math.round(percentile(xs, 0.95))}`;
     console.log(
       `| ${name} | ${r.inputs} | ${r.premature} | ${r.claimedPremature} | ${waited} | ${p50p95(r.over)} | ` +
-        `${p50p95(r.overLast)} | ${fmt(r.settledBy)} |`,
+        `${p50p95(r.overLast)} | ${countsText(r.settledBy)} |`,
     );
   }
 }
@@ -143,9 +115,10 @@ console.log(
   `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut).length} held out), ${INPUTS} inputs each` +
     `${built.go ? "" : "; go absent"}${built.ncurses ? "" : "; gcc/ncurses absent"}${skipped ? `; ${skipped} skipped` : ""}`,
 );
-const registry = new SessionRegistry({ ...DEFAULT_CONFIG, ready: "auto" });
+const registry = benchRegistry("auto");
 for (const pass of passes) {
-  const hog = pass === "loaded" ? hogs() : undefined;
+  // two busy loops: one per core of the 2-core machine the figures in bench/README.md come from
+  const stopHogs = pass === "loaded" ? startCpuHogs(2) : undefined;
   const started = performance.now();
   const load: number[] = [];
   const tuned = new Map<string, Row>();
@@ -164,10 +137,10 @@ for (const pass of passes) {
     group.delete("all");
     group.set("all", all);
   }
-  hog?.stop();
+  stopHogs?.();
   const seconds = Math.round((performance.now() - started) / 1000);
   const loadText = `load average ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)} on ${navigator.hardwareConcurrency} cores`;
-  table(`${pass}${hog ? " (a CPU hog on each core)" : ""}, tuned part, ${loadText}, ${seconds} s`, tuned);
+  table(`${pass}${stopHogs ? " (a CPU hog on each core)" : ""}, tuned part, ${loadText}, ${seconds} s`, tuned);
   table(`${pass}, held-out part`, heldOut);
   if (process.env.CORPUS_CASES) table(`${pass}, per case (tuned part only)`, perCase);
 }

@@ -13,12 +13,10 @@
  * apps: the real programs at hand (htop, vim, mc, less, nano, dialog, python3, bash): how each
  * settle ended, and how often the oracle had to fall back to the quiet window.
  */
-import { observe, type ScreenBlock } from "../src/session/observe.ts";
 import { procCost } from "../src/session/ready/proc.ts";
-import { SessionRegistry } from "../src/session/registry.ts";
+import type { SessionRegistry } from "../src/session/registry.ts";
 import type { Session } from "../src/session/session.ts";
-import { waitForText } from "../src/session/wait.ts";
-import { DEFAULT_CONFIG } from "../src/config.ts";
+import { benchRegistry, countsText, median, press, startProgram, waitReady } from "./helpers.ts";
 
 const argv = process.argv.slice(2);
 const QUICK = argv.includes("--quick");
@@ -28,8 +26,6 @@ const want = (name: string) => sections.length === 0 || sections.includes(name);
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const ROUNDS = QUICK ? 3 : 10;
 const fixture = (name: string) => new URL(`../test/fixtures/${name}`, import.meta.url).pathname;
-const utf8 = new TextEncoder();
-const median = (xs: number[]) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!);
 
 interface Case {
   name: string;
@@ -167,30 +163,15 @@ interface Tally {
 }
 const tally = (): Tally => ({ premature: 0, claimedDone: 0, settledBy: {}, waited: [], reads: [], procMs: [] });
 
-async function press(session: Session, keys: string): Promise<ScreenBlock> {
-  const observed = await observe(session, () => session.write(utf8.encode(keys)), {
-    captureScreen: true,
-    screenDetail: "full",
-  });
-  return observed.screen!;
-}
-
 async function startCase(registry: SessionRegistry, c: Case): Promise<Session> {
-  const session = await registry.start({
-    command: c.command,
-    args: c.args,
-    cols: 80,
-    rows: 24,
-    term: "xterm-256color",
-    env: c.env,
-  });
-  await waitForText(session, { pattern: c.ready, timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
+  const session = await startProgram(registry, c);
+  await waitReady(session, c.ready);
   return session;
 }
 
 async function fixtures(): Promise<void> {
-  const oracle = new SessionRegistry({ ...DEFAULT_CONFIG, ready: "auto" });
-  const quiet = new SessionRegistry({ ...DEFAULT_CONFIG, ready: "quiet" });
+  const oracle = benchRegistry("auto");
+  const quiet = benchRegistry("quiet");
   console.log(`fixtures: ${ROUNDS} inputs per case and mode, interleaved (oracle, quiet window)`);
   console.log(
     "| case | oracle: premature | settledBy | p50 ms | /proc reads, ms per settle | quiet window: premature | p50 ms |",
@@ -229,7 +210,7 @@ async function fixtures(): Promise<void> {
     const claimed = o.claimedDone ? ` (${o.claimedDone} claimed done)` : "";
     const cost = `${median(o.reads)}, ${median(o.procMs).toFixed(2)}`;
     const quietCells = `${t.quiet.premature}/${ROUNDS} | ${median(t.quiet.waited)}`;
-    const oracleCells = `${o.premature}/${ROUNDS}${claimed} | ${fmt(o.settledBy)} | ${median(o.waited)} | ${cost}`;
+    const oracleCells = `${o.premature}/${ROUNDS}${claimed} | ${countsText(o.settledBy)} | ${median(o.waited)} | ${cost}`;
     console.log(`| ${c.name} | ${oracleCells} | ${quietCells} |`);
   }
   const all = (x: Tally) => x.waited.length;
@@ -238,11 +219,6 @@ async function fixtures(): Promise<void> {
   await oracle.shutdown(200);
   await quiet.shutdown(200);
 }
-
-const fmt = (counts: Record<string, number>) =>
-  Object.entries(counts)
-    .map(([k, v]) => `${k} ${v}`)
-    .join(", ");
 
 /** Real apps: typical keys, how each settle ended. */
 async function apps(): Promise<void> {
@@ -262,7 +238,7 @@ async function apps(): Promise<void> {
     ["python3", "python3", ["-q"], ">>>", ["1+1\r", "'x'*3\r"]],
     ["bash", "bash", ["--norc", "--noprofile"], "$", ["echo hi\r", "ls /\r"]],
   ];
-  const registry = new SessionRegistry({ ...DEFAULT_CONFIG, ready: "auto" });
+  const registry = benchRegistry("auto");
   console.log("\nreal apps: how each settle ended");
   console.log("| app | inputs | settledBy | fell back to quiet | p50 ms | /proc reads per settle |");
   console.log("|---|---|---|---|---|---|");
@@ -272,15 +248,9 @@ async function apps(): Promise<void> {
       console.log(`| ${name} | skipped: not installed |`);
       continue;
     }
-    const session = await registry.start({
-      command,
-      args,
-      cols: 100,
-      rows: 30,
-      term: "xterm-256color",
-      env: { PS1: "$ ", DIALOGRC: "/dev/null" },
-    });
-    await waitForText(session, { pattern: ready, timeoutMs: 10_000, pollIntervalMs: 50, matchScreen: true });
+    const env = { PS1: "$ ", DIALOGRC: "/dev/null" };
+    const session = await startProgram(registry, { command, args, env }, { cols: 100, rows: 30 });
+    await waitReady(session, ready);
     const t = tally();
     for (let round = 0; round < (QUICK ? 1 : 3); round++) {
       for (const key of keys) {
@@ -296,7 +266,7 @@ async function apps(): Promise<void> {
     }
     const fellBack = t.settledBy.quiet ?? 0;
     console.log(
-      `| ${name} | ${t.waited.length} | ${fmt(t.settledBy)} | ${fellBack}/${t.waited.length} | ` +
+      `| ${name} | ${t.waited.length} | ${countsText(t.settledBy)} | ${fellBack}/${t.waited.length} | ` +
         `${median(t.waited)} | ${median(t.reads)} |`,
     );
     await registry.stop(session.id, "SIGKILL", 0);
@@ -311,20 +281,14 @@ async function apps(): Promise<void> {
  */
 async function firstInput(): Promise<void> {
   if (Bun.which("vim") === null) return console.log("\nfirst input: skipped, vim not installed");
-  const registry = new SessionRegistry({ ...DEFAULT_CONFIG, ready: "auto" });
+  const registry = benchRegistry("auto");
   const first: number[] = [];
   const later: number[] = [];
   const settledBy: Record<string, number> = {};
   const rounds = QUICK ? 5 : 20;
   for (let round = 0; round < rounds; round++) {
-    const session = await registry.start({
-      command: "vim",
-      args: ["-u", "NONE", "-N", "-n"],
-      cols: 80,
-      rows: 24,
-      term: "xterm-256color",
-    });
-    await waitForText(session, { pattern: "~", timeoutMs: 10_000, pollIntervalMs: 5, matchScreen: true });
+    const session = await startProgram(registry, { command: "vim", args: ["-u", "NONE", "-N", "-n"] });
+    await waitReady(session, "~", { pollIntervalMs: 5 });
     for (const [n, key] of ["i", "a", "b", "c"].entries()) {
       const block = await press(session, key);
       (n === 0 ? first : later).push(block.totalMs);
@@ -339,7 +303,7 @@ async function firstInput(): Promise<void> {
   console.log(
     `\nfirst input (vim, ${rounds} fresh sessions): first p50 ${median(first)} ms (max ${Math.max(...first)}),`,
   );
-  console.log(`later p50 ${median(later)} ms; first minus later ${gap} ms (target <= 20); ${fmt(settledBy)}`);
+  console.log(`later p50 ${median(later)} ms; first minus later ${gap} ms (target <= 20); ${countsText(settledBy)}`);
 }
 
 /**

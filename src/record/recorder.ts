@@ -106,10 +106,10 @@ declare module "../session/session.ts" {
     pastRecordings: Recording[];
   }
 }
-const MAX_HISTORY = 20;
+const MAX_PAST_RECORDINGS = 20;
 
 /** The session's recordings, oldest first: the open one and those already stopped. */
-export function recordingHistory(session: Session): RecordingStats[] {
+export function sessionRecordings(session: Session): RecordingStats[] {
   return (session.extras.pastRecordings ?? []).map((r) => r.stats());
 }
 
@@ -127,7 +127,7 @@ export function startRecording(session: Session, options: RecordOptions): Record
   const path = artifactPath(options.path, options.dir, name, options.cwd, options.overwrite);
   const recording = new Recording(session, path, options.includeInput ?? false);
   session.extras.recording = recording;
-  session.extras.pastRecordings = [...(session.extras.pastRecordings ?? []), recording].slice(-MAX_HISTORY);
+  session.extras.pastRecordings = [...(session.extras.pastRecordings ?? []), recording].slice(-MAX_PAST_RECORDINGS);
   return recording.stats();
 }
 

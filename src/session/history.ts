@@ -15,12 +15,15 @@
  */
 import type { ScreenBaseline, Viewport } from "./baseline.ts";
 import { decodeHumanInput } from "./human-input.ts";
-import type { InputSource, Session } from "./session.ts";
+import type { HistoryEntry, InputEntry, LaunchArgs, WaitSpec } from "./history-entries.ts";
+import type { Session } from "./session.ts";
 import { applyMask } from "../term/echo-cells.ts";
-import { chooseWaitText, volatileSpans, type Span } from "./stable-text.ts";
+import { chooseWaitText, volatileSpans } from "./stable-text.ts";
 import type { Highlight } from "../term/types.ts";
 import { movedHighlight } from "./moved-highlight.ts";
 import { ansiRow } from "../term/ansi-row.ts";
+
+export type { HistoryEntry, InputEntry, LaunchArgs, WaitSpec } from "./history-entries.ts";
 
 export const MAX_HISTORY_ENTRIES = 500;
 export const MAX_HISTORY_PAYLOAD = 4 * 1024 * 1024;
@@ -32,72 +35,6 @@ const ECHO_BLANK = "│";
 const MAX_SECRETS = 100;
 /** Shorter runs of a secret are not masked on screens: a 2-letter mask would hide every such pair. */
 const MIN_SECRET_PIECE = 4;
-
-export interface LaunchArgs {
-  command: string;
-  args: string[];
-  cwd: string;
-  env?: Record<string, string | null>;
-  cols: number;
-  rows: number;
-  term: string;
-  clock?: string;
-  isolate?: boolean;
-  passEnv?: string[];
-}
-
-export interface WaitSpec {
-  pattern: string;
-  regex?: boolean;
-  regexFlags?: string;
-  matchScreen?: boolean;
-  timeoutMs?: number;
-  after?: "input";
-  matchEcho?: boolean;
-}
-
-export interface InputEntry {
-  kind: "input";
-  /** The step type: send_keys, send_text, send_raw, paste, mouse, resize, type_text, hold_key. */
-  type: string;
-  args: Record<string, unknown>;
-  source: InputSource;
-  /** The agent's inline waitFor, when it matched; `newOnly` when the match was text new since the input. */
-  waitFor?: WaitSpec & { newOnly: boolean };
-  /**
-   * False when the call returned before the app was back at rest (its settle timed out): the next
-   * input may then have gone in while this one was still being drawn, so text that appeared after the
-   * next input may really be this one's, and is not trusted as the next input's wait.
-   */
-  settled?: boolean;
-  /** Stable text that appeared after this input, chosen once the next input began (or at save). */
-  waitText?: string;
-  /** The screen when the next input began, with the spans seen changing, when within the budget. */
-  screen?: { lines: string[]; volatile: Span[] };
-  /** With no new text: the highlight the input moved (a menu's bar), to wait for it in colour. */
-  highlight?: HighlightWait;
-}
-
-/** A highlight an input moved: where it went, its text, and its cells as an ansi golden row. */
-export interface HighlightWait {
-  row: number;
-  col: number;
-  cols: number;
-  text: string;
-  ansi: string;
-}
-
-export interface WaitEntry {
-  kind: "wait";
-  args: WaitSpec;
-}
-
-export interface CheckEntry {
-  kind: "check";
-  args: Record<string, unknown>;
-}
-
-export type HistoryEntry = InputEntry | WaitEntry | CheckEntry;
 
 interface Pending {
   entry: InputEntry;
@@ -117,9 +54,8 @@ export class InputHistory {
   private payload = 0;
   private keptScreenChars = 0;
   private pending: Pending | null = null;
-  /** The input settled last, so a human's next key can reopen it and extend its text. */
-  private settled: Pending | null = null;
-  private agentCalls = 0;
+  /** The input closed last, so a human's next key can reopen it and extend its text. */
+  private lastClosed: Pending | null = null;
   /** The highlights when the latest input began (the before of the input now pending). */
   private highlightsBefore: Highlight[] = [];
   private started = false;
@@ -137,7 +73,7 @@ export class InputHistory {
       if (!this.started) this.readyText = chooseWaitText({ ...baseline, lines: [] }, [baseline], "", "top");
       this.started = true;
       const highlights = this.highlightsNow();
-      this.settlePending(baseline, undefined, highlights);
+      this.closePending(baseline, undefined, highlights);
       this.highlightsBefore = highlights;
     });
     session.onInput((bytes, from) => {
@@ -146,11 +82,6 @@ export class InputHistory {
     session.onResize((size, from) => {
       if (from === "human") this.human(null, size);
     });
-  }
-
-  /** An agent tool call on this session begins; pass the number to `agentInput` when it ends. */
-  beginAgentCall(): number {
-    return ++this.agentCalls;
   }
 
   /** An agent input call ended: kept when it wrote (its baseline is newer than the call's start). */
@@ -206,9 +137,12 @@ export class InputHistory {
     if (this.leftOut.length < 50) this.leftOut.push(what);
   }
 
-  /** Settle the last input against the screen now (save_test calls this before reading the entries). */
+  /**
+   * Close the pending input against the screen now, as the next input would (save_test calls this
+   * before reading the entries). Bookkeeping only: it waits for nothing.
+   */
   settle(now: Viewport, later?: Viewport): void {
-    this.settlePending(now, later, this.highlightsNow());
+    this.closePending(now, later, this.highlightsNow());
   }
 
   /**
@@ -227,11 +161,6 @@ export class InputHistory {
     return this.session.running ? (this.session.emulator.snapshot({ highlights: true }).highlights ?? []) : [];
   }
 
-  /** The last input entry's screen before it (to judge whether an agent's waitFor matched new text). */
-  get pendingBefore(): Viewport | undefined {
-    return this.pending?.before;
-  }
-
   private human(bytes: Uint8Array | null, size?: { cols: number; rows: number }): void {
     const steps: { type: string; args: Record<string, unknown> }[] = size
       ? [{ type: "resize", args: { cols: size.cols, rows: size.rows } }]
@@ -239,7 +168,7 @@ export class InputHistory {
     const baseline = this.session.lastInput!;
     for (const step of steps) {
       // A human types a word one key at a time: consecutive characters (or keys) make one step.
-      const last = this.settled;
+      const last = this.lastClosed;
       const mergeable = step.type === "send_text" || step.type === "send_keys";
       if (
         mergeable &&
@@ -278,11 +207,11 @@ export class InputHistory {
   }
 
   /** The input before this one is over: choose its wait text from the screens around it, keep its screen. */
-  private settlePending(now: Viewport | ScreenBaseline, later?: Viewport, highlights: Highlight[] = []): void {
+  private closePending(now: Viewport | ScreenBaseline, later?: Viewport, highlights: Highlight[] = []): void {
     const pending = this.pending;
     if (pending === null) return;
     this.pending = null;
-    this.settled = pending;
+    this.lastClosed = pending;
     const reads = [pending.after, now, later].filter((v): v is Viewport => v !== undefined);
     const text = chooseWaitText(pending.before, this.withoutEcho(reads), payloadText(pending.entry.args));
     // an echoed secret is no wait: the saved test would hold it

@@ -14,7 +14,7 @@ import { type Config, DEFAULT_CONFIG } from "../config.ts";
 import { log } from "../util/log.ts";
 import { fakeClockEnv } from "./fake-clock.ts";
 import { baseEnv, createIsolatedHome, type IsolatedHome } from "./isolation.ts";
-import type { LaunchArgs } from "./history.ts";
+import type { LaunchArgs } from "./history-entries.ts";
 import { describeExit, type ExitInfo } from "./exit-info.ts";
 import { Session } from "./session.ts";
 import { readyOracle } from "./ready/oracle.ts";

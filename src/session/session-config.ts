@@ -1,6 +1,6 @@
 /** What a session is started with: the program, its terminal and the engine's settings for it. */
 import type { TerminalTheme } from "../term/types.ts";
-import type { LaunchArgs } from "./history.ts";
+import type { LaunchArgs } from "./history-entries.ts";
 
 export type SessionState = "starting" | "running" | "exited";
 
@@ -24,4 +24,18 @@ export interface SessionConfig {
   ready?: "auto" | "quiet";
   /** start_session's arguments as the agent gave them (the input history writes them into a test). */
   launch?: LaunchArgs;
+}
+
+/** The launch a saved test replays: start_session's arguments as given, or else the config's own. */
+export function launchOf(config: SessionConfig): LaunchArgs {
+  return (
+    config.launch ?? {
+      command: config.command,
+      args: config.args,
+      cwd: config.cwd,
+      cols: config.cols,
+      rows: config.rows,
+      term: config.term,
+    }
+  );
 }

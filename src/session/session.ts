@@ -1,17 +1,18 @@
 /** A Session is one child process in a PTY, its emulator, its raw output ring, and its lifecycle. */
 import { bytesRead, descendants, type PtyBackend, type PtyExit, type PtyProcess } from "../pty/index.ts";
-import { Emulator, type EmulatorOptions } from "../term/emulator.ts";
+import type { Emulator } from "../term/emulator.ts";
 import type { TerminalModes } from "../term/types.ts";
-import { ByteRing } from "../util/ring-buffer.ts";
+import { Listeners } from "../util/listeners.ts";
+import type { ByteRing } from "../util/ring-buffer.ts";
 import type { ScreenBaseline } from "./baseline.ts";
 import { EchoTracker } from "./echo.ts";
 import { sessionExitedError, type ExitInfo } from "./exit-info.ts";
-import { FinalScreen, rawTail } from "./final-screen.ts";
 import { InputHistory } from "./history.ts";
 import { InputCap } from "./input-cap.ts";
 import { InputStarts, type InputSource } from "./input-starts.ts";
 import type { ReadyOracle } from "./ready/oracle.ts";
-import type { SessionConfig, SessionState } from "./session-config.ts";
+import { launchOf, type SessionConfig, type SessionState } from "./session-config.ts";
+import { SessionTerminal } from "./session-terminal.ts";
 
 const utf8 = new TextEncoder();
 
@@ -30,8 +31,6 @@ export class Session {
   readonly id: string;
   readonly name: string | undefined;
   readonly createdAt = Date.now();
-  /** Output ring; on exit it shrinks to its newest bytes (final-screen.ts; its counts are kept). */
-  raw: ByteRing;
   state: SessionState = "starting";
   exit: ExitInfo | null = null;
   /** performance.now() of the latest output chunk (or of spawn). */
@@ -41,16 +40,14 @@ export class Session {
   cols: number;
   rows: number;
   private readonly pty: PtyProcess;
-  /** The live emulator; null once the session has exited and kept its final screen. */
-  private live: Emulator | null;
-  private kept: FinalScreen | null = null;
+  private readonly terminal: SessionTerminal;
   private readonly inputCap: InputCap;
-  private readonly outputListeners = new Set<(chunk: Uint8Array) => void>();
-  private readonly exitListeners = new Set<(exit: ExitInfo) => void>();
-  private readonly resizeListeners = new Set<(size: { cols: number; rows: number }, from: InputSource) => void>();
+  private readonly outputListeners = new Listeners<[chunk: Uint8Array]>();
+  private readonly exitListeners = new Listeners<[exit: ExitInfo]>();
+  private readonly resizeListeners = new Listeners<[size: { cols: number; rows: number }, from: InputSource]>();
   private readonly inputStarts = new InputStarts();
-  private readonly inputListeners = new Set<(bytes: Uint8Array, from: InputSource, secret: boolean) => void>();
-  private readonly replyListeners = new Set<(bytes: number) => void>();
+  private readonly inputListeners = new Listeners<[bytes: Uint8Array, from: InputSource, secret: boolean]>();
+  private readonly replyListeners = new Listeners<[bytes: number]>();
   /** Checked before agent input or a resize; the web viewer's takeover lease throws HUMAN_IN_CONTROL from it. */
   inputGate: (() => void) | undefined;
   private readonly exited = Promise.withResolvers<ExitInfo>();
@@ -87,43 +84,38 @@ export class Session {
     this.name = config.name;
     this.cols = config.cols;
     this.rows = config.rows;
-    this.raw = new ByteRing(config.rawBufferBytes);
-    this.live = new Emulator(this.emulatorOptions(config.scrollback));
+    this.terminal = new SessionTerminal(
+      config,
+      () => ({ cols: this.cols, rows: this.rows }),
+      (data) => this.replyToApp(data),
+    );
     this.pty = pty;
     this.inputCap = new InputCap(this.id, () => bytesRead([this.pid, ...descendants(this.pid)]));
     this.pty.onData((chunk) => this.handleOutput(chunk));
     this.pty.onExit((exit) => void this.handleExit(exit));
     this.state = "running";
     this.echo = new EchoTracker(this);
-    this.history = new InputHistory(
-      this,
-      config.launch ?? {
-        command: config.command,
-        args: config.args,
-        cwd: config.cwd,
-        cols: config.cols,
-        rows: config.rows,
-        term: config.term,
-      },
-    );
+    this.history = new InputHistory(this, launchOf(config));
   }
 
-  /**
-   * The session's terminal. After exit this is a throwaway rebuilt from the kept final screen
-   * (scrollback capped), so reads keep working while an exited session holds only a few KiB.
-   */
+  /** The session's terminal; after exit, rebuilt from the kept final screen (session-terminal.ts). */
   get emulator(): Emulator {
-    return this.live ?? this.kept!.emulator();
+    return this.terminal.emulator;
+  }
+
+  /** Output ring; on exit it shrinks to its newest bytes (its counts are kept). */
+  get raw(): ByteRing {
+    return this.terminal.raw;
   }
 
   /** Bytes an exited session still holds: its kept screen (UTF-16) and raw tail; null while running. */
   get keptBytes(): number | null {
-    return this.kept === null ? null : this.kept.bytes + this.raw.capacity;
+    return this.terminal.keptBytes;
   }
 
   /** Output bytes that never reached the screen because a parser limit forced a drop (normally 0). */
   get droppedBytes(): number {
-    return this.live?.droppedBytes ?? this.kept?.droppedBytes ?? 0;
+    return this.terminal.droppedBytes;
   }
 
   get pid(): number {
@@ -144,8 +136,7 @@ export class Session {
   }
 
   onOutput(listener: (chunk: Uint8Array) => void): () => void {
-    this.outputListeners.add(listener);
-    return () => this.outputListeners.delete(listener);
+    return this.outputListeners.add(listener);
   }
 
   /** An input begins (the first write or resize of one input call): the screen just before it. */
@@ -167,26 +158,21 @@ export class Session {
   }
 
   onResize(listener: (size: { cols: number; rows: number }, from: InputSource) => void): () => void {
-    this.resizeListeners.add(listener);
-    return () => this.resizeListeners.delete(listener);
+    return this.resizeListeners.add(listener);
   }
 
-  /** Every write to the program (agent or human), after it was written. */
   /** Every write to the program; `secret` marks text sent with secret: true (recordings leave it out). */
   onInput(listener: (bytes: Uint8Array, from: InputSource, secret: boolean) => void): () => void {
-    this.inputListeners.add(listener);
-    return () => this.inputListeners.delete(listener);
+    return this.inputListeners.add(listener);
   }
 
   /** The emulator is about to answer one of the program's terminal queries (DSR, DA, OSC colours...). */
   onReply(listener: (bytes: number) => void): () => void {
-    this.replyListeners.add(listener);
-    return () => this.replyListeners.delete(listener);
+    return this.replyListeners.add(listener);
   }
 
   onExit(listener: (exit: ExitInfo) => void): () => void {
-    this.exitListeners.add(listener);
-    return () => this.exitListeners.delete(listener);
+    return this.exitListeners.add(listener);
   }
 
   /** Throws a SESSION_EXITED error carrying the exit info when the process is gone. */
@@ -207,7 +193,7 @@ export class Session {
     this.pty.write(bytes);
     this.lastInputAt = performance.now();
     this.inputCap.wrote(bytes.length);
-    for (const listener of this.inputListeners) listener(bytes, from, options.secret === true);
+    this.inputListeners.emit(bytes, from, options.secret === true);
   }
 
   /** Resize the PTY and the emulator; refused to the agent, like input, while a human holds control. */
@@ -219,7 +205,7 @@ export class Session {
     this.rows = rows;
     this.pty.resize(cols, rows);
     this.emulator.resize(cols, rows);
-    for (const listener of this.resizeListeners) listener({ cols, rows }, from);
+    this.resizeListeners.emit({ cols, rows }, from);
   }
 
   /** Keep the screen as it is before this input (once per asOneInput group), then tell the listeners. */
@@ -257,61 +243,41 @@ export class Session {
    */
   hangUp(): void {
     this.pty.close();
-    this.live?.discardQueued();
+    this.terminal.discardQueued();
   }
 
   /** Release the PTY and every terminal. The process must have exited or been killed first. */
   dispose(): void {
     this.pty.close();
-    this.kept?.dispose();
-    this.live?.dispose();
-  }
-
-  private emulatorOptions(scrollback: number): EmulatorOptions {
-    // Whatever the emulator answers to the app's queries (DSR, DA, OSC colour...) goes back to the app.
-    return {
-      cols: this.cols,
-      rows: this.rows,
-      scrollback,
-      theme: this.config.theme,
-      reply: (data) => this.replyToApp(data),
-    };
+    this.terminal.dispose();
   }
 
   private replyToApp(data: string): void {
     if (this.state !== "running") return;
     const bytes = utf8.encode(data);
     // Told before the write: a listener counting what the program has read must count from before it.
-    for (const listener of this.replyListeners) listener(bytes.length);
+    this.replyListeners.emit(bytes.length);
     this.pty.write(bytes);
   }
 
   private handleOutput(chunk: Uint8Array): void {
     this.lastOutputAt = performance.now();
-    this.raw.append(chunk);
     const bytes = chunk.length;
     // Reporting parsed bytes back is what lets the PTY layer read on (flow control, src/pty/flow.ts).
-    // A chunk nobody else was handed, owning its whole buffer, is freed as soon as it is parsed rather
-    // than at a later GC (under floods these buffers were a sixth of the server's RSS).
+    // A chunk no listener is handed, owning its whole buffer, can be freed once parsed.
     const owned =
       this.outputListeners.size === 0 &&
       chunk.byteOffset === 0 &&
       chunk.byteLength === chunk.buffer.byteLength &&
       chunk.buffer instanceof ArrayBuffer;
-    const release = owned ? () => void (chunk.buffer as ArrayBuffer).transfer(0) : undefined;
-    if (this.live !== null)
-      this.live.write(chunk, () => {
-        this.pty.consumed(bytes);
-        release?.();
-      });
-    else this.pty.consumed(bytes);
-    for (const listener of this.outputListeners) listener(chunk);
+    this.terminal.output(chunk, () => this.pty.consumed(bytes), owned);
+    this.outputListeners.emit(chunk);
   }
 
   private async handleExit(exit: PtyExit): Promise<void> {
     // Exit is reported only after the parser has taken the final bytes, so the tail is on screen.
-    await this.live?.flushed();
-    this.keepFinalState();
+    await this.terminal.flushed();
+    this.terminal.keepFinal();
     this.state = "exited";
     this.exit = {
       exitCode: exit.exitCode,
@@ -319,18 +285,8 @@ export class Session {
       exitedAt: new Date().toISOString(),
       runtimeMs: Date.now() - this.createdAt,
     };
-    for (const listener of this.exitListeners) listener(this.exit);
+    this.exitListeners.emit(this.exit);
     this.exited.resolve(this.exit);
     this.pty.close();
-  }
-
-  /** Swap the live emulator and the big raw ring for the final screen and a raw tail. */
-  private keepFinalState(): void {
-    const live = this.live;
-    if (live === null) return;
-    this.kept = FinalScreen.keep(live, (scrollback) => this.emulatorOptions(scrollback));
-    this.live = null;
-    live.dispose();
-    this.raw = rawTail(this.raw);
   }
 }

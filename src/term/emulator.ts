@@ -7,8 +7,9 @@ import type { IDisposable, Terminal } from "@xterm/headless";
 import pkg from "../../package.json" with { type: "json" };
 import type { KeyboardModes } from "../keys/types.ts";
 import { log } from "../util/log.ts";
-import { installKittyHandlers, KittyFlagStacks, type Screen } from "./kitty-flags.ts";
+import { installKittyHandlers, KittyFlagStacks } from "./kitty-flags.ts";
 import { anchorAtCursor, type EchoAnchor, type EchoMask, type EchoSegment, echoMask } from "./echo-cells.ts";
+import { activeScreen, keyboardModes, terminalModes } from "./mode-reads.ts";
 import { ModeTracker } from "./modes.ts";
 import { OscTerminatorTracker } from "./osc-terminator.ts";
 import { ParseQueue } from "./parse-queue.ts";
@@ -194,29 +195,12 @@ export class Emulator {
   }
 
   modes(): TerminalModes {
-    const m = this.terminal.modes;
-    return {
-      applicationCursorKeys: m.applicationCursorKeysMode,
-      applicationKeypad: m.applicationKeypadMode,
-      bracketedPaste: m.bracketedPasteMode,
-      mouseTracking: m.mouseTrackingMode,
-      mouseEncoding: this.tracker.mouseEncoding,
-      kittyKeyboardFlags: this.kitty.current(this.screen()),
-      altScreen: this.screen() === "alternate",
-      synchronizedOutput: this.syncHeld,
-      cursorVisible: this.tracker.cursorVisible,
-      focusEvents: m.sendFocusMode,
-    };
+    return terminalModes(this.terminal, this.tracker, this.kitty);
   }
 
   /** The modes that change what bytes a key press sends. */
   keyboardModes(): KeyboardModes {
-    const m = this.terminal.modes;
-    return {
-      applicationCursorKeys: m.applicationCursorKeysMode,
-      applicationKeypad: m.applicationKeypadMode,
-      kittyFlags: this.kitty.current(this.screen()),
-    };
+    return keyboardModes(this.terminal, this.kitty);
   }
 
   /** The screen as parsed so far (call after flushed()). During a synchronized update it may be half-drawn. */
@@ -250,7 +234,7 @@ export class Emulator {
   viewport(): { top: number; screen: "main" | "alternate"; lines: string[]; cursorRow: number } {
     return {
       top: this.terminal.buffer.active.viewportY,
-      screen: this.screen(),
+      screen: activeScreen(this.terminal),
       lines: this.reads.viewportLines(),
       cursorRow: this.cursor().row,
     };
@@ -299,9 +283,5 @@ export class Emulator {
     const lines = this.terminal.buffer.normal.length;
     this.terminal.dispose();
     if (lines >= COLLECT_AFTER_LINES) collectSoon();
-  }
-
-  private screen(): Screen {
-    return this.terminal.buffer.active.type === "alternate" ? "alternate" : "main";
   }
 }

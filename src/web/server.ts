@@ -11,7 +11,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { basename } from "node:path";
 import type { Server, ServerWebSocket } from "bun";
 import { TuiError } from "../errors.ts";
-import { recordingHistory } from "../record/recorder.ts";
+import { sessionRecordings } from "../record/recorder.ts";
 import type { SessionRegistry } from "../session/registry.ts";
 import type { Session } from "../session/session.ts";
 import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
@@ -157,7 +157,7 @@ export class WebViewer {
   /** One recording of one of this server's sessions (by session id and index, never by path). */
   private recording(url: URL, headers: Record<string, string>): Response {
     const session = this.find(url.searchParams.get("session") ?? "");
-    const stats = session ? recordingHistory(session)[Number(url.searchParams.get("n"))] : undefined;
+    const stats = session ? sessionRecordings(session)[Number(url.searchParams.get("n"))] : undefined;
     if (!stats) return new Response("No such recording", { status: 404, headers });
     const file = Bun.file(stats.path);
     if (file.size > MAX_PLAYBACK_BYTES)
@@ -258,7 +258,7 @@ export class WebViewer {
         exitCode: s.exit?.exitCode ?? null,
         signal: s.exit?.signal ?? null,
         control: holder === undefined ? "agent" : holder === ws ? "you" : "another viewer",
-        recordings: recordingHistory(s).map((r, n) => ({ n, name: basename(r.path), closed: r.closed })),
+        recordings: sessionRecordings(s).map((r, n) => ({ n, name: basename(r.path), closed: r.closed })),
       };
     });
     const list = JSON.stringify({ type: "sessions", attached: ws.data.mirror?.session.id ?? null, sessions });

@@ -77,11 +77,6 @@ export function scanGroup(pgrp: number, session: number, root: number): number[]
  */
 function sessionTree(root: number): number[] {
   if (!childrenFilesWork(root)) return [root, ...descendants(root, MAX_TREE - 1)];
-  const childrenOf = (pid: number) =>
-    listProc(`/proc/${pid}/task`).flatMap((tid) => {
-      const listed = readProc(`/proc/${pid}/task/${tid}/children`)?.trim() ?? "";
-      return listed === "" ? [] : listed.split(" ").map(Number);
-    });
   return [root, ...walkTree(root, childrenOf, MAX_TREE - 1)];
 }
 
@@ -105,7 +100,10 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
     io: new Map(),
     unread: 0,
   };
-  for (const pid of pids) {
+  const queue = [...pids];
+  const queued = new Set(pids);
+  for (let i = 0; i < queue.length && i < MAX_PROCESSES; i++) {
+    const pid = queue[i]!;
     const tids = listProc(`/proc/${pid}/task`);
     if (tids.length === 0) continue;
     const mainText = readProc(`/proc/${pid}/stat`);
@@ -114,6 +112,7 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
     if (main === undefined || main.pgrp !== tpgid) continue;
     result.pids.push(pid);
     const command = main.comm;
+    let reaping = false;
     if (pid === tpgid) result.leader = command;
     const io = readProc(`/proc/${pid}/io`);
     const counters = io === undefined ? undefined : parseIo(io);
@@ -140,7 +139,29 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
         if (sleptAt !== undefined) activity.deadline = sleptAt + activity.timeoutMs;
       }
       result.threads.push({ pid, tid: Number(tid), command, activity });
+      if (activity.kind === "wait" && REAPING.has(activity.call)) reaping = true;
+    }
+    // Blocked in wait4 means it has a child (else ECHILD): one forked after the group was listed is
+    // read too, or a shell waiting on a pipeline it just started would look at rest with it unseen.
+    if (reaping) {
+      for (const child of childrenOf(pid)) {
+        if (queued.has(child)) continue;
+        queued.add(child);
+        queue.push(child);
+      }
     }
   }
+  result.pids.sort((a, b) => a - b);
   return result;
+}
+
+/** Waits that end only when a child changes state. */
+const REAPING = new Set(["wait4", "waitid"]);
+
+/** The live children of `pid`, from its threads' children files (empty where the kernel has none). */
+function childrenOf(pid: number): number[] {
+  return listProc(`/proc/${pid}/task`).flatMap((tid) => {
+    const listed = readProc(`/proc/${pid}/task/${tid}/children`)?.trim() ?? "";
+    return listed === "" ? [] : listed.split(" ").map(Number);
+  });
 }

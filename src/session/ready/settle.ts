@@ -20,7 +20,8 @@ import { learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 export const NO_RESPONSE_MS = 250;
 /**
  * Back at rest, output the program wrote may still be on its way to the emulator (the PTY's reader
- * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores).
+ * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores,
+ * and up to 102 ms beside two busy loops per core in bench/reader-lag.ts).
  * Wait for it until the bytes received cover the bytes written, or at most this long (a program that
  * also writes files or eventfds never reaches that).
  */
