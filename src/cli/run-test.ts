@@ -6,7 +6,7 @@
 import { basename } from "node:path";
 import * as v from "valibot";
 import { toTuiError } from "../errors.ts";
-import { settledView, type ScreenView } from "../session/observe.ts";
+import { freshView, type ScreenView } from "../session/observe.ts";
 import type { ServerContext } from "../tools/context.ts";
 import type { ToolContext } from "../tools/define.ts";
 import { runScriptTool } from "../catalog.ts";
@@ -201,7 +201,7 @@ async function runAttempt(test: TestCase, options: RunOptions, deps: RunnerDeps,
 
 async function screenOf(deps: RunnerDeps, sessionId: string): Promise<ScreenView | undefined> {
   try {
-    return await settledView(deps.sessions.get(sessionId));
+    return await freshView(deps.sessions.get(sessionId));
   } catch {
     return undefined;
   }

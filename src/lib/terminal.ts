@@ -7,7 +7,7 @@ import { TuiError } from "../errors.ts";
 import { parseKeys } from "../keys/index.ts";
 import { startRecording, stopRecording, type RecordingStats } from "../record/recorder.ts";
 import { screenshot, type Screenshot } from "../render/screenshot.ts";
-import { settledView, toView, type ScreenView } from "../session/observe.ts";
+import { freshView, toView, type ScreenView } from "../session/observe.ts";
 import { observeInput } from "../session/observe-input.ts";
 import type { StopResult } from "../session/registry.ts";
 import { describeExit, type ExitInfo } from "../session/exit-info.ts";
@@ -165,7 +165,7 @@ export class Terminal implements AsyncDisposable {
 
   /** The screen now (after the parser caught up and any synchronized update finished). */
   screen(): Promise<ScreenView> {
-    return settledView(this.session);
+    return freshView(this.session);
   }
 
   /** Cells as runs of equal colours and attributes per row, for a region (default the whole screen). */

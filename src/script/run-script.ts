@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { MonitorReport } from "../monitor/monitor.ts";
 import { cancelled, toTuiError, TuiError } from "../errors.ts";
 import { compileAll, type WaitTextOptions } from "../session/wait.ts";
-import { settledView } from "../session/observe.ts";
+import { freshView } from "../session/observe.ts";
 import type { Session } from "../session/session.ts";
 import { annotations, defineSessionTool, type SessionToolDef, type ToolContext } from "../tools/define.ts";
 import { monitorEntries, monitorParts } from "../tools/monitor-tools.ts";
@@ -236,7 +236,7 @@ async function runPlanned(
   const rawBytes = options.includeRawOutput
     ? session.raw.tail(Math.min(produced, options.rawOutputMaxBytes))
     : undefined;
-  const finalSnapshot = options.returnFinalSnapshot ? await settledView(session) : undefined;
+  const finalView = options.returnFinalSnapshot ? await freshView(session) : undefined;
   const data = {
     sessionId: session.id,
     ok,
@@ -255,7 +255,7 @@ async function runPlanned(
           },
         }
       : {}),
-    ...(finalSnapshot ? { finalSnapshot } : {}),
+    ...(finalView ? { finalSnapshot: finalView } : {}),
   };
   const failed = results.filter((r) => !r.ok);
   const summary = ok
@@ -264,9 +264,9 @@ async function runPlanned(
         .map((r) => `step ${r.index} (${r.type}${r.label ? ` "${r.label}"` : ""}): ${r.error?.message}`)
         .join("; ")}; ran ${results.length}/${planned.length}`;
   const fields = fieldsWithout(data, "results", "finalSnapshot", "monitor");
-  const parts = scriptParts(fields, rendered, finalSnapshot);
+  const parts = scriptParts(fields, rendered, finalView);
   // The steps' screens were shown as changed rows at most: the model has the final screen, or none whole.
-  if (finalSnapshot) noteShown(session, finalSnapshot);
+  if (finalView) noteShown(session, finalView);
   else forgetShown(session);
   if (monitorReport)
     parts.lines = [

@@ -22,7 +22,7 @@ export interface StepLine {
 
 /** A step's parts as a script shows them: an input's changed rows, new side only, and no screen. */
 function inScript(parts: ReplyParts): ReplyParts {
-  if (parts.settle === undefined) return parts;
+  if (parts.settleLine === undefined) return parts;
   const diff = parts.diff ? { diff: { ...parts.diff, rows: "after" as const } } : {};
   return { fields: parts.fields, lines: parts.lines, ...diff };
 }

@@ -110,7 +110,7 @@ export async function observe<T>(
   const started = performance.now();
   const oracle = readyOracle(session);
   const held = await oracle.holdFirstInput(options.signal);
-  const before = options.captureScreen ? await settledView(session) : undefined;
+  const before = options.captureScreen ? await freshView(session) : undefined;
   const adaptive = before !== undefined && !options.waitFor && options.waitAfterMs === undefined;
   const baseline = adaptive ? await oracle.baseline() : undefined;
   const marks = session.running ? session.emulator.promptMarks.finished : 0;
@@ -181,7 +181,7 @@ export async function observe<T>(
       settle = { settle: "adaptive", waitAfterMs: waited(), waitedMs: waited(), quiet, settledBy, fallback };
     }
   }
-  const after = await settledView(session);
+  const after = await freshView(session);
   return {
     result,
     screen: block(before, after, { ...settle, ...commandStatus(session, marks) }, started, options.screenDetail, held),
@@ -221,7 +221,7 @@ function restNow(session: Session): Pick<ScreenBlock, "quiet" | "busy" | "progra
 }
 
 /** Flush the parser, let an open synchronized update finish (bounded), then read the screen. */
-export async function settledView(session: Session): Promise<ScreenView> {
+export async function freshView(session: Session): Promise<ScreenView> {
   return toView(await session.emulator.settledSnapshot({ format: "text", highlights: true })); // it flushes first
 }
 

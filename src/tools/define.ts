@@ -24,7 +24,7 @@ import type { ErrorCode } from "../errors.ts";
 import type { Session } from "../session/session.ts";
 import type { CompatMap } from "./args.ts";
 import type { ServerContext } from "./context.ts";
-import { type HistoryKind, recordingAct } from "./history-record.ts";
+import { type HistoryKind, historyAct } from "./history-record.ts";
 import type { DataOf } from "./output-shape.ts";
 import type { ReplyParts } from "./reply.ts";
 
@@ -160,7 +160,7 @@ export function defineSessionTool<
 ): SessionToolDef<S, DataOf<O>> {
   const allowExited = def.allowExited ?? false;
   // what the call did goes into the session's input history (save_test), as a tool or a script step
-  const recorded = recordingAct<v.InferOutput<S>, DataOf<O>>(def, def.act);
+  const recorded = historyAct<v.InferOutput<S>, DataOf<O>>(def, def.act);
   return {
     ...def,
     act: recorded,

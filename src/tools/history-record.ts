@@ -33,7 +33,7 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "obj
 
 type Act<A, D extends ToolData> = (session: Session, args: A, ctx: ToolContext) => Promise<ToolOutcome<D>>;
 
-/** What recordingAct reads of a tool's definition. */
+/** What historyAct reads of a tool's definition. */
 interface Recorded {
   name: string;
   history?: HistoryKind;
@@ -41,7 +41,7 @@ interface Recorded {
 }
 
 /** `act` wrapped so that what it did lands in the session's history, as the tool's `history` says. */
-export function recordingAct<A extends Record<string, unknown>, D extends ToolData>(
+export function historyAct<A extends Record<string, unknown>, D extends ToolData>(
   tool: Recorded,
   act: Act<A, D>,
 ): Act<A, D> {

@@ -1,6 +1,6 @@
 /**
  * The model's view of a result: the summary line, then the reply's named parts in one fixed order
- * (fields, lines, settle, diff, screen, highlights, blocks; see reply.ts). Handlers name the parts;
+ * (fields, lines, settleLine, diff, screen, highlights, blocks; see reply.ts). Handlers name the parts;
  * nothing here looks at a tool's field names. The full JSON is the outcome's data (structuredContent in
  * structured mode); by default this text is all a model gets, so every fact it needs is here.
  */
@@ -121,7 +121,7 @@ export function partLines(parts: ReplyParts): string[] {
   return [
     ...(parts.fields ? fieldLines(parts.fields) : []),
     ...(parts.lines ?? []),
-    ...(parts.settle ? [parts.settle] : []),
+    ...(parts.settleLine ? [parts.settleLine] : []),
     ...(parts.diff ? diffLines(parts.diff) : []),
     ...(parts.screen ? screenLines(parts.screen) : []),
     ...highlightLines(parts.highlights, parts.screen?.cols),

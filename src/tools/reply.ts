@@ -1,7 +1,7 @@
 /**
  * The named parts of a reply's text, in the spirit of Playwright MCP's Response with its fixed
  * sections. A handler says what each part is; render-text.ts prints the parts in one fixed order
- * (summary, fields, lines, settle, diff, screen, highlights, blocks) and never guesses from field
+ * (summary, fields, lines, settleLine, diff, screen, highlights, blocks) and never guesses from field
  * names. structuredContent (the outcome's `data`) is separate and complete.
  */
 import { TuiError, type ErrorCode } from "../errors.ts";
@@ -42,7 +42,7 @@ export interface ReplyParts {
   /** Lines a tool writes itself: a match, a session list, frames, script steps. */
   lines?: string[];
   /** One statement on how an input settled ("Settled after 23 ms, quiet."). */
-  settle?: string;
+  settleLine?: string;
   diff?: DiffPart;
   screen?: ScreenPart;
   highlights?: readonly Highlight[];
@@ -79,7 +79,7 @@ export function viewParts(view: Pick<ScreenView, "text" | "cursor"> & Partial<Sc
  * before-screen). `waitMissed`: the input's waitFor timed out without failing it.
  */
 export function blockParts(block: ScreenBlock, waitMissed = false): ReplyParts {
-  const settle = settleLine(block, waitMissed);
+  const settleLine = blockSettle(block, waitMissed);
   const changed = block.diff.changedLines.length;
   if (block.after) {
     const listAll = !block.fullScreenInstead && (changed <= MANY_ROWS || changed <= block.after.rows / 2);
@@ -89,17 +89,17 @@ export function blockParts(block: ScreenBlock, waitMissed = false): ReplyParts {
       const same =
         block.before !== undefined && highlights.length > 0 && sameHighlights(block.before.highlights, highlights);
       const diff: DiffPart = { diff: block.diff, rows: "all", ...(same ? { highlightsUnchanged: true } : {}) };
-      return { settle, diff, screen: { cursor }, highlights: same ? [] : highlights };
+      return { settleLine, diff, screen: { cursor }, highlights: same ? [] : highlights };
     }
-    return { settle, diff: { diff: block.diff, rows: listAll ? "all" : "ranges" }, ...viewParts(block.after) };
+    return { settleLine, diff: { diff: block.diff, rows: listAll ? "all" : "ranges" }, ...viewParts(block.after) };
   }
   const rows = changed > MANY_ROWS ? "after" : "all";
   const highlights = block.highlights ?? [];
-  return { settle, diff: { diff: block.diff, rows }, screen: { cursor: block.cursor }, highlights };
+  return { settleLine, diff: { diff: block.diff, rows }, screen: { cursor: block.cursor }, highlights };
 }
 
 /** A waitFor that timed out (errorOnTimeout: false) settled on its timeout, not on the text. */
-const settleLine = (block: ScreenBlock, waitMissed: boolean) =>
+const blockSettle = (block: ScreenBlock, waitMissed: boolean) =>
   waitMissed && block.settledBy === "waitFor" ? missedWaitStatement(block) : settleStatement(block);
 
 /**
@@ -121,7 +121,7 @@ export function sinceShownParts(block: ScreenBlock, shown: ShownScreen): ReplyPa
     ...(block.before?.text === shown.text ? {} : { sinceShown: true }),
   };
   return {
-    settle: settleStatement(block),
+    settleLine: settleStatement(block),
     diff: part,
     screen: { cursor: after.cursor },
     highlights: same ? [] : after.highlights,

@@ -1,7 +1,7 @@
 /** Reading the screen: snapshot, get_text, get_cursor, get_raw_output, diff_snapshots; and resize. */
 import * as v from "valibot";
 import { TuiError } from "../errors.ts";
-import { settledView } from "../session/observe.ts";
+import { freshView } from "../session/observe.ts";
 import { MAX_CELLS } from "../term/cells.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import { MAX_COLS, MAX_ROWS } from "../term/size.ts";
@@ -119,7 +119,7 @@ export const getCursorTool = defineSessionTool({
   annotations: annotations("Get cursor", "read"),
   allowExited: true,
   async act(session) {
-    const { cursor } = await settledView(session);
+    const { cursor } = await freshView(session);
     return {
       summary: `Cursor at row ${cursor.row}, col ${cursor.col}${cursor.visible ? "" : " (hidden)"}`,
       data: { sessionId: session.id, ...cursor },
