@@ -32,7 +32,7 @@ import type { ReplyParts } from "./reply.ts";
 export interface ToolContext extends ServerContext {
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
-  /** The arguments as the client sent them, before defaults. Nothing reads it; dispatch and the CLI runner set it. */
+  /** The arguments as the client sent them, before defaults (get_exit_info: was outputTailBytes asked for?). Dispatch and the CLI runner set it. */
   rawArgs: unknown;
   /** Called by run_script as each step ends (the test runner places step pictures on a recording's clock). */
   onStepEnd?: (index: number) => void;
