@@ -249,14 +249,18 @@ function block(
   const totalMs = Math.round(performance.now() - started);
   // Diff mode is for saving tokens: when the changed rows (both sides) would cost more than the
   // screen itself, as when the whole screen changed, the screen is given instead.
-  if (detail === "diff" && diffSize(diff) > after.text.trimEnd().length + SCREEN_HEADING_CHARS)
+  if (detail === "diff" && diffCostsMore(diff, after))
     return { after, diff, ...settle, totalMs, fullScreenInstead: true };
   if (detail === "diff") return { diff, cursor: after.cursor, highlights: after.highlights, ...settle, totalMs };
   return { before, after, diff, ...settle, totalMs };
 }
 
 /** The screen's heading and "(see screen)" note, in characters, which a diff does without. */
-export const SCREEN_HEADING_CHARS = 40;
+const SCREEN_HEADING_CHARS = 40;
+
+/** The changed rows (both sides) would cost more than printing `after` whole. */
+export const diffCostsMore = (diff: SnapshotDiff, after: Pick<ScreenView, "text">): boolean =>
+  diffSize(diff) > after.text.trimEnd().length + SCREEN_HEADING_CHARS;
 
 /** About the characters a diff's text takes: each changed row's two sides and its row number. */
 export function diffSize(diff: SnapshotDiff): number {

@@ -5,7 +5,7 @@
  * names. structuredContent (the outcome's `data`) is separate and complete.
  */
 import { TuiError, type ErrorCode } from "../errors.ts";
-import { diffSize, SCREEN_HEADING_CHARS, type ScreenBlock, type ScreenView } from "../session/observe.ts";
+import { diffCostsMore, type ScreenBlock, type ScreenView } from "../session/observe.ts";
 import { diffSnapshots } from "../term/diff.ts";
 import type { Highlight, Snapshot, SnapshotDiff } from "../term/types.ts";
 import { missedWaitStatement, settleStatement } from "./settle-words.ts";
@@ -53,6 +53,9 @@ export interface ReplyParts {
 /** Above this many changed rows (and half the screen) the rows are named, not listed: the screen shows them. */
 export const MANY_ROWS = 8;
 
+/** Few enough changed rows to list them: at most MANY_ROWS, or at most half the screen. */
+const fewRows = (changed: number, rows: number) => changed <= MANY_ROWS || changed <= rows / 2;
+
 /** A TuiError whose details render with named parts (the screen at a failed wait, say). */
 export class ReplyError extends TuiError {
   constructor(
@@ -82,7 +85,7 @@ export function blockParts(block: ScreenBlock, waitMissed = false): ReplyParts {
   const settleLine = blockSettle(block, waitMissed);
   const changed = block.diff.changedLines.length;
   if (block.after) {
-    const listAll = !block.fullScreenInstead && (changed <= MANY_ROWS || changed <= block.after.rows / 2);
+    const listAll = !block.fullScreenInstead && fewRows(changed, block.after.rows);
     const { cursor, highlights } = block.after;
     if (block.diff.identical) {
       // Listed again only when they moved (a selection drawn in colour can move while the text stays).
@@ -110,9 +113,7 @@ export function sinceShownParts(block: ScreenBlock, shown: ShownScreen): ReplyPa
   const after = block.after;
   if (!after || after.cols !== shown.cols || after.rows !== shown.rows) return undefined;
   const diff = diffSnapshots(shown, after);
-  const changed = diff.changedLines.length;
-  if (changed > MANY_ROWS && changed > after.rows / 2) return undefined;
-  if (diffSize(diff) > after.text.trimEnd().length + SCREEN_HEADING_CHARS) return undefined;
+  if (!fewRows(diff.changedLines.length, after.rows) || diffCostsMore(diff, after)) return undefined;
   const same = after.highlights.length > 0 && sameHighlights(shown.highlights, after.highlights);
   const part: DiffPart = {
     diff,

@@ -145,7 +145,7 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
     // read too, or a shell waiting on a pipeline it just started would look at rest with it unseen.
     if (reaping) {
       for (const child of childrenOf(pid)) {
-        if (queued.has(child)) continue;
+        if (queued.has(child) || queue.length >= MAX_PROCESSES) continue;
         queued.add(child);
         queue.push(child);
       }
