@@ -42,7 +42,8 @@ async function checked(name: string, args: Record<string, unknown> = {}) {
   return result;
 }
 
-const shell = async () => {
+/** A bash session at its prompt; `shown: false` leaves out the wait, so no reply has shown its screen yet. */
+const shell = async ({ shown = true } = {}) => {
   const started = await checked("start_session", {
     command: "bash",
     args: ["--norc", "--noprofile"],
@@ -50,7 +51,7 @@ const shell = async () => {
     cols: 60,
     rows: 12,
   });
-  await checked("wait_for_text", { sessionId: started.data.sessionId, pattern: "$" });
+  if (shown) await checked("wait_for_text", { sessionId: started.data.sessionId, pattern: "$" });
   return started.data.sessionId as string;
 };
 
@@ -152,14 +153,7 @@ describe("the text rendering", () => {
   });
 
   test("screenDetail auto: the screen until the model has one, then the rows changed since it", async () => {
-    const started = await checked("start_session", {
-      command: "bash",
-      args: ["--norc", "--noprofile"],
-      env: { PS1: "$ " },
-      cols: 60,
-      rows: 12,
-    });
-    const id = started.data.sessionId as string;
+    const id = await shell({ shown: false });
     // nothing shown yet: the whole after-screen
     const first = await c.call("send_text", { sessionId: id, text: "echo one\r", waitFor: { pattern: "one\n$" } });
     expect(first.text).toContain("Screen (60x12, cursor 2,2):\n$ echo one\none\n$");
