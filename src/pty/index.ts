@@ -9,6 +9,7 @@ import type { PtyBackend } from "./types.ts";
 export type { PtyBackend, PtyExit, PtyProcess, PtySpawnOptions } from "./types.ts";
 export { bytesRead, descendants } from "./process-tree.ts";
 export { deliverSignal, processRunning } from "./signal.ts";
+export { SlaveWriter } from "./slave-write.ts";
 export { OWNER_VARIABLE, startWatchdog } from "./watchdog.ts";
 
 let cached: Promise<PtyBackend> | undefined;

@@ -5,7 +5,8 @@
  *
  * The burst is over when everything the program wrote is parsed, no synchronized update is open, and
  * a look at the program (the ready oracle's, made at once) finds it waiting for input again (read,
- * poll, select, epoll) with all it wrote since the match read, after INPUT_QUIET_MS without output,
+ * poll, select, epoll) with all it wrote since the match read (by its byte counters, or a fence
+ * raised behind its output: output-fence.ts), after INPUT_QUIET_MS without output,
  * or not running after FRAME_QUIET_MS; where it cannot be looked at, after BLIND_QUIET_MS without
  * output. At most FRAME_FINISH_MS.
  *
@@ -19,6 +20,7 @@
  * writes. Nor is the rest the oracle learnt: a settle that ran while the program slept inside its
  * burst takes that sleep for its rest.
  */
+import { FenceDrain } from "./output-fence.ts";
 import { foregroundActivity } from "./ready/oracle.ts";
 import type { Session } from "./session.ts";
 
@@ -53,9 +55,12 @@ export async function finishFrame(session: Session, signal?: AbortSignal): Promi
   // on must have reached us before the frame is taken as done (the reader can lag on a loaded machine).
   const base = { wchar: foregroundActivity(session)?.wchar, bytes: session.bytesOut };
   // Taken before the program's answer to the input arrived, the base may already count answer bytes
-  // still on their way to us: then "all it wrote since is read" proves nothing, and quiet decides.
+  // still on their way to us: then "all it wrote since is read" proves nothing, and a fence decides.
   const baseBeforeAnswer = session.lastOutputAt < session.lastInputAt;
-  const drained = (wchar: number) => base.wchar === undefined || session.bytesOut - base.bytes >= wchar - base.wchar;
+  const counted = (wchar: number) =>
+    !baseBeforeAnswer && (base.wchar === undefined || session.bytesOut - base.bytes >= wchar - base.wchar);
+  // Its writes to files and pipes count in wchar too: a fence raised behind its output says it is in.
+  const fenced = new FenceDrain(session.fence);
   const over = (): boolean => {
     const emulator = session.emulator;
     if (!session.running) return true;
@@ -73,7 +78,9 @@ export async function finishFrame(session: Session, signal?: AbortSignal): Promi
     const activity = foregroundActivity(session);
     if (activity === undefined) return quietFor >= BLIND_QUIET_MS;
     if (activity.running) return false;
-    return (activity.input && !baseBeforeAnswer && drained(activity.wchar)) || quietFor >= FRAME_QUIET_MS;
+    return (
+      (activity.input && (counted(activity.wchar) || fenced.drained(activity.writes))) || quietFor >= FRAME_QUIET_MS
+    );
   };
   let unfinished = false;
   for (;;) {

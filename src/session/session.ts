@@ -1,5 +1,5 @@
 /** A Session is one child process in a PTY, its emulator, its raw output ring, and its lifecycle. */
-import { bytesRead, descendants, type PtyBackend, type PtyExit, type PtyProcess } from "../pty/index.ts";
+import { bytesRead, descendants, SlaveWriter, type PtyBackend, type PtyExit, type PtyProcess } from "../pty/index.ts";
 import type { Emulator } from "../term/emulator.ts";
 import type { TerminalModes } from "../term/types.ts";
 import { Listeners } from "../util/listeners.ts";
@@ -11,6 +11,7 @@ import { InputHistory } from "./history.ts";
 import { InputCap } from "./input-cap.ts";
 import { InputStarts, type InputSource } from "./input-starts.ts";
 import type { ReadyOracle } from "./ready/oracle.ts";
+import { OutputFence } from "./output-fence.ts";
 import { launchOf, type SessionConfig, type SessionState } from "./session-config.ts";
 import { SessionTerminal } from "./session-terminal.ts";
 
@@ -62,6 +63,8 @@ export class Session {
   readyOracle: ReadyOracle | undefined;
   /** What layers above this one keep of the session (SessionExtras). */
   readonly extras: Partial<SessionExtras> = {};
+  /** Marks in the output stream that say all the program wrote before them has been received (output-fence.ts). */
+  readonly fence: OutputFence;
 
   /** Spawn the child in a PTY of the backend; resolves once it runs. */
   static async start(config: SessionConfig, backend: PtyBackend): Promise<Session> {
@@ -90,6 +93,7 @@ export class Session {
       (data) => this.replyToApp(data),
     );
     this.pty = pty;
+    this.fence = new OutputFence(new SlaveWriter(() => pty.pid));
     this.inputCap = new InputCap(this.id, () => bytesRead([this.pid, ...descendants(this.pid)]));
     this.pty.onData((chunk) => this.handleOutput(chunk));
     this.pty.onExit((exit) => void this.handleExit(exit));
@@ -260,7 +264,13 @@ export class Session {
     this.pty.write(bytes);
   }
 
-  private handleOutput(chunk: Uint8Array): void {
+  private handleOutput(received: Uint8Array): void {
+    const { bytes: chunk, cut } = this.fence.cut(received);
+    if (cut > 0) this.pty.consumed(cut); // the server's own fences: nothing to parse
+    if (chunk.length > 0) this.deliver(chunk);
+  }
+
+  private deliver(chunk: Uint8Array): void {
     this.lastOutputAt = performance.now();
     const bytes = chunk.length;
     // Reporting parsed bytes back is what lets the PTY layer read on (flow control, src/pty/flow.ts).
@@ -275,6 +285,9 @@ export class Session {
   }
 
   private async handleExit(exit: PtyExit): Promise<void> {
+    // A fence's possible start held back at the very end was the program's after all.
+    const held = this.fence.release();
+    if (held !== undefined) this.deliver(held);
     // Exit is reported only after the parser has taken the final bytes, so the tail is on screen.
     await this.terminal.flushed();
     this.terminal.keepFinal();

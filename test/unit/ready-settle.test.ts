@@ -58,6 +58,10 @@ function rig() {
     since: 0,
     onLook: () => {},
     onFlush: () => {},
+    /** Fences can be raised (output-fence.ts); `raised` of them were, the first `fencePassed` came back. */
+    fences: false,
+    raised: 0,
+    fencePassed: 0,
   };
   const session = {
     running: true,
@@ -66,6 +70,11 @@ function rig() {
     lastOutputAt: -1e9,
     whenExited: () => exited.promise,
     emulator: { flushed: async () => void (log.push("flush"), state.onFlush()) },
+    // No fence can be raised unless a test says so (fenceRaised / fencePassed).
+    fence: {
+      raise: () => (state.fences ? (log.push("fence"), ++state.raised) : undefined),
+      passed: (seq: number) => state.fencePassed >= seq,
+    },
   };
   const group = {
     available: true,
@@ -255,6 +264,50 @@ test("output that never arrives: settled 100 ms after the rest began, looking ev
   await advance(99);
   expect(settled.done).toBe(false);
   expect(looks).toHaveLength(100);
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test("output the counters cannot account for (files, pipes): settled once a fence raised at rest comes back", async () => {
+  const { state, log, start } = rig();
+  state.fences = true;
+  state.next = look({ [PID]: [5, 40] });
+  const settled = start(baseline());
+  await flush();
+  expect(log.filter((l) => l === "fence")).toHaveLength(1); // raised at the first look at rest
+  await advance(5);
+  expect(settled.done).toBe(false);
+  state.fencePassed = 1;
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+  expect(log.filter((l) => l === "fence")).toHaveLength(1);
+});
+
+test("a write after the fence's look takes a new fence: the old one proves nothing about it", async () => {
+  const { state, log, start } = rig();
+  state.fences = true;
+  state.next = look({ [PID]: [5, 40] });
+  const settled = start(baseline());
+  await advance(2);
+  state.next = look({ [PID]: [5, 41] }); // it wrote once more, and is back at rest
+  state.fencePassed = 1;
+  await advance(1);
+  expect(settled.done).toBe(false);
+  expect(log.filter((l) => l === "fence")).toHaveLength(2);
+  await advance(3);
+  expect(settled.done).toBe(false);
+  state.fencePassed = 2;
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test("a fence that never comes back: the drain grace still ends the wait", async () => {
+  const { state, start } = rig();
+  state.fences = true;
+  state.next = look({ [PID]: [5, 40] });
+  const settled = start(baseline());
+  await advance(99);
+  expect(settled.done).toBe(false);
   await advance(1);
   expect(settled.value).toMatchObject({ settledBy: "idle" });
 });

@@ -9,13 +9,25 @@ import { FirstInputGate, type Held } from "./first-input.ts";
 import { ForegroundLooker } from "./foreground.ts";
 import type { AtRest, Baseline, Busy, ReadyOutcome } from "./outcome.ts";
 import { OwnWrites } from "./own-writes.ts";
-import type { Look } from "./reading.ts";
+import { writesOf, type Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
 import { settle, type SettleParts } from "./settle.ts";
 import { certainRest, learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 
 export type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
 export type { Held } from "./first-input.ts";
+
+/** What the foreground group does at a look (activityNow). */
+export interface Activity {
+  /** A thread runs (or is in disk sleep). */
+  running: boolean;
+  /** The group waits for input. */
+  input: boolean;
+  /** Bytes its processes have written (wchar), summed. */
+  wchar: number;
+  /** Its processes and each one's wchar (reading.ts writesOf), for a fence (output-fence.ts FenceDrain). */
+  writes: string;
+}
 
 export class ReadyOracle {
   private readonly group: ForegroundLooker;
@@ -103,13 +115,12 @@ export class ReadyOracle {
     return { settledBy: periodic ? "periodic" : "idle" };
   }
 
-  /** One look, for a fixed or waitFor settle: is the program at rest now? Undefined when unknown. */
   /**
    * A look now: does a thread of the foreground group run, and does the group wait for input (every
    * process's main thread in an input wait or waiting on another thread, one of them for input)?
    * (foregroundActivity)
    */
-  activityNow(): { running: boolean; input: boolean; wchar: number } | undefined {
+  activityNow(): Activity | undefined {
     const seen = this.group.guarded(() => this.group.lookNow());
     if (seen === undefined) return undefined;
     const running = seen.threads.some((t) => t.activity.kind === "running" || t.activity.kind === "disk");
@@ -121,9 +132,10 @@ export class ReadyOracle {
       mains.some((a) => waitKind(a) === "input");
     let wchar = 0;
     for (const io of seen.io.values()) wchar += io.wchar;
-    return { running, input, wchar };
+    return { running, input, wchar, writes: writesOf(seen) };
   }
 
+  /** One look, for a fixed or waitFor settle: is the program at rest now? Undefined when unknown. */
   atRestNow(): { atRest: boolean; busy?: Busy; program?: string } | undefined {
     // Without a known rest a timer wait cannot be judged (bun idles on a 1 s timer): unknown.
     if (!this.available || !this.session.running || this.rests.restGroup === undefined) return undefined;
@@ -141,7 +153,7 @@ export class ReadyOracle {
  * its processes have written (wchar); undefined when the oracle cannot look. Frame finishing (frame-finish.ts) asks it so that a writer the scheduler has not run,
  * or one that sleeps between two writes of a frame, is not taken for done.
  */
-export function foregroundActivity(session: Session): { running: boolean; input: boolean; wchar: number } | undefined {
+export function foregroundActivity(session: Session): Activity | undefined {
   const oracle = readyOracle(session);
   if (!oracle.available || !session.running) return undefined;
   return oracle.activityNow();

@@ -155,6 +155,11 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
   return result;
 }
 
+/** The processes of a look and the bytes each has written: equal for two looks when none wrote between them. */
+export function writesOf(seen: Look): string {
+  return [...seen.io].map(([pid, io]) => `${pid}:${io.wchar}`).join();
+}
+
 /** Waits that end only when a child changes state. */
 const REAPING = new Set(["wait4", "waitid"]);
 

@@ -3,11 +3,12 @@
  * input, is back at rest and its output has reached the emulator, or the cap passes.
  */
 import { cancelled } from "../../errors.ts";
+import { FenceDrain } from "../output-fence.ts";
 import type { Session } from "../session.ts";
 import type { ForegroundLooker } from "./foreground.ts";
 import type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
 import { procCost } from "./proc.ts";
-import type { Look } from "./reading.ts";
+import { writesOf, type Look } from "./reading.ts";
 import type { RestModel } from "./rest-model.ts";
 import { learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 
@@ -22,8 +23,8 @@ export const NO_RESPONSE_MS = 250;
  * Back at rest, output the program wrote may still be on its way to the emulator (the PTY's reader
  * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores,
  * and up to 102 ms beside two busy loops per core in bench/reader-lag.ts).
- * Wait for it until the bytes received cover the bytes written, or at most this long (a program that
- * also writes files or eventfds never reaches that).
+ * Wait for it until the bytes received cover the bytes written or a fence raised behind it comes back,
+ * or at most this long (a fence cannot be raised while the terminal's output is stopped).
  */
 const DRAIN_GRACE_MS = 100;
 /** Looks are 1 ms apart at first, then an eighth of the time waited so far, at most this far apart. */
@@ -80,6 +81,7 @@ export async function settle(
   const bytesAtStart = baseline?.bytesOut ?? session.bytesOut;
   rests.stopWatching();
   let known = base;
+  const fenced = new FenceDrain(session.fence);
   let restSince: { at: number; bytes: number } | undefined;
   // Back at rest on a short tick, the settle waits for the tick's next wake-up, at most one period:
   // a timer the input set that falls in that period then shows (off the tick's grid). Later work
@@ -105,11 +107,11 @@ export async function settle(
     rests.notePhase(seen);
     const responded = base === undefined || respondedTo(parts, base, seen, bytesAtStart, now - since);
     if (busy === undefined && responded) {
+      // At rest: has what it wrote reached us? The counters say so when it wrote to the terminal only;
+      // otherwise a fence raised behind its output says so when it comes back.
+      const allIn = drained(session, base, seen, bytesAtStart) || fenced.drained(writesOf(seen));
       if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut };
-      else if (
-        session.bytesOut === restSince.bytes &&
-        (drained(session, base, seen, bytesAtStart) || now - restSince.at >= DRAIN_GRACE_MS)
-      ) {
+      else if (session.bytesOut === restSince.bytes && (allIn || now - restSince.at >= DRAIN_GRACE_MS)) {
         await session.emulator.flushed();
         const tick = held ? undefined : parts.shortTick(seen);
         if (tick !== undefined && hold === undefined)
