@@ -78,9 +78,9 @@ export async function finishFrame(session: Session, signal?: AbortSignal): Promi
     const activity = foregroundActivity(session);
     if (activity === undefined) return quietFor >= BLIND_QUIET_MS;
     if (activity.running) return false;
-    return (
-      (activity.input && (counted(activity.wchar) || fenced.drained(activity.writes))) || quietFor >= FRAME_QUIET_MS
-    );
+    if (activity.input && (counted(activity.wchar) || fenced.drained(activity.writes))) return true;
+    // Quiet proves nothing while a fence is on its way: the reader may lag behind the program.
+    return quietFor >= FRAME_QUIET_MS && !(activity.input && fenced.coming(activity.writes));
   };
   let unfinished = false;
   for (;;) {

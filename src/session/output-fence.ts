@@ -12,9 +12,14 @@
  */
 import type { SlaveWriter } from "../pty/slave-write.ts";
 
-/** A fence not back this long is taken as lost (output flushed, tty hung up): the cut stops holding for it. */
-const LOST_AFTER_MS = 5000;
+/**
+ * A fence not back this long is taken as lost (the program flushed its output, the tty hung up): waits
+ * stop counting on it, and the cut no longer holds back a chunk's end for it.
+ */
+export const FENCE_LOST_MS = 1000;
 const SEQ_DIGITS = 8;
+/** Fences out at once that are remembered; more means many looks' fences are lost, and older ones are forgotten. */
+const MAX_OUT = 32;
 const ESC = 0x1b;
 
 export class OutputFence {
@@ -22,8 +27,8 @@ export class OutputFence {
   private readonly head: Uint8Array;
   private raised = 0;
   private passedSeq = 0;
-  /** When the newest unreturned fence was raised (0: none out). */
-  private outSince = 0;
+  /** When each fence still out was raised (at most MAX_OUT: older ones are taken as lost). */
+  private readonly out = new Map<number, number>();
   /** The start of a fence held back from the end of a chunk, until the next chunk says whether it is one. */
   private held: Uint8Array | undefined;
   private broken = false;
@@ -50,7 +55,8 @@ export class OutputFence {
       return undefined;
     }
     this.raised = seq;
-    this.outSince = performance.now();
+    this.out.set(seq, performance.now());
+    if (this.out.size > MAX_OUT) this.out.delete(this.out.keys().next().value!);
     return seq;
   }
 
@@ -59,14 +65,21 @@ export class OutputFence {
     return this.passedSeq >= seq;
   }
 
+  /** Fence `seq` is still on its way: not back, and not yet taken as lost. */
+  coming(seq: number): boolean {
+    const raisedAt = this.out.get(seq);
+    return raisedAt !== undefined && performance.now() - raisedAt < FENCE_LOST_MS;
+  }
+
   /**
-   * The program's own bytes of an output chunk, fences cut out. While a fence is out, a chunk ending
-   * in what may be a fence's start keeps that start back for the next chunk. `cut` counts the bytes
+   * The program's own bytes of an output chunk, fences cut out. While a fence is coming, a chunk
+   * ending in what may be a fence's start keeps that start back for the next chunk (a lost fence's
+   * start, should it come after all, goes to the screen, where it is an ignored CSI). `cut` counts the bytes
    * removed (fences); bytes held back come out with a later chunk.
    */
   cut(chunk: Uint8Array): { bytes: Uint8Array; cut: number } {
-    const out = this.outSince > 0 && performance.now() - this.outSince < LOST_AFTER_MS;
-    if (!out && this.held === undefined) return { bytes: chunk, cut: 0 };
+    if (this.passedSeq >= this.raised && this.held === undefined) return { bytes: chunk, cut: 0 };
+    const coming = this.coming(this.raised);
     let data = chunk;
     if (this.held !== undefined) {
       data = new Uint8Array(this.held.length + chunk.length);
@@ -88,18 +101,19 @@ export class OutputFence {
         continue;
       }
       kept.push(data.subarray(from, at));
-      this.passedSeq = Math.max(
-        this.passedSeq,
-        Number(new TextDecoder().decode(data.subarray(end - 1 - SEQ_DIGITS, end - 1))),
-      );
-      if (this.passedSeq >= this.raised) this.outSince = 0;
+      this.pass(Number(new TextDecoder().decode(data.subarray(end - 1 - SEQ_DIGITS, end - 1))));
       cut += end - at;
       from = end;
     }
-    const holdFrom = out ? this.partialStart(data, from) : data.length;
+    const holdFrom = coming ? this.partialStart(data, from) : data.length;
     kept.push(data.subarray(from, holdFrom));
     if (holdFrom < data.length) this.held = data.slice(holdFrom);
     return { bytes: kept.length === 1 ? kept[0]! : concat(kept), cut };
+  }
+
+  private pass(seq: number): void {
+    this.passedSeq = Math.max(this.passedSeq, seq);
+    for (const out of this.out.keys()) if (out <= this.passedSeq) this.out.delete(out);
   }
 
   /** Bytes held back as a possible fence's start; at the end of output they are the program's. */
@@ -168,5 +182,13 @@ export class FenceDrain {
     if (this.pending?.writes === writes) return this.pending.seq !== undefined && this.fence.passed(this.pending.seq);
     this.pending = { seq: this.fence.raise(), writes };
     return false;
+  }
+
+  /**
+   * A fence raised for these writes is on its way: a wait must not give up on the output for quiet
+   * alone (under load the reader lags past any fixed grace), until the fence is taken as lost.
+   */
+  coming(writes: string): boolean {
+    return this.pending?.writes === writes && this.pending.seq !== undefined && this.fence.coming(this.pending.seq);
   }
 }

@@ -3,9 +3,9 @@
  * whole and in order (a start that is not a fence included), and a fence counts as passed only once
  * it has come through.
  */
-import { expect, test } from "bun:test";
+import { expect, jest, test } from "bun:test";
 import type { SlaveWriter } from "../../src/pty/slave-write.ts";
-import { OutputFence } from "../../src/session/output-fence.ts";
+import { FENCE_LOST_MS, FenceDrain, OutputFence } from "../../src/session/output-fence.ts";
 
 const text = new TextEncoder();
 const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString("latin1");
@@ -90,4 +90,27 @@ test("a fence that cannot be written is not raised; a torn one ends fences for t
   room = 100;
   expect(torn.fence.raise()).toBeUndefined();
   expect(torn.written).toHaveLength(1);
+});
+
+test("a fence not back within FENCE_LOST_MS is taken as lost: not coming, and chunk ends no longer held", () => {
+  jest.useFakeTimers();
+  try {
+    jest.advanceTimersByTime(10_000);
+    const { fence, written } = fenceOnList();
+    const seq = fence.raise()!;
+    const drain = new FenceDrain(fence);
+    expect(drain.drained("p:1")).toBe(false); // raises a second fence for this look
+    expect(drain.coming("p:1")).toBe(true);
+    expect(drain.coming("p:2")).toBe(false); // another look's writes: that fence says nothing of them
+    expect(fence.coming(seq)).toBe(true); // the first, raised by hand, too
+    expect(latin1(fence.cut(text.encode("a\x1b")).bytes)).toBe("a"); // the ESC may start the fence
+    jest.advanceTimersByTime(FENCE_LOST_MS);
+    expect(drain.coming("p:1")).toBe(false);
+    expect(latin1(fence.cut(text.encode("b\x1b")).bytes)).toBe("\x1bb\x1b"); // held ESC, then nothing held
+    // should it come after all, it is still cut, and passes
+    expect(latin1(fence.cut(written[1]!).bytes)).toBe("");
+    expect(drain.drained("p:1")).toBe(true);
+  } finally {
+    jest.useRealTimers();
+  }
 });

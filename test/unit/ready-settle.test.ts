@@ -62,6 +62,7 @@ function rig() {
     fences: false,
     raised: 0,
     fencePassed: 0,
+    fenceLost: false,
   };
   const session = {
     running: true,
@@ -74,6 +75,7 @@ function rig() {
     fence: {
       raise: () => (state.fences ? (log.push("fence"), ++state.raised) : undefined),
       passed: (seq: number) => state.fencePassed >= seq,
+      coming: (seq: number) => state.fencePassed < seq && !state.fenceLost,
     },
   };
   const group = {
@@ -301,13 +303,14 @@ test("a write after the fence's look takes a new fence: the old one proves nothi
   expect(settled.value).toMatchObject({ settledBy: "idle" });
 });
 
-test("a fence that never comes back: the drain grace still ends the wait", async () => {
+test("a fence on its way is waited for past the drain grace; once taken as lost, the grace ends the wait", async () => {
   const { state, start } = rig();
   state.fences = true;
   state.next = look({ [PID]: [5, 40] });
   const settled = start(baseline());
-  await advance(99);
+  await advance(300);
   expect(settled.done).toBe(false);
+  state.fenceLost = true;
   await advance(1);
   expect(settled.value).toMatchObject({ settledBy: "idle" });
 });

@@ -23,8 +23,8 @@ export const NO_RESPONSE_MS = 250;
  * Back at rest, output the program wrote may still be on its way to the emulator (the PTY's reader
  * thread can be starved for tens of ms on a loaded machine: measured 20+ ms at load 14 on 2 cores,
  * and up to 102 ms beside two busy loops per core in bench/reader-lag.ts).
- * Wait for it until the bytes received cover the bytes written or a fence raised behind it comes back,
- * or at most this long (a fence cannot be raised while the terminal's output is stopped).
+ * Wait for it until the bytes received cover the bytes written or a fence raised behind it comes back.
+ * Where no fence could be raised (the terminal's output stopped) or one was lost, wait at most this long.
  */
 const DRAIN_GRACE_MS = 100;
 /** Looks are 1 ms apart at first, then an eighth of the time waited so far, at most this far apart. */
@@ -109,9 +109,15 @@ export async function settle(
     if (busy === undefined && responded) {
       // At rest: has what it wrote reached us? The counters say so when it wrote to the terminal only;
       // otherwise a fence raised behind its output says so when it comes back.
-      const allIn = drained(session, base, seen, bytesAtStart) || fenced.drained(writesOf(seen));
+      const writes = writesOf(seen);
+      const allIn = drained(session, base, seen, bytesAtStart) || fenced.drained(writes);
       if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut };
-      else if (session.bytesOut === restSince.bytes && (allIn || now - restSince.at >= DRAIN_GRACE_MS)) {
+      // Without a fence on its way, output not in after the grace is taken as never coming (a program
+      // that writes while its output is stopped); with one, the fence is waited for.
+      else if (
+        session.bytesOut === restSince.bytes &&
+        (allIn || (!fenced.coming(writes) && now - restSince.at >= DRAIN_GRACE_MS))
+      ) {
         await session.emulator.flushed();
         const tick = held ? undefined : parts.shortTick(seen);
         if (tick !== undefined && hold === undefined)
