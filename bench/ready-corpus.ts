@@ -1,18 +1,21 @@
 #!/usr/bin/env bun
 /**
- * The ready oracle on its corpus (test/fixtures/corpus/cases.ts): `bun run bench:ready-corpus
- * [--quick] [--idle|--loaded] [--only=WORD]`. Every case runs at idle and again beside a CPU hog on
+ * The ready oracle on its corpus (test/fixtures/corpus/cases.ts, fresh.ts): `bun run bench:ready-corpus
+ * [--quick] [--idle|--loaded] [--only=WORD] [--part=tuned|heldout|fresh]`. Every case runs at idle and again beside a CPU hog on
  * each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
  * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
  * settle took beyond the moment the answer was written (from the raw output) and beyond the program's
  * last write before the after-screen (a shell's prompt: the command's real end). Reported per class,
- * with the held-out cases apart, and the machine's load average with every table.
+ * with the held-out cases apart, and the machine's load average with every table. The fresh held-out
+ * part (fresh.ts: programs written after the first held-out part was looked at) is a third table,
+ * also never per case. `--part` runs one part only (all three by default).
  */
 import { loadavg } from "node:os";
 import type { ScreenBlock } from "../src/session/observe.ts";
 import type { SessionRegistry } from "../src/session/registry.ts";
 import type { Session } from "../src/session/session.ts";
 import { buildCorpus, corpus, type CorpusCase } from "../test/fixtures/corpus/cases.ts";
+import { freshCorpus } from "../test/fixtures/corpus/fresh.ts";
 import { benchRegistry, countsText, percentile, press, startCpuHogs, startProgram, waitReady } from "./helpers.ts";
 
 const argv = process.argv.slice(2);
@@ -20,6 +23,20 @@ const QUICK = argv.includes("--quick");
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const passes = argv.includes("--idle") ? ["idle"] : argv.includes("--loaded") ? ["loaded"] : ["idle", "loaded"];
 const INPUTS = QUICK ? 2 : 4;
+type Part = "tuned" | "heldout" | "fresh";
+const PARTS: Part[] = ["tuned", "heldout", "fresh"];
+const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
+if (partArg !== undefined && !PARTS.includes(partArg as Part)) {
+  console.error(`--part must be one of ${PARTS.join(", ")}`);
+  process.exit(2);
+}
+const parts = partArg === undefined ? PARTS : [partArg as Part];
+const partOf = (c: CorpusCase): Part => (c.fresh ? "fresh" : c.heldOut ? "heldout" : "tuned");
+const TITLES: Record<Part, string> = {
+  tuned: "tuned part",
+  heldout: "held-out part",
+  fresh: "fresh held-out part (stop 33, never tuned on)",
+};
 
 interface Row {
   premature: number;
@@ -81,7 +98,7 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     if (!missing && markedAt !== undefined) r.over.push(Math.max(0, block.totalMs - (markedAt - start)));
     if (!missing && lastWrite !== undefined) r.overLast.push(Math.max(0, block.totalMs - (lastWrite - start)));
   }
-  if (missing && process.env.CORPUS_DEBUG && !c.heldOut)
+  if (missing && process.env.CORPUS_DEBUG && !c.heldOut && !c.fresh)
     console.log(
       `  premature: ${c.name} #${n} ${block.settledBy} after ${block.waitedMs} ms`,
       JSON.stringify(block.busy),
@@ -107,12 +124,17 @@ function table(title: string, rows: Map<string, Row>): void {
 }
 
 const built = buildCorpus();
-const cases = corpus(built).filter(
-  (c) => (only === undefined || c.name.includes(only)) && Bun.which(c.command) !== null,
+// A fresh case also needs its `needs` tool (a shell case's command is the shell).
+const runnable = (c: CorpusCase) =>
+  Bun.which(c.command) !== null && (!c.fresh || c.needs === undefined || Bun.which(c.needs) !== null);
+const inParts = [...corpus(built), ...(parts.includes("fresh") ? freshCorpus(built) : [])].filter((c) =>
+  parts.includes(partOf(c)),
 );
-const skipped = corpus(built).length - cases.length;
+const cases = inParts.filter((c) => (only === undefined || c.name.includes(only)) && runnable(c));
+const skipped = inParts.length - cases.length;
+const fresh = cases.filter((c) => c.fresh).length;
 console.log(
-  `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut).length} held out), ${INPUTS} inputs each` +
+  `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut && !c.fresh).length} held out${fresh ? `, ${fresh} fresh` : ""}), ${INPUTS} inputs each` +
     `${built.go ? "" : "; go absent"}${built.ncurses ? "" : "; gcc/ncurses absent"}${skipped ? `; ${skipped} skipped` : ""}`,
 );
 const registry = benchRegistry("auto");
@@ -121,17 +143,16 @@ for (const pass of passes) {
   const stopHogs = pass === "loaded" ? startCpuHogs(2) : undefined;
   const started = performance.now();
   const load: number[] = [];
-  const tuned = new Map<string, Row>();
-  const heldOut = new Map<string, Row>();
+  const groups: Record<Part, Map<string, Row>> = { tuned: new Map(), heldout: new Map(), fresh: new Map() };
   const perCase = new Map<string, Row>();
   for (const c of cases) {
-    const group = c.heldOut ? heldOut : tuned;
+    const group = groups[partOf(c)];
     const klass = group.get(c.class) ?? row();
     group.set(c.class, klass);
     const all = group.get("all") ?? row();
     const mine = row();
-    // Held-out cases are reported only as their part's classes, never one by one.
-    if (!c.heldOut) perCase.set(c.name, mine);
+    // Held-out and fresh cases are reported only as their part's classes, never one by one.
+    if (!c.heldOut && !c.fresh) perCase.set(c.name, mine);
     await runCase(registry, c, [klass, all, mine]);
     load.push(loadavg()[0]!);
     group.delete("all");
@@ -140,8 +161,15 @@ for (const pass of passes) {
   stopHogs?.();
   const seconds = Math.round((performance.now() - started) / 1000);
   const loadText = `load average ${Math.min(...load).toFixed(1)}-${Math.max(...load).toFixed(1)} on ${navigator.hardwareConcurrency} cores`;
-  table(`${pass}${stopHogs ? " (a CPU hog on each core)" : ""}, tuned part, ${loadText}, ${seconds} s`, tuned);
-  table(`${pass}, held-out part`, heldOut);
+  // The first part shown carries the pass's load and time.
+  parts.forEach((part, i) =>
+    table(
+      i === 0
+        ? `${pass}${stopHogs ? " (a CPU hog on each core)" : ""}, ${TITLES[part]}, ${loadText}, ${seconds} s`
+        : `${pass}, ${TITLES[part]}`,
+      groups[part],
+    ),
+  );
   if (process.env.CORPUS_CASES) table(`${pass}, per case (tuned part only)`, perCase);
 }
 await registry.shutdown(200);
