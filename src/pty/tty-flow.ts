@@ -8,8 +8,9 @@
  * session. Linux only for now: the slave's path comes from /proc/<pid>/fd, and TCOOFF/TCOON have
  * Linux's values. Elsewhere `ttyFlow()` is undefined and each session gets a reader that blocks.
  */
-import { dlopen, FFIType } from "bun:ffi";
+import { FFIType } from "bun:ffi";
 import { closeSync, constants, openSync, readlinkSync } from "node:fs";
+import { loadLibc } from "../util/libc.ts";
 
 /** <termios.h> on Linux (glibc and musl). */
 const TCOOFF = 0;
@@ -22,21 +23,8 @@ export interface TtyFlow {
   resume(path: string): boolean;
 }
 
-function loadLibc(): { tcflow(fd: number, action: number): number } | undefined {
-  const names = ["libc.so.6", `libc.musl-${process.arch === "arm64" ? "aarch64" : "x86_64"}.so.1`];
-  for (const name of names) {
-    try {
-      return dlopen(name, { tcflow: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } }).symbols;
-    } catch {
-      // try the next name
-    }
-  }
-  return undefined;
-}
-
 function build(): TtyFlow | undefined {
-  if (process.platform !== "linux") return undefined;
-  const libc = loadLibc();
+  const libc = loadLibc({ tcflow: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } });
   if (libc === undefined) return undefined;
   const flow = (path: string, action: number): boolean => {
     let fd: number;

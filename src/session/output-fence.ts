@@ -179,7 +179,8 @@ export class FenceDrain {
   constructor(private readonly fence: OutputFence) {}
 
   drained(writes: string): boolean {
-    if (this.pending?.writes === writes) return this.pending.seq !== undefined && this.fence.passed(this.pending.seq);
+    if (this.pending?.writes === writes && this.pending.seq !== undefined) return this.fence.passed(this.pending.seq);
+    // none raised for this look yet, or none could be (output stopped for a moment): raise one now
     this.pending = { seq: this.fence.raise(), writes };
     return false;
   }

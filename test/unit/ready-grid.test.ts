@@ -78,7 +78,7 @@ test("a wait that was a sibling thread's rest is rest (a runtime moved the role 
 
 test("a rest on a timed wait for input under 1 s is a short tick: the settle cannot tell", () => {
   const rests = ticking();
-  expect(rests.shortTick(look(epoll(60, 1040)), false)).toEqual({ tickMs: 100, wake: `${PID}@1100` });
+  expect(rests.shortTick(look(epoll(60, 1040)), false)).toEqual({ tickMs: 100, wake: `${PID}@${1100 / 5}` });
   const long = new RestModel();
   long.remember(look(epoll(UNSURE_TICK_MS, 0)), false);
   expect(long.shortTick(look(epoll(UNSURE_TICK_MS, 0)), true)).toBeUndefined();

@@ -125,13 +125,30 @@ describe("aarch64 threads", () => {
     });
   });
 
-  test("clock_nanosleep with TIMER_ABSTIME is timed, its length unknown; wait4 rests", () => {
-    expect(look("aarch64", ARM.clockNanosleep)).toMatchObject({
+  test("clock_nanosleep with TIMER_ABSTIME: what is left of it on its clock (arg 0), unknown without one; wait4 rests", () => {
+    const line = parseSyscall(ARM.clockNanosleep); // CLOCK_MONOTONIC (1), TIMER_ABSTIME
+    const clocks: number[] = [];
+    const onClock = (clock: number) => (clocks.push(clock), clock === 1 ? 5000 : undefined);
+    expect(classify("aarch64", sleeping(), line, timeoutOf(5400), onClock)).toMatchObject({
       call: "clock_nanosleep",
       timed: true,
-      timeoutMs: undefined,
+      timeoutMs: 400,
     });
+    expect(clocks).toEqual([1]);
+    expect(classify("aarch64", sleeping(), line, timeoutOf(4000), onClock)).toMatchObject({ timeoutMs: 0 }); // due
+    expect(look("aarch64", ARM.clockNanosleep)).toMatchObject({ timed: true, timeoutMs: undefined });
     expect(judge(look("aarch64", ARM.wait4), undefined, true).rest).toBe(true);
+  });
+
+  test("futex: FUTEX_WAIT's timeout is relative; FUTEX_WAIT_BITSET's absolute on CLOCK_MONOTONIC, or CLOCK_REALTIME with its flag", () => {
+    const futex = (op: number) =>
+      parseSyscall(`202 0x55d0c4a0 ${`0x${op.toString(16)}`} 0x0 0x7f3a2c9fed40 0x0 0x0 0x0 0x0`);
+    const onClock = (clock: number) => (clock === 1 ? 1000 : clock === 0 ? 2000 : undefined);
+    const at = (op: number) => classify("x86_64", sleeping(), futex(op), timeoutOf(2500), onClock);
+    expect(at(0x80)).toMatchObject({ call: "futex", timed: true, timeoutMs: 2500 }); // FUTEX_WAIT | PRIVATE
+    expect(at(0x89)).toMatchObject({ timed: true, timeoutMs: 1500 }); // FUTEX_WAIT_BITSET | PRIVATE
+    expect(at(0x189)).toMatchObject({ timed: true, timeoutMs: 500 }); // ... | FUTEX_CLOCK_REALTIME
+    expect(at(0x86)).toMatchObject({ timed: true, timeoutMs: 500 }); // FUTEX_LOCK_PI: realtime
   });
 });
 

@@ -20,6 +20,7 @@
  */
 import type { ProcStat, ProcSyscall } from "./proc.ts";
 import { syscallInfo, type Arch, type WaitKind } from "./syscalls.ts";
+import type { EpollTimers } from "./timerfds.ts";
 
 export type ThreadActivity =
   | { kind: "running" }
@@ -34,6 +35,12 @@ export type ThreadActivity =
       timeoutMs?: number;
       /** When a timed wait ends, in ms of the scheduler's clock: when it went to sleep plus its timeout. */
       deadline?: number;
+      /** The timeout was absolute: timeoutMs is what was left of it at the look (so no deadline is put on it). */
+      absolute?: true;
+      /** A worker's timed futex: when it went to sleep (scheduler's clock), which changes once it has run. */
+      sleptAt?: number;
+      /** An epoll wait with a one-shot timerfd armed in its set: the nearest one's expiry and time left (timerfds.ts). */
+      oneShot?: { at: number; leftMs: number };
     };
 
 /** A thread's wait at rest, as remembered between inputs. */
@@ -43,6 +50,8 @@ export interface RestWait {
   timeoutMs?: number;
   /** Learnt at start-up (see docs/ready-oracle.md): a longer timed wait than this still counts as rest. */
   provisional?: boolean;
+  /** A one-shot timerfd armed at rest (an idle timeout): its expiry. The same timer later is no answer's. */
+  oneShotAt?: number;
 }
 
 export type BusyState = "running" | "sleeping" | "timer";
@@ -51,22 +60,31 @@ export type Verdict =
   | { rest: true; waitsForInput: boolean; timed: boolean }
   | { rest: false; state: BusyState; timerDueMs?: number; call?: string };
 
-/** futex operations whose timeout is relative (FUTEX_WAIT); the others take an absolute time. */
+/**
+ * futex operations (futex(2)): FUTEX_WAIT's timeout is relative; the others' absolute, on
+ * CLOCK_MONOTONIC unless FUTEX_CLOCK_REALTIME is set, and FUTEX_LOCK_PI's on CLOCK_REALTIME.
+ */
 const FUTEX_WAIT = 0;
+const FUTEX_LOCK_PI = 6;
+const FUTEX_CLOCK_REALTIME = 256n;
 const TIMER_ABSTIME = 1n;
+const CLOCK_REALTIME = 0;
+const CLOCK_MONOTONIC = 1;
 
 /** The low 32 bits of a register as a signed int: how an `int timeout` of -1 shows in /proc. */
 const int32 = (value: bigint): number => Number(BigInt.asIntN(32, value));
 
 /**
  * `readTimeout` reads a timeout passed by pointer (from /proc/<pid>/mem); it is called only for a
- * timed wait whose length matters.
+ * timed wait whose length matters. An absolute timeout's length is what is left of it by `clockNow`
+ * (ms on a clockid_t's clock, clock.ts).
  */
 export function classify(
   arch: Arch,
   stat: ProcStat,
   syscall: ProcSyscall | undefined,
   readTimeout: (address: bigint, type: "timeval" | "timespec") => number | undefined,
+  clockNow: (clock: number) => number | undefined = () => undefined,
 ): ThreadActivity {
   if ("TtZXx".includes(stat.state)) return { kind: "stopped" };
   if (stat.state === "R" || syscall === undefined || syscall.running) return { kind: "running" };
@@ -92,15 +110,26 @@ export function classify(
     }
     case "futex": {
       if (arg === 0n) return { ...wait, timed: false };
-      const relative = Number((syscall.args[1] ?? 0n) & 0x7fn) === FUTEX_WAIT;
-      return { ...wait, timed: true, timeoutMs: relative ? readTimeout(arg, "timespec") : undefined };
+      const flags = syscall.args[1] ?? 0n;
+      const op = Number(flags & 0x7fn);
+      const given = readTimeout(arg, "timespec");
+      if (op === FUTEX_WAIT) return { ...wait, timed: true, timeoutMs: given };
+      const clock = op === FUTEX_LOCK_PI || (flags & FUTEX_CLOCK_REALTIME) !== 0n ? CLOCK_REALTIME : CLOCK_MONOTONIC;
+      return { ...wait, timed: true, timeoutMs: left(given, clockNow(clock)), absolute: true };
     }
     default: {
       if (arg === 0n) return { ...wait, timed: false };
       const absolute = info.name === "clock_nanosleep" && ((syscall.args[1] ?? 0n) & TIMER_ABSTIME) !== 0n;
-      return { ...wait, timed: true, timeoutMs: absolute ? undefined : readTimeout(arg, timeout.type) };
+      const given = readTimeout(arg, timeout.type);
+      if (!absolute) return { ...wait, timed: true, timeoutMs: given };
+      return { ...wait, timed: true, timeoutMs: left(given, clockNow(Number(syscall.args[0] ?? 0n))), absolute: true };
     }
   }
+}
+
+/** What is left of an absolute timeout `at` when the clock reads `now` (0 once due), or undefined when either is unknown. */
+function left(at: number | undefined, now: number | undefined): number | undefined {
+  return at === undefined || now === undefined ? undefined : Math.max(0, Math.round(at - now));
 }
 
 /**
@@ -117,6 +146,25 @@ function unlikeRest(now: number | undefined, rest: RestWait): boolean {
   return now < restMs / 2 - 20 || now > restMs * 2 + 20;
 }
 
+/** A one-shot timerfd this close to the rest's expiry is the same timer. */
+const SAME_TIMER_MS = 5;
+
+/**
+ * Timers armed in the epoll set a wait is on (timerfds.ts): a periodic one makes the wait a loop's
+ * tick of its period, ending at the tick's next expiry (a deadline on CLOCK_MONOTONIC, not the
+ * scheduler's clock: this thread's phase is then kept on that clock); a one-shot one is kept for judge.
+ */
+export function withEpollTimers(activity: ThreadActivity, timers: EpollTimers): void {
+  if (activity.kind !== "wait") return;
+  if (timers.tickMs !== undefined && !(activity.timed && (activity.timeoutMs ?? Infinity) <= timers.tickMs)) {
+    activity.timed = true;
+    activity.timeoutMs = Math.round(timers.tickMs);
+    activity.absolute = true;
+    if (timers.tickAt !== undefined) activity.deadline = timers.tickAt;
+  }
+  if (timers.oneShot !== undefined) activity.oneShot = timers.oneShot;
+}
+
 export function judge(activity: ThreadActivity, rest: RestWait | undefined, mainThread: boolean): Verdict {
   switch (activity.kind) {
     case "stopped":
@@ -126,7 +174,13 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
     case "disk":
       return { rest: false, state: "sleeping" };
   }
-  const { waitKind, timed, nr, timeoutMs, call } = activity;
+  const { waitKind, timed, nr, timeoutMs, call, oneShot } = activity;
+  // A one-shot timer armed since the rest (none then, or another expiry): a timer the input set.
+  if (
+    oneShot !== undefined &&
+    !(rest?.oneShotAt !== undefined && Math.abs(rest.oneShotAt - oneShot.at) <= SAME_TIMER_MS)
+  )
+    return { rest: false, state: "timer", timerDueMs: Math.round(oneShot.leftMs), call };
   if (!timed && waitKind === "input") return { rest: true, waitsForInput: true, timed: false };
   if (!timed && waitKind === "other-thread") return { rest: true, waitsForInput: false, timed: false };
   if (call === "futex" && !mainThread) return { rest: true, waitsForInput: false, timed: false };
@@ -152,6 +206,7 @@ export function restOf(
     timed: activity.timed,
     timeoutMs: activity.timeoutMs,
     ...(provisional ? { provisional } : {}),
+    ...(activity.oneShot !== undefined ? { oneShotAt: activity.oneShot.at } : {}),
   };
   if (known === undefined || known.nr !== rest.nr || known.timed !== rest.timed) return rest;
   if (known.timeoutMs === undefined || rest.timeoutMs === undefined) return rest;

@@ -3,7 +3,8 @@
  * is doing, and the group's I/O counters. Bounded: at most MAX_PROCESSES processes and MAX_THREADS
  * threads are read per look (the rest are counted in `unread`, never judged).
  */
-import { type ThreadActivity, classify } from "./classify.ts";
+import { type ThreadActivity, classify, withEpollTimers } from "./classify.ts";
+import { epollTimers } from "./timerfds.ts";
 import {
   listProc,
   parseExecStart,
@@ -15,6 +16,7 @@ import {
   type ProcStat,
 } from "./proc.ts";
 import type { Arch } from "./syscalls.ts";
+import { clockNowMs } from "./clock.ts";
 import { descendants, walkTree } from "../../pty/process-tree.ts";
 
 const MAX_PROCESSES = 64;
@@ -131,12 +133,20 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
       const syscallText = blocked ? readProc(`${base}/syscall`) : undefined;
       const syscall = syscallText === undefined ? undefined : parseSyscall(syscallText);
       if (blocked && syscall === undefined) continue; // the thread ended between the two reads
-      const activity = classify(arch, stat, syscall, (address, type) => readTimeoutMs(pid, address, type));
-      if (activity.kind === "wait" && activity.timeoutMs !== undefined && activity.waitKind !== "other-thread") {
+      const activity = classify(arch, stat, syscall, (address, type) => readTimeoutMs(pid, address, type), clockNowMs);
+      if (activity.kind === "wait" && activity.call.startsWith("epoll_") && syscall?.running === false) {
+        const timers = epollTimers(pid, Number(syscall.args[0] ?? -1n));
+        if (timers !== undefined) withEpollTimers(activity, timers);
+      }
+      if (activity.kind === "wait" && activity.timed) {
         // When the wait ends: its phase against the rest's (rest-model.ts, the grid of a periodic loop).
-        const sched = readProc(`${base}/sched`);
+        const phased = activity.timeoutMs !== undefined && activity.waitKind !== "other-thread" && !activity.absolute;
+        // A worker parked with a deadline: whether it has run since (rest-model.ts, a new worker's timer).
+        const parked = activity.call === "futex" && Number(tid) !== pid;
+        const sched = phased || parked ? readProc(`${base}/sched`) : undefined;
         const sleptAt = sched === undefined ? undefined : parseExecStart(sched);
-        if (sleptAt !== undefined) activity.deadline = sleptAt + activity.timeoutMs;
+        if (sleptAt !== undefined && phased) activity.deadline = sleptAt + activity.timeoutMs!;
+        if (sleptAt !== undefined && parked) activity.sleptAt = sleptAt;
       }
       result.threads.push({ pid, tid: Number(tid), command, activity });
       if (activity.kind === "wait" && REAPING.has(activity.call)) reaping = true;

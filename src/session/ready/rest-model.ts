@@ -26,6 +26,10 @@ const FULL_PERIOD = 0.9;
  * are taken as rests: work hidden behind them would come a second or more later.
  */
 export const UNSURE_TICK_MS = 1000;
+/** The unit a wake-up's time is compared in (shortTick). */
+const WAKE_STEP_MS = 5;
+/** New workers' timers followed in one settle (see newWorkerTimer); more are taken as rest. */
+const MAX_NEW_TIMERS = 64;
 /** Sibling threads whose rests a thread's wait is also judged against (see verdict). */
 const MAX_SIBLINGS = 32;
 
@@ -44,6 +48,11 @@ export class RestModel {
   private readonly phase = new Map<number, number>();
   /** Per process, its threads with a rest (at most MAX_SIBLINGS each). */
   private readonly threadsOf = new Map<number, number[]>();
+  /**
+   * Worker threads with no rest, seen in a timed futex due within UNSURE_TICK_MS during this settle:
+   * when each went to sleep (see newWorkerTimer).
+   */
+  private readonly newTimers = new Map<number, number>();
   /** Per thread, the timed input wait it is in during this settle, and its process's wchar then. */
   private readonly watching = new Map<number, { key: string; wchar: number; left: boolean }>();
 
@@ -90,7 +99,8 @@ export class RestModel {
       const period = Math.max(this.rest.get(thread.tid)?.timeoutMs ?? 0, a.timeoutMs ?? 0);
       if (period <= 0 || period >= UNSURE_TICK_MS) continue;
       tickMs = Math.min(tickMs ?? period, period);
-      wakes.push(`${thread.tid}@${a.deadline ?? a.timeoutMs}`);
+      // in steps of WAKE_STEP_MS: a timerfd tick's deadline is read anew at each look, with a little jitter
+      wakes.push(`${thread.tid}@${a.deadline === undefined ? a.timeoutMs : Math.round(a.deadline / WAKE_STEP_MS)}`);
     }
     return tickMs === undefined ? undefined : { tickMs, wake: wakes.join() };
   }
@@ -119,7 +129,27 @@ export class RestModel {
     }
     const key = timedInputWait(thread);
     const learnt = key !== undefined && (this.quietWaits.get(thread.tid)?.get(key) ?? 0) >= QUIET_WAIT_REPEATS;
-    return !verdict.rest && learnt ? { rest: true, waitsForInput: true, timed: true } : verdict;
+    return !verdict.rest && learnt
+      ? { rest: true, waitsForInput: true, timed: true }
+      : this.newWorkerTimer(thread, verdict);
+  }
+
+  /**
+   * A worker thread parked on a timed futex rests (judge: runtimes park their helpers with deadlines),
+   * unless it was never seen at rest and its wait ends within UNSURE_TICK_MS: a thread the input
+   * started to run work later (Python's threading.Timer waits on a condition with the timer's deadline).
+   * It is a timer until it has run once; a helper that wakes and parks again is rest from then on.
+   */
+  private newWorkerTimer(thread: ThreadLook, verdict: Verdict): Verdict {
+    const a = thread.activity;
+    if (!verdict.rest || a.kind !== "wait" || a.call !== "futex" || !a.timed || thread.tid === thread.pid)
+      return verdict;
+    if (this.rest.has(thread.tid) || a.sleptAt === undefined || a.timeoutMs === undefined) return verdict;
+    if (a.timeoutMs > UNSURE_TICK_MS) return verdict;
+    const first = this.newTimers.get(thread.tid);
+    if (first === undefined && this.newTimers.size < MAX_NEW_TIMERS) this.newTimers.set(thread.tid, a.sleptAt);
+    else if (first !== a.sleptAt) return verdict;
+    return { rest: false, state: "timer", timerDueMs: a.timeoutMs, call: a.call };
   }
 
   /**
@@ -151,6 +181,7 @@ export class RestModel {
   /** A settle starts: the timed waits watched in the last one are forgotten. */
   stopWatching(): void {
     this.watching.clear();
+    this.newTimers.clear();
   }
 
   /**

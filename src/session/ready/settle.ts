@@ -112,7 +112,7 @@ export async function settle(
       const writes = writesOf(seen);
       const allIn = drained(session, base, seen, bytesAtStart) || fenced.drained(writes);
       if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut };
-      // Without a fence on its way, output not in after the grace is taken as never coming (a program
+      // Without a fence on its way, output not in after the grace is not waited for any more (a program
       // that writes while its output is stopped); with one, the fence is waited for.
       else if (
         session.bytesOut === restSince.bytes &&
