@@ -53,6 +53,20 @@ test("a shorter wait ending off the grid is a timer the input set, though within
   expect(rests.busyIn(look(epoll(50, 1010)), PID)).toMatchObject({ state: "timer", timerDueMs: 50 });
 });
 
+test("a wait ending a little after the pending grid point set no timer before the tick: rest", () => {
+  const rests = ticking(); // the tick is pending at 1100
+  // bun after 200 ms of work: it computed the rest of its period, then slept 9 ms later
+  expect(rests.busyIn(look(epoll(69, 1040)), PID)).toBeUndefined();
+  // later than a tenth of the period: not the tick (busy, to be safe)
+  expect(rests.busyIn(look(epoll(80, 1040)), PID)).toMatchObject({ state: "timer" });
+});
+
+test("just after a tick's wake-up, a short timer is one: the next grid point is the pending one", () => {
+  const rests = ticking();
+  // woke at its tick (1100), then an input set a 5 ms timer: it ends 5 ms after the past grid point
+  expect(rests.busyIn(look(epoll(5, 1100.5)), PID)).toMatchObject({ state: "timer", timerDueMs: 5 });
+});
+
 test("a full period from a wake-up is rest, and moves the grid", () => {
   const rests = ticking();
   const fresh = look(epoll(100, 1130)); // woke at its tick late, under load: a new phase
