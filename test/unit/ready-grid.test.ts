@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import type { ThreadActivity } from "../../src/session/ready/classify.ts";
 import type { Look, ThreadLook } from "../../src/session/ready/reading.ts";
-import { RestModel, UNSURE_TICK_MS } from "../../src/session/ready/rest-model.ts";
+import { NEAR_WAKE_MS, RestModel, UNSURE_TICK_MS } from "../../src/session/ready/rest-model.ts";
 import { certainRest } from "../../src/session/ready/startup.ts";
 
 const PID = 100;
@@ -107,4 +107,14 @@ test("a start-up rest is certain with no timer, or a timer of half a second or m
   expect(certainRest(look(epoll(100, 0)), PID)).toBe(false); // bun's start-up waits: wait for quiet
   expect(certainRest(look(epoll(undefined)), PID + 1)).toBe(false); // another group holds the terminal
   expect(certainRest(look({ pid: PID, tid: PID, command: "x", activity: { kind: "running" } }), PID)).toBe(false);
+});
+
+test("a long tick's wait that began with under NEAR_WAKE_MS to go is a wake-up due soon; a longer one is not", () => {
+  const rests = new RestModel();
+  rests.remember(look(epoll(1000, 0)), false); // bun's 1 s tick, ending at 1000
+  const soon = look(epoll(29, 971)); // an input 29 ms before the tick: a timer due later hides behind it
+  expect(rests.busyIn(soon, PID)).toBeUndefined();
+  expect(rests.shortTick(soon, false)).toBeUndefined();
+  expect(rests.nearWake(soon)).toEqual({ tickMs: 29, wake: `${PID}@${1000 / 5}` });
+  expect(rests.nearWake(look(epoll(NEAR_WAKE_MS, 700)))).toBeUndefined();
 });

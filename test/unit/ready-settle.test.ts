@@ -55,6 +55,8 @@ function rig() {
     periodic: false,
     /** The short tick the program rests on (rest-model.ts shortTick), when it does. */
     tick: undefined as { tickMs: number; wake: string } | undefined,
+    /** A long tick's wake-up due soon (rest-model.ts nearWake). */
+    nearWake: undefined as { tickMs: number; wake: string } | undefined,
     since: 0,
     onLook: () => {},
     onFlush: () => {},
@@ -109,6 +111,7 @@ function rig() {
       return { settledBy: state.periodic ? "periodic" : "idle" };
     },
     shortTick: () => state.tick,
+    nearWake: () => state.nearWake,
   } as unknown as SettleParts;
   /** Start a settle whose input was `ago` ms before now. */
   const start = (base: Baseline | undefined, capMs = 1000, ago = 0, signal?: AbortSignal) => {
@@ -156,6 +159,20 @@ test("a rest on a short tick waits for the tick's next wake-up, then says it can
   await advance(4);
   await advance(1);
   expect(settled.value).toMatchObject({ settledBy: "unsure", tickMs: 100, program: "app" });
+});
+
+test("a long tick's wake-up due soon is waited for, and the settle then says idle", async () => {
+  const { state, start } = rig();
+  state.next = look({ [PID]: [5, 0] });
+  state.nearWake = { tickMs: 29, wake: "7@1000" }; // bun, 29 ms before its 1 s tick
+  const settled = start(baseline());
+  await advance(1);
+  await advance(20);
+  expect(settled.done).toBe(false);
+  state.nearWake = undefined; // woke, and waits a whole period again
+  await advance(4);
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
 });
 
 test("a hold for a tick's wake-up lasts at most the tick and 30 ms", async () => {

@@ -12,16 +12,17 @@
  */
 import type { Session } from "../session.ts";
 import type { ForegroundLooker } from "./foreground.ts";
-import type { Look } from "./reading.ts";
+import { FenceDrain } from "../output-fence.ts";
+import { writesOf, type Look } from "./reading.ts";
 import { allWaiting } from "./rest-model.ts";
 import { certainRest } from "./startup.ts";
 
 /** The longest an input is held for a program that has not got through its start-up. */
 export const FIRST_INPUT_HOLD_MS = 1000;
 /**
- * Waiting for input with its output not all received yet: after its write counter has stood still
- * this long, what it wrote is taken as received (the counter also counts files it wrote, such as
- * python's .pyc files). The PTY's reader can be starved for 20+ ms on a loaded machine.
+ * Waiting for input with its output not all received yet (its write counter also counts files it
+ * wrote, such as python's .pyc files): a fence raised behind its output says when it is (output-fence.ts).
+ * Where none can be raised, after its write counter has stood still this long, it is taken as received.
  */
 const OUTPUT_GRACE_MS = 50;
 /**
@@ -45,12 +46,14 @@ export class FirstInputGate {
   private replies = 0;
   /** The group's total write counter at the last look, and since when it has stood still. */
   private writes: { total: number; since: number } | undefined;
+  private readonly fenced: FenceDrain;
 
   constructor(
     private readonly session: Session,
     private readonly group: ForegroundLooker,
   ) {
     session.onReply((bytes) => this.replying(bytes));
+    this.fenced = new FenceDrain(session.fence);
   }
 
   /** Never held again (an input was sent, or the program was seen through its start-up). */
@@ -98,7 +101,10 @@ export class FirstInputGate {
     for (const io of seen.io.values()) written += io.wchar;
     const now = performance.now();
     if (this.writes?.total !== written) this.writes = { total: written, since: now };
-    return this.session.bytesOut >= written || now - this.writes.since >= OUTPUT_GRACE_MS;
+    if (this.session.bytesOut >= written) return true;
+    const writes = writesOf(seen);
+    if (this.fenced.drained(writes)) return true;
+    return now - this.writes.since >= OUTPUT_GRACE_MS && !this.fenced.coming(writes);
   }
 
   /** What arrived by the look is parsed too: a query in it is answered (and must be read) first. */

@@ -12,7 +12,7 @@ import { OwnWrites } from "./own-writes.ts";
 import { writesOf, type Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
 import { settle, type SettleParts } from "./settle.ts";
-import { certainRest, learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
+import { certainRest, learnStartupRest, STARTUP_LOOK_MS, watchStartupPeriod } from "./startup.ts";
 
 export type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
 export type { Held } from "./first-input.ts";
@@ -49,11 +49,14 @@ export class ReadyOracle {
       rests: this.rests,
       atRest: (seen, base) => this.atRest(seen, base),
       shortTick: (seen) => this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn),
+      nearWake: (seen) => this.rests.nearWake(seen),
     };
     session.onInput(() => {
       this.inputs++;
       this.confirmed = false;
     });
+    if (this.group.available)
+      void watchStartupPeriod(session, this.group, this.rests, () => this.inputs > 0).catch(() => undefined);
   }
 
   /** Why the oracle cannot run for this session, or undefined when it can. */

@@ -29,6 +29,8 @@ const FULL_PERIOD = 0.9;
  * are taken as rests: work hidden behind them would come a second or more later.
  */
 export const UNSURE_TICK_MS = 1000;
+/** A long tick's wake-up due this soon is waited for (nearWake). */
+export const NEAR_WAKE_MS = 300;
 /** The unit a wake-up's time is compared in (shortTick). */
 const WAKE_STEP_MS = 5;
 /** New workers' timers followed in one settle (see newWorkerTimer); more are taken as rest. */
@@ -102,10 +104,29 @@ export class RestModel {
       const period = Math.max(this.rest.get(thread.tid)?.timeoutMs ?? 0, a.timeoutMs ?? 0);
       if (period <= 0 || period >= UNSURE_TICK_MS) continue;
       tickMs = Math.min(tickMs ?? period, period);
-      // in steps of WAKE_STEP_MS: a timerfd tick's deadline is read anew at each look, with a little jitter
-      wakes.push(`${thread.tid}@${a.deadline === undefined ? a.timeoutMs : Math.round(a.deadline / WAKE_STEP_MS)}`);
+      wakes.push(wakeOf(thread.tid, a));
     }
     return tickMs === undefined ? undefined : { tickMs, wake: wakes.join() };
+  }
+
+  /**
+   * A wake-up of a long tick (UNSURE_TICK_MS or more) due within NEAR_WAKE_MS: a thread back at rest
+   * in a timed wait that began with less than that to go. A timer the input set that is due after
+   * that wake-up hides behind it (the wait ends at its nearest timer: bun keys a setTimeout(150) 29 ms
+   * before its 1 s tick and waits the 29 ms); after the wake-up its next wait shows it. So the settle
+   * waits for it. A wait that began with more to go would have ended at any timer due within that.
+   */
+  nearWake(seen: Look): { tickMs: number; wake: string } | undefined {
+    let dueMs: number | undefined;
+    const wakes: string[] = [];
+    for (const { thread, verdict } of this.verdicts(seen)) {
+      const a = thread.activity;
+      if (!verdict.rest || !verdict.timed || a.kind !== "wait" || a.timeoutMs === undefined) continue;
+      if (a.timeoutMs >= NEAR_WAKE_MS || (a.call === "futex" && thread.tid !== thread.pid)) continue;
+      dueMs = Math.min(dueMs ?? a.timeoutMs, a.timeoutMs);
+      wakes.push(wakeOf(thread.tid, a));
+    }
+    return dueMs === undefined ? undefined : { tickMs: dueMs, wake: wakes.join() };
   }
 
   private verdicts(seen: Look): { thread: ThreadLook; verdict: Verdict }[] {
@@ -273,6 +294,14 @@ export class RestModel {
     }
     return undefined;
   }
+}
+
+/**
+ * When a thread's wait ends, as a key that changes once it has woken and waits again: its deadline in
+ * steps of WAKE_STEP_MS (a timerfd tick's deadline is read anew at each look, with a little jitter).
+ */
+function wakeOf(tid: number, a: { deadline?: number; timeoutMs?: number }): string {
+  return `${tid}@${a.deadline === undefined ? a.timeoutMs : Math.round(a.deadline / WAKE_STEP_MS)}`;
 }
 
 /** Every thread of `seen` waits or is stopped: none is running. */

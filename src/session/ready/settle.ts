@@ -43,6 +43,8 @@ export interface SettleParts {
   atRest(seen: Look, base: Look | undefined): AtRest;
   /** The short tick `seen` rests on, if any (rest-model.ts shortTick). */
   shortTick(seen: Look): { tickMs: number; wake: string } | undefined;
+  /** A long tick's wake-up due soon, if any (rest-model.ts nearWake). */
+  nearWake(seen: Look): { tickMs: number; wake: string } | undefined;
 }
 
 /** A hold for a tick's wake-up (see settle) lasts at most the tick and this much more. */
@@ -85,7 +87,8 @@ export async function settle(
   let restSince: { at: number; bytes: number } | undefined;
   // Back at rest on a short tick, the settle waits for the tick's next wake-up, at most one period:
   // a timer the input set that falls in that period then shows (off the tick's grid). Later work
-  // stays hidden, and the outcome says so (unsure).
+  // stays hidden, and the outcome says so (unsure). A long tick's wake-up due soon is waited for too:
+  // a timer due after it hides behind it until then.
   let hold: { wake: string; until: number } | undefined;
   let held = false;
   for (;;) {
@@ -119,7 +122,7 @@ export async function settle(
         (allIn || (!fenced.coming(writes) && now - restSince.at >= DRAIN_GRACE_MS))
       ) {
         await session.emulator.flushed();
-        const tick = held ? undefined : parts.shortTick(seen);
+        const tick = held ? undefined : (parts.shortTick(seen) ?? parts.nearWake(seen));
         if (tick !== undefined && hold === undefined)
           hold = { wake: tick.wake, until: now + tick.tickMs + HOLD_SLACK_MS };
         else if (tick !== undefined && hold !== undefined && (tick.wake !== hold.wake || now >= hold.until))

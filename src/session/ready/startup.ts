@@ -71,3 +71,53 @@ export function certainRest(seen: Look, sessionPid: number): boolean {
     return a.timeoutMs !== undefined && a.timeoutMs >= CERTAIN_TIMED_REST_MS;
   });
 }
+
+/** How long after start the period watch looks, and how often. */
+const PERIOD_WATCH_MS = 3000;
+const PERIOD_WATCH_GAP_MS = 20;
+/** A wait that began this close to the previous wait's deadline began at that wake-up. */
+const WOKE_AT_DEADLINE_MS = 15;
+
+/**
+ * Before the first input: learn the start-up rest of a program that rests on a periodic timed wait
+ * with its whole period. A look at start-up catches such a wait part-way (bun's 1 s tick as 880 ms),
+ * which is then taken for a tick under a second, and the first settle waits out a wake-up. Once the
+ * output has been quiet STARTUP_QUIET_MS, a thread seen waking at its wait's deadline and waiting
+ * again in the same call waits a whole period: that look is the rest. Stops at the first input, when
+ * a rest is known, when the program rests with no timer, or after PERIOD_WATCH_MS.
+ */
+export async function watchStartupPeriod(
+  session: Session,
+  group: ForegroundLooker,
+  rests: RestModel,
+  firstInputSent: () => boolean,
+): Promise<void> {
+  const until = performance.now() + PERIOD_WATCH_MS;
+  const deadlines = new Map<number, { nr: number; at: number }>();
+  while (performance.now() < until && session.running && !firstInputSent() && rests.restGroup === undefined) {
+    await Bun.sleep(PERIOD_WATCH_GAP_MS);
+    if (firstInputSent() || rests.restGroup !== undefined || !group.available) return;
+    const seen = group.guarded(() => group.lookNow());
+    if (seen === undefined) return;
+    const quiet = performance.now() - session.lastOutputAt >= STARTUP_QUIET_MS;
+    if (!quiet || seen.tpgid !== session.pid || !allWaiting(seen)) {
+      deadlines.clear();
+      continue;
+    }
+    let timed = false;
+    for (const { tid, activity: a } of seen.threads) {
+      if (a.kind !== "wait" || !a.timed || a.deadline === undefined || a.timeoutMs === undefined) continue;
+      timed = true;
+      const before = deadlines.get(tid);
+      const began = a.deadline - a.timeoutMs;
+      if (before !== undefined && before.nr === a.nr && before.at !== a.deadline) {
+        if (Math.abs(began - before.at) <= WOKE_AT_DEADLINE_MS) {
+          rests.remember(seen, true);
+          return;
+        }
+      }
+      deadlines.set(tid, { nr: a.nr, at: a.deadline });
+    }
+    if (!timed) return; // no timer to learn: the start-up rule takes its rest at once
+  }
+}
