@@ -92,13 +92,38 @@ test("a wait that was a sibling thread's rest is rest (a runtime moved the role 
 
 test("a rest on a timed wait for input under 1 s is a short tick: the settle cannot tell", () => {
   const rests = ticking();
-  expect(rests.shortTick(look(epoll(60, 1040)), false)).toEqual({ tickMs: 100, wake: `${PID}@${1100 / 5}` });
+  expect(rests.shortTick(look(epoll(60, 1040)))).toEqual({ tickMs: 100, wake: `${PID}@${1100 / 5}` });
   const long = new RestModel();
   long.remember(look(epoll(UNSURE_TICK_MS, 0)), false);
-  expect(long.shortTick(look(epoll(UNSURE_TICK_MS, 0)), true)).toBeUndefined();
+  expect(long.shortTick(look(epoll(UNSURE_TICK_MS, 0)))).toBeUndefined();
   const untimed = new RestModel();
   untimed.remember(look(epoll(undefined)), false);
-  expect(untimed.shortTick(look(epoll(undefined)), true)).toBeUndefined();
+  expect(untimed.shortTick(look(epoll(undefined)))).toBeUndefined();
+});
+
+test("a polling loop's sleep, or a thread's periodic sleep beside a blocking read, is a short tick too; a worker's timed futex is not", () => {
+  const sleeping = (tid: number, timeoutMs: number, call = "clock_nanosleep"): ThreadLook => ({
+    pid: PID,
+    tid,
+    command: "app",
+    activity: {
+      kind: "wait",
+      call,
+      nr: call === "futex" ? 202 : 230,
+      waitKind: call === "futex" ? "other-thread" : "sleep",
+      timed: true,
+      timeoutMs,
+    },
+  });
+  const poller = new RestModel();
+  poller.remember(look(sleeping(PID, 40)), false); // reads stdin with O_NONBLOCK between sleeps
+  expect(poller.shortTick(look(sleeping(PID, 40)))).toMatchObject({ tickMs: 40 });
+  const ticker = new RestModel();
+  ticker.remember(look(epoll(undefined), sleeping(101, 50)), false); // a thread counting ticks
+  expect(ticker.shortTick(look(epoll(undefined), sleeping(101, 50)))).toMatchObject({ tickMs: 50 });
+  const runtime = new RestModel();
+  runtime.remember(look(epoll(undefined), sleeping(101, 20, "futex")), false);
+  expect(runtime.shortTick(look(epoll(undefined), sleeping(101, 20, "futex")))).toBeUndefined();
 });
 
 test("a start-up rest is certain with no timer, or a timer of half a second or more", () => {
@@ -114,7 +139,7 @@ test("a long tick's wait that began with under NEAR_WAKE_MS to go is a wake-up d
   rests.remember(look(epoll(1000, 0)), false); // bun's 1 s tick, ending at 1000
   const soon = look(epoll(29, 971)); // an input 29 ms before the tick: a timer due later hides behind it
   expect(rests.busyIn(soon, PID)).toBeUndefined();
-  expect(rests.shortTick(soon, false)).toBeUndefined();
+  expect(rests.shortTick(soon)).toBeUndefined();
   expect(rests.nearWake(soon)).toEqual({ tickMs: 29, wake: `${PID}@${1000 / 5}` });
   expect(rests.nearWake(look(epoll(NEAR_WAKE_MS, 700)))).toBeUndefined();
 });

@@ -48,7 +48,7 @@ export class ReadyOracle {
       group: this.group,
       rests: this.rests,
       atRest: (seen, base) => this.atRest(seen, base),
-      shortTick: (seen) => this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn),
+      shortTick: (seen) => this.rests.shortTick(seen),
       nearWake: (seen) => this.rests.nearWake(seen),
     };
     session.onInput(() => {
@@ -113,7 +113,7 @@ export class ReadyOracle {
     if (base === undefined) this.ownWrites.note(this.session.bytesOut, this.inputs);
     const periodic = this.ownWrites.periodic(() => this.rests.restsOnTimer(seen));
     this.ownWrites.settled(this.session.bytesOut, this.inputs);
-    const tick = this.rests.shortTick(seen, this.ownWrites.writesOnItsOwn);
+    const tick = this.rests.shortTick(seen);
     if (tick !== undefined) return { settledBy: "unsure", tickMs: tick.tickMs };
     return { settledBy: periodic ? "periodic" : "idle" };
   }

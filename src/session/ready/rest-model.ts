@@ -23,8 +23,8 @@ const GRID_EARLY_MS = 2;
 /** A wait at least this share of the rest's period, less 5 ms, is a full period: the loop re-armed. */
 const FULL_PERIOD = 0.9;
 /**
- * A program resting on a timed wait for input shorter than this (an event loop's tick, a spinner's
- * frame) can do work at a wake-up that no wait shows beforehand: a timer due after its next tick hides
+ * A program resting on a timed wait shorter than this (an event loop's tick, a spinner's frame, a
+ * polling loop's sleep) can do work at a wake-up that no wait shows beforehand: a timer due after its next tick hides
  * behind the tick. Its settles say they cannot tell. Longer rests (bun's 1 s, vim's 4 s, mc's 10 s)
  * are taken as rests: work hidden behind them would come a second or more later.
  */
@@ -89,18 +89,20 @@ export class RestModel {
   }
 
   /**
-   * The tick `seen` rests on, when a thread rests on a timed wait for input shorter than
-   * UNSURE_TICK_MS (or on any short timed wait, for a program that writes on its own): the settle
-   * cannot tell whether work waits behind it. `wake` names when those waits end: it changes once the
-   * tick has woken and waits again.
+   * The tick `seen` rests on, when a thread rests on a timed wait shorter than UNSURE_TICK_MS: the
+   * settle cannot tell whether work waits behind it. A wait for input (an event loop's tick), or any
+   * other: a thread that wakes every 50 ms to poll its input or to count ticks does its work at a
+   * wake-up no wait shows beforehand. Not a worker's futex: runtimes park their helpers with
+   * deadlines (judge). `wake` names when those waits end: it changes once the tick has woken and
+   * waits again.
    */
-  shortTick(seen: Look, writesOnItsOwn: boolean): { tickMs: number; wake: string } | undefined {
+  shortTick(seen: Look): { tickMs: number; wake: string } | undefined {
     let tickMs: number | undefined;
     const wakes: string[] = [];
     for (const { thread, verdict } of this.verdicts(seen)) {
       const a = thread.activity;
       if (!verdict.rest || !verdict.timed || a.kind !== "wait") continue;
-      if (a.waitKind !== "input" && !writesOnItsOwn) continue;
+      if (a.call === "futex" && thread.tid !== thread.pid) continue;
       const period = Math.max(this.rest.get(thread.tid)?.timeoutMs ?? 0, a.timeoutMs ?? 0);
       if (period <= 0 || period >= UNSURE_TICK_MS) continue;
       tickMs = Math.min(tickMs ?? period, period);

@@ -1,0 +1,88 @@
+/**
+ * The start-up period watch (session/ready/startup.ts watchStartupPeriod): before the first input, a
+ * thread seen waking at its wait's deadline and waiting again in the same call shows its whole
+ * period, and that look is taken as the rest; a partial period seen at start-up is not.
+ */
+import { expect, test } from "bun:test";
+import type { ThreadActivity } from "../../src/session/ready/classify.ts";
+import type { ForegroundLooker } from "../../src/session/ready/foreground.ts";
+import type { Look } from "../../src/session/ready/reading.ts";
+import { RestModel } from "../../src/session/ready/rest-model.ts";
+import { watchStartupPeriod } from "../../src/session/ready/startup.ts";
+import type { Session } from "../../src/session/session.ts";
+
+const PID = 100;
+/** bun's main thread in epoll_pwait2(timeoutMs), asleep since `sleptAt` (scheduler's clock). */
+function bunWaiting(timeoutMs: number, sleptAt: number): Look {
+  const activity: ThreadActivity = {
+    kind: "wait",
+    call: "epoll_pwait2",
+    nr: 441,
+    waitKind: "input",
+    timed: true,
+    timeoutMs,
+    deadline: sleptAt + timeoutMs,
+  };
+  return {
+    at: 0,
+    tpgid: PID,
+    leader: "bun",
+    pids: [PID],
+    threads: [{ pid: PID, tid: PID, command: "bun", activity }],
+    io: new Map(),
+    unread: 0,
+  };
+}
+
+function watch(looks: Look[], options: { inputAfter?: number } = {}) {
+  const rests = new RestModel();
+  const remembered: Look[] = [];
+  const remember = rests.remember.bind(rests);
+  rests.remember = (seen, startup) => {
+    remembered.push(seen);
+    remember(seen, startup);
+  };
+  let looked = 0;
+  const group = {
+    available: true,
+    guarded: <T>(read: () => T) => read(),
+    lookNow: () => looks[Math.min(looked++, looks.length - 1)],
+  } as unknown as ForegroundLooker;
+  const session = { running: true, pid: PID, lastOutputAt: performance.now() - 1000 } as unknown as Session;
+  const done = watchStartupPeriod(
+    session,
+    group,
+    rests,
+    () => options.inputAfter !== undefined && looked >= options.inputAfter,
+  );
+  return { done, rests, remembered, looks: () => looked };
+}
+
+test("a wake at the deadline and a new wait in the same call: the whole period is the rest", async () => {
+  // 880 ms left of bun's first 1 s period (ending at 1000), then at 1000 a new wait of 1000
+  const whole = bunWaiting(1000, 1000.4);
+  const { done, rests, remembered } = watch([bunWaiting(880, 120), bunWaiting(880, 120), whole]);
+  await done;
+  expect(remembered).toEqual([whole]);
+  expect(rests.restGroup).toBe(PID);
+  expect(rests.shortTick(whole)).toBeUndefined(); // a 1 s tick: not a short one
+});
+
+test("a new wait that did not begin at the last one's deadline (an input woke it) teaches nothing", async () => {
+  const { done, remembered, looks } = watch([bunWaiting(880, 120), bunWaiting(500, 400)], { inputAfter: 6 });
+  await done;
+  expect(remembered).toEqual([]);
+  expect(looks()).toBe(6);
+});
+
+test("a program resting with no timer ends the watch at once: the start-up rule takes its rest", async () => {
+  const untimed = bunWaiting(1000, 0);
+  const activity = untimed.threads[0]!.activity as Extract<ThreadActivity, { kind: "wait" }>;
+  activity.timed = false;
+  delete activity.timeoutMs;
+  delete activity.deadline;
+  const { done, remembered, looks } = watch([untimed]);
+  await done;
+  expect(remembered).toEqual([]);
+  expect(looks()).toBe(1);
+});
