@@ -113,3 +113,13 @@ test("a one-shot timerfd armed since the rest is a timer; the same one armed at 
   withEpollTimers(later, { oneShot: { at: 20_000, leftMs: 100 } }); // the input armed a nearer one
   expect(judge(later, restWithIt, true)).toMatchObject({ rest: false, state: "timer", timerDueMs: 100 });
 });
+
+test("a read of a pipe (a coprocess, a language server) waits for its writer, not the user: busy unless it was the rest", () => {
+  const pipeRead: ThreadActivity = { kind: "wait", call: "read", nr: 0, waitKind: "pipe", timed: false };
+  const ttyRead: ThreadActivity = { kind: "wait", call: "read", nr: 0, waitKind: "input", timed: false };
+  expect(judge(pipeRead, restOf(ttyRead, undefined, false), true)).toMatchObject({ rest: false, state: "sleeping" });
+  expect(judge(pipeRead, undefined, true)).toMatchObject({ rest: false });
+  // a worker that rests on its self-pipe
+  expect(judge(pipeRead, restOf(pipeRead, undefined, false), false)).toMatchObject({ rest: true });
+  expect(judge(ttyRead, restOf(pipeRead, undefined, false), true)).toMatchObject({ rest: true, waitsForInput: true });
+});

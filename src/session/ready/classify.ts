@@ -52,6 +52,8 @@ export interface RestWait {
   provisional?: boolean;
   /** A one-shot timerfd armed at rest (an idle timeout): its expiry. The same timer later is no answer's. */
   oneShotAt?: number;
+  /** A read of something that is no terminal (waitKind "pipe") was the rest: a helper thread's self-pipe. */
+  pipe?: true;
 }
 
 export type BusyState = "running" | "sleeping" | "timer";
@@ -183,6 +185,10 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
     return { rest: false, state: "timer", timerDueMs: Math.round(oneShot.leftMs), call };
   if (!timed && waitKind === "input") return { rest: true, waitsForInput: true, timed: false };
   if (!timed && waitKind === "other-thread") return { rest: true, waitsForInput: false, timed: false };
+  // A read of a pipe waits for its writer, who may be outside the group (a coprocess, a language
+  // server): not its user. At rest only where it rested so (a worker on its self-pipe).
+  if (waitKind === "pipe")
+    return rest?.pipe ? { rest: true, waitsForInput: false, timed: false } : { rest: false, state: "sleeping", call };
   if (call === "futex" && !mainThread) return { rest: true, waitsForInput: false, timed: false };
   const sameAsRest = rest !== undefined && rest.nr === nr && rest.timed === timed && !unlikeRest(timeoutMs, rest);
   if (sameAsRest) return { rest: true, waitsForInput: waitKind === "input", timed };
@@ -207,8 +213,10 @@ export function restOf(
     timeoutMs: activity.timeoutMs,
     ...(provisional ? { provisional } : {}),
     ...(activity.oneShot !== undefined ? { oneShotAt: activity.oneShot.at } : {}),
+    ...(activity.waitKind === "pipe" ? { pipe: true as const } : {}),
   };
-  if (known === undefined || known.nr !== rest.nr || known.timed !== rest.timed) return rest;
+  if (known === undefined || known.nr !== rest.nr || known.timed !== rest.timed || known.pipe !== rest.pipe)
+    return rest;
   if (known.timeoutMs === undefined || rest.timeoutMs === undefined) return rest;
   return { ...rest, timeoutMs: Math.max(known.timeoutMs, rest.timeoutMs) };
 }

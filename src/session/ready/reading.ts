@@ -11,12 +11,14 @@ import {
   parseIo,
   parseStat,
   parseSyscall,
+  procCost,
   readProc,
   readTimeoutMs,
   type ProcStat,
 } from "./proc.ts";
 import type { Arch } from "./syscalls.ts";
 import { clockNowMs } from "./clock.ts";
+import { readlinkSync } from "node:fs";
 import { descendants, walkTree } from "../../pty/process-tree.ts";
 
 const MAX_PROCESSES = 64;
@@ -59,12 +61,14 @@ export function terminalOf(pid: number): { session: number; tpgid: number; stat:
  * tree (`root` and its descendants, through /proc/<pid>/task/<tid>/children): a few small reads per
  * process of the session, where a pass over all of /proc read every process on the machine (10-22 ms
  * per call on a loaded machine, serial on the server's thread, and once per settle of each of 32
- * sessions, the 32-session regression in bench/README.md). What it misses: a member whose parent exited (re-parented to init
- * or a subreaper) is no longer below `root`; such an orphan in the foreground group is not judged.
+ * sessions, the 32-session regression in bench/README.md). A member whose parent exited is no longer
+ * below `root`: such orphans (a grandchild left running in the background) are found among the
+ * children of the server's ancestors, where the kernel re-parents them (see orphansOf).
  */
 export function scanGroup(pgrp: number, session: number, root: number): number[] {
   const pids: number[] = [];
-  for (const pid of sessionTree(root)) {
+  const trees = [root, ...orphansOf(session, root)].flatMap((top) => sessionTree(top));
+  for (const pid of trees) {
     if (pids.length >= MAX_PROCESSES) break;
     const text = readProc(`/proc/${pid}/stat`);
     const stat = text === undefined ? undefined : parseStat(text);
@@ -80,6 +84,43 @@ export function scanGroup(pgrp: number, session: number, root: number): number[]
 function sessionTree(root: number): number[] {
   if (!childrenFilesWork(root)) return [root, ...descendants(root, MAX_TREE - 1)];
   return [root, ...walkTree(root, childrenOf, MAX_TREE - 1)];
+}
+
+/**
+ * Processes of session `session` whose parent exited. The kernel re-parents an orphan to the nearest
+ * ancestor marked as a child subreaper, else to init: one of the server's ancestors (the session's
+ * first process is the server's child), whose children are read. Only those started after `root` (a
+ * pid above root's) can be the session's: older ones are not read. Bounded by MAX_TREE.
+ */
+function orphansOf(session: number, root: number): number[] {
+  const orphans: number[] = [];
+  let read = 0;
+  for (const ancestor of serverAncestors()) {
+    for (const pid of childrenOf(ancestor)) {
+      if (pid <= root || read >= MAX_TREE) continue;
+      read++;
+      const text = readProc(`/proc/${pid}/stat`);
+      const stat = text === undefined ? undefined : parseStat(text);
+      if (stat !== undefined && stat.session === session) orphans.push(pid);
+    }
+  }
+  return orphans;
+}
+
+/** The server's ancestors, from its parent up to init, read once (at most 32). */
+let ancestors: number[] | undefined;
+function serverAncestors(): number[] {
+  if (ancestors !== undefined) return ancestors;
+  const found: number[] = [];
+  for (let pid = process.ppid; pid > 1 && found.length < 32; ) {
+    found.push(pid);
+    const text = readProc(`/proc/${pid}/stat`);
+    const next = text === undefined ? undefined : parseStat(text)?.ppid;
+    if (next === undefined || next === pid) break;
+    pid = next;
+  }
+  ancestors = [...found, 1];
+  return ancestors;
 }
 
 let childrenFiles: boolean | undefined;
@@ -134,6 +175,9 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
       const syscall = syscallText === undefined ? undefined : parseSyscall(syscallText);
       if (blocked && syscall === undefined) continue; // the thread ended between the two reads
       const activity = classify(arch, stat, syscall, (address, type) => readTimeoutMs(pid, address, type), clockNowMs);
+      if (activity.kind === "wait" && PLAIN_READS.has(activity.call) && syscall?.running === false) {
+        if (!isTerminal(pid, Number(syscall.args[0] ?? -1n))) activity.waitKind = "pipe";
+      }
       if (activity.kind === "wait" && activity.call.startsWith("epoll_") && syscall?.running === false) {
         const timers = epollTimers(pid, Number(syscall.args[0] ?? -1n));
         if (timers !== undefined) withEpollTimers(activity, timers);
@@ -168,6 +212,23 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
 /** The processes of a look and the bytes each has written: equal for two looks when none wrote between them. */
 export function writesOf(seen: Look): string {
   return [...seen.io].map(([pid, io]) => `${pid}:${io.wchar}`).join();
+}
+
+/** Reads that block on one fd: which ends when that fd has data (poll, select, epoll watch several). */
+const PLAIN_READS = new Set(["read", "readv"]);
+
+/** Is fd `fd` of `pid` a terminal? Where it cannot be told (gone, closed since), it is taken as one. */
+function isTerminal(pid: number, fd: number): boolean {
+  const start = performance.now();
+  procCost.reads++;
+  try {
+    const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target === "/dev/console";
+  } catch {
+    return true;
+  } finally {
+    procCost.ms += performance.now() - start;
+  }
 }
 
 /** Waits that end only when a child changes state. */

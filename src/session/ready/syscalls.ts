@@ -8,7 +8,11 @@
  */
 
 /** What ends the wait: input on a file descriptor, the clock, or another thread or process. */
-export type WaitKind = "input" | "sleep" | "other-thread";
+/**
+ * What a wait is for. "pipe" is set by the look, not the tables: a read or readv of an fd that is no
+ * terminal (a pipe, a socket, a signalfd), which ends only when another process writes.
+ */
+export type WaitKind = "input" | "sleep" | "other-thread" | "pipe";
 
 export type TimeoutArg =
   | { type: "none" }

@@ -1,0 +1,44 @@
+/**
+ * A look at the foreground group finds a member whose parent exited (a grandchild left running in
+ * the background, re-parented outside the session's tree), and a read of a pipe is no input wait.
+ */
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { parseStat } from "../../src/session/ready/proc.ts";
+import { look, scanGroup } from "../../src/session/ready/reading.ts";
+import { hostArch } from "../../src/session/ready/syscalls.ts";
+import { until } from "../helpers.ts";
+
+const arch = process.platform === "linux" ? hostArch() : null;
+if (arch === null) console.warn("skipping the orphan look test: it reads /proc (Linux on x86_64 or aarch64)");
+
+test.skipIf(arch === null)("an orphaned grandchild of the session is in its group's scan", async () => {
+  // setsid: a session of its own, as a PTY's child has; the subshell outlives sh, which exits at once.
+  const top = Bun.spawn(["setsid", "sh", "-c", "(sleep 30; true) >/dev/null & echo $!"], { stdout: "pipe" });
+  const orphan = Number((await new Response(top.stdout).text()).trim());
+  let pgrp = orphan;
+  try {
+    await top.exited;
+    const stat = () => parseStat(readFileSync(`/proc/${orphan}/stat`, "latin1"))!;
+    await until(() => stat().ppid !== top.pid, "the subshell to be re-parented");
+    const { session } = stat();
+    pgrp = stat().pgrp;
+    // The session's first process (top) is gone: the scan starts from it and still finds the orphan.
+    expect(scanGroup(pgrp, session, top.pid)).toContain(orphan);
+  } finally {
+    process.kill(-pgrp, "SIGKILL"); // the subshell and its sleep
+  }
+});
+
+test.skipIf(arch === null)("a thread blocked reading a pipe waits on its writer (waitKind pipe)", async () => {
+  const cat = Bun.spawn(["cat"], { stdin: "pipe", stdout: "ignore" });
+  try {
+    const stat = () => parseStat(readFileSync(`/proc/${cat.pid}/stat`, "latin1"))!;
+    const reading = () =>
+      look(arch!, stat().pgrp, [cat.pid]).threads.find((t) => t.activity.kind === "wait" && t.activity.call === "read");
+    await until(() => reading() !== undefined, "cat to block in read");
+    expect(reading()!.activity).toMatchObject({ kind: "wait", call: "read", waitKind: "pipe" });
+  } finally {
+    cat.kill("SIGKILL");
+  }
+});
