@@ -25,9 +25,14 @@ function atRest(settledBy: "idle" | "periodic", program: string): string {
   return `${program} is waiting for input${settledBy === "periodic" ? " and redraws on a timer" : ""}`;
 }
 
-/** A rest on a short tick: "Cannot tell after 4 ms whether python3 is done: it wakes every 100 ms". */
-function cannotTell(ms: number, program: string, tickMs: number | string | undefined): string {
-  return `Cannot tell after ${ms} ms whether ${program} is done: it wakes every ${tickMs} ms`;
+/**
+ * A rest on a short tick: "Cannot tell after 4 ms whether python3 is done: it wakes every 100 ms"; or,
+ * with no tick (it writes on its own with no timer in sight), "it wakes on something no wait shows".
+ */
+function cannotTell(ms: number, program: string, tickMs: number | undefined): string {
+  const wakes =
+    tickMs === undefined ? "it wakes on something no wait shows (it wrote on its own)" : `it wakes every ${tickMs} ms`;
+  return `Cannot tell after ${ms} ms whether ${program} is done: ${wakes}`;
 }
 
 /** The settle statement of an input's screen block: the ready oracle's verdict (docs/ready-oracle.md). */
@@ -70,7 +75,7 @@ function settleVerdict(
       return `Settled in ${ms} ms: ${atRest(block.settledBy, program)}.`;
     case "unsure":
       return (
-        `${cannotTell(ms, program, block.tickMs ?? "few")}, ` +
+        `${cannotTell(ms, program, block.tickMs)}, ` +
         "and work it does at a wake-up shows in no wait. Use waitFor for the text you expect."
       );
     case "exit":

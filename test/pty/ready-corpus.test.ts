@@ -11,6 +11,7 @@ import { observe } from "../../src/session/observe.ts";
 import { waitForText } from "../../src/session/wait.ts";
 import { buildCorpus, corpus, type CorpusCase } from "../fixtures/corpus/cases.ts";
 import { freshCorpus } from "../fixtures/corpus/fresh.ts";
+import { freshCCorpus } from "../fixtures/corpus/fresh-c.ts";
 import { startOptions, testRegistry } from "../registry-helpers.ts";
 
 const linux = process.platform === "linux";
@@ -34,12 +35,23 @@ const PICKED = [
  * mend them, and is no longer held out.
  */
 const PICKED_FRESH = ["python threading.Timer 200", "c epoll timerfd tick 200 answer 130"];
+/**
+ * From the third fresh part, looked at to mend them: a grandchild left running in the background, a
+ * coprocess read through a pipe, and a program ticking on SIGALRM (a timer no wait shows) with no
+ * timer in its waits, whose settles must say they cannot tell once it has been seen writing on its own.
+ */
+const PICKED_FRESH_C = [
+  "python grandchild answers after sleep 0.2",
+  "bash coproc round trip",
+  "python setitimer SIGALRM tick 100 + select deadline 170",
+];
 const cases =
   built === undefined
     ? []
     : [
         ...corpus(built).filter((c) => PICKED.includes(c.name) && !c.heldOut),
         ...freshCorpus(built).filter((c) => PICKED_FRESH.includes(c.name)),
+        ...freshCCorpus(built).filter((c) => PICKED_FRESH_C.includes(c.name)),
       ];
 
 async function inputs(c: CorpusCase, count: number): Promise<void> {
@@ -65,7 +77,7 @@ async function inputs(c: CorpusCase, count: number): Promise<void> {
 }
 
 describe.skipIf(!linux)("corpus programs: no premature screen claimed done", () => {
-  for (const name of [...PICKED, ...PICKED_FRESH]) {
+  for (const name of [...PICKED, ...PICKED_FRESH, ...PICKED_FRESH_C]) {
     const c = cases.find((x) => x.name === name);
     test.skipIf(c === undefined || Bun.which(c.command) === null)(name, async () => {
       await inputs(c!, 3);

@@ -43,6 +43,7 @@ function watch(looks: Look[], options: { inputAfter?: number } = {}) {
     remember(seen, startup);
   };
   let looked = 0;
+  let quietRests = 0;
   const group = {
     available: true,
     guarded: <T>(read: () => T) => read(),
@@ -54,25 +55,31 @@ function watch(looks: Look[], options: { inputAfter?: number } = {}) {
     group,
     rests,
     () => options.inputAfter !== undefined && looked >= options.inputAfter,
+    () => quietRests++,
   );
-  return { done, rests, remembered, looks: () => looked };
+  return { done, rests, remembered, looks: () => looked, quietRests: () => quietRests };
 }
 
 test("a wake at the deadline and a new wait in the same call: the whole period is the rest", async () => {
   // 880 ms left of bun's first 1 s period (ending at 1000), then at 1000 a new wait of 1000
   const whole = bunWaiting(1000, 1000.4);
-  const { done, rests, remembered } = watch([bunWaiting(880, 120), bunWaiting(880, 120), whole]);
+  const { done, rests, remembered, quietRests } = watch([bunWaiting(880, 120), bunWaiting(880, 120), whole]);
   await done;
+  expect(quietRests()).toBe(0); // learnt before STARTUP_QUIET_MS
   expect(remembered).toEqual([whole]);
   expect(rests.restGroup).toBe(PID);
   expect(rests.shortTick(whole)).toBeUndefined(); // a 1 s tick: not a short one
 });
 
 test("a new wait that did not begin at the last one's deadline (an input woke it) teaches nothing", async () => {
-  const { done, remembered, looks } = watch([bunWaiting(880, 120), bunWaiting(500, 400)], { inputAfter: 6 });
+  const { done, remembered, looks, quietRests } = watch([bunWaiting(880, 120), bunWaiting(500, 400)], {
+    inputAfter: 15,
+  });
   await done;
   expect(remembered).toEqual([]);
-  expect(looks()).toBe(6);
+  expect(looks()).toBe(15);
+  // waiting 200 ms after the watch began: told once that output from now on is the program's own
+  expect(quietRests()).toBe(1);
 });
 
 test("a program resting with no timer ends the watch at once: the start-up rule takes its rest", async () => {

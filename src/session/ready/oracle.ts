@@ -56,7 +56,14 @@ export class ReadyOracle {
       this.confirmed = false;
     });
     if (this.group.available)
-      void watchStartupPeriod(session, this.group, this.rests, () => this.inputs > 0).catch(() => undefined);
+      void watchStartupPeriod(
+        session,
+        this.group,
+        this.rests,
+        () => this.inputs > 0,
+        // At rest after start-up: what it writes before the first input is its own (a redraw).
+        () => this.ownWrites.settled(session.bytesOut, 0),
+      ).catch(() => undefined);
   }
 
   /** Why the oracle cannot run for this session, or undefined when it can. */
@@ -115,6 +122,9 @@ export class ReadyOracle {
     this.ownWrites.settled(this.session.bytesOut, this.inputs);
     const tick = this.rests.shortTick(seen);
     if (tick !== undefined) return { settledBy: "unsure", tickMs: tick.tickMs };
+    // It writes on its own while every thread rests with no timer: something no wait shows wakes it
+    // (a signal timer: setitimer, timer_create; data from outside the group).
+    if (this.ownWrites.writesOnItsOwn && !this.rests.restsOnTimer(seen)) return { settledBy: "unsure" };
     return { settledBy: periodic ? "periodic" : "idle" };
   }
 

@@ -84,23 +84,36 @@ const WOKE_AT_DEADLINE_MS = 15;
  * which is then taken for a tick under a second, and the first settle waits out a wake-up. Once the
  * output has been quiet STARTUP_QUIET_MS, a thread seen waking at its wait's deadline and waiting
  * again in the same call waits a whole period: that look is the rest. Stops at the first input, when
- * a rest is known, when the program rests with no timer, or after PERIOD_WATCH_MS.
+ * a rest is known, when the program rests with no timer, or after PERIOD_WATCH_MS. `quietRest` is
+ * told the first time the program is seen waiting STARTUP_QUIET_MS after the watch began.
  */
 export async function watchStartupPeriod(
   session: Session,
   group: ForegroundLooker,
   rests: RestModel,
   firstInputSent: () => boolean,
+  quietRest: () => void,
 ): Promise<void> {
-  const until = performance.now() + PERIOD_WATCH_MS;
+  const startedAt = performance.now();
+  const until = startedAt + PERIOD_WATCH_MS;
   const deadlines = new Map<number, { nr: number; at: number }>();
+  let rested = false;
   while (performance.now() < until && session.running && !firstInputSent() && rests.restGroup === undefined) {
     await Bun.sleep(PERIOD_WATCH_GAP_MS);
     if (firstInputSent() || rests.restGroup !== undefined || !group.available) return;
     const seen = group.guarded(() => group.lookNow());
     if (seen === undefined) return;
-    const quiet = performance.now() - session.lastOutputAt >= STARTUP_QUIET_MS;
-    if (!quiet || seen.tpgid !== session.pid || !allWaiting(seen)) {
+    if (seen.tpgid !== session.pid || !allWaiting(seen)) {
+      deadlines.clear();
+      continue;
+    }
+    // Waiting, STARTUP_QUIET_MS after start: from here on, output with no input is the program's own
+    // (a redraw on a timer, or on something no wait shows).
+    if (!rested && performance.now() - startedAt >= STARTUP_QUIET_MS) {
+      quietRest();
+      rested = true;
+    }
+    if (performance.now() - session.lastOutputAt < STARTUP_QUIET_MS) {
       deadlines.clear();
       continue;
     }
