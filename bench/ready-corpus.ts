@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 /**
  * The ready oracle on its corpus (test/fixtures/corpus/cases.ts, fresh.ts, fresh-b.ts, fresh-c.ts,
- * fresh-d.ts): `bun run bench:ready-corpus [--quick] [--idle|--loaded] [--only=WORD]
- * [--part=tuned|heldout|fresh|freshb|freshc|freshd]`.
+ * fresh-d.ts, fresh-e.ts): `bun run bench:ready-corpus [--quick] [--idle|--loaded] [--only=WORD]
+ * [--part=tuned|heldout|fresh|freshb|freshc|freshd|freshe]`.
  * Every case runs at idle and again beside a CPU hog on each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
  * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
  * settle took beyond the moment the answer was written (from the raw output) and beyond the program's
@@ -10,8 +10,9 @@
  * with the held-out cases apart, and the machine's load average with every table. The fresh held-out
  * part (fresh.ts: programs written after the first held-out part was looked at) is a third table,
  * fresh B (fresh-b.ts: programs its engineer never saw) a fourth and fresh C (fresh-c.ts: new idioms,
- * written after fresh B was looked at) a fifth and fresh D (fresh-d.ts: new idioms, written after fresh C,
- * never looked at) a sixth, all never per case. `--part` runs one part only (all six by default).
+ * written after fresh B was looked at) a fifth, fresh D (fresh-d.ts: new idioms, written after fresh C,
+ * never looked at) a sixth and fresh E (fresh-e.ts: programs as written in the wild, for the final unseen
+ * check) a seventh, all never per case. `--part` runs one part only (all seven by default).
  */
 import { loadavg } from "node:os";
 import type { ScreenBlock } from "../src/session/observe.ts";
@@ -22,6 +23,7 @@ import { freshCorpus } from "../test/fixtures/corpus/fresh.ts";
 import { freshBCorpus } from "../test/fixtures/corpus/fresh-b.ts";
 import { freshCCorpus } from "../test/fixtures/corpus/fresh-c.ts";
 import { freshDCorpus } from "../test/fixtures/corpus/fresh-d.ts";
+import { freshECorpus } from "../test/fixtures/corpus/fresh-e.ts";
 import { benchRegistry, countsText, percentile, press, startCpuHogs, startProgram, waitReady } from "./helpers.ts";
 
 const argv = process.argv.slice(2);
@@ -29,8 +31,8 @@ const QUICK = argv.includes("--quick");
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const passes = argv.includes("--idle") ? ["idle"] : argv.includes("--loaded") ? ["loaded"] : ["idle", "loaded"];
 const INPUTS = QUICK ? 2 : 4;
-type Part = "tuned" | "heldout" | "fresh" | "freshb" | "freshc" | "freshd";
-const PARTS: Part[] = ["tuned", "heldout", "fresh", "freshb", "freshc", "freshd"];
+type Part = "tuned" | "heldout" | "fresh" | "freshb" | "freshc" | "freshd" | "freshe";
+const PARTS: Part[] = ["tuned", "heldout", "fresh", "freshb", "freshc", "freshd", "freshe"];
 const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
 if (partArg !== undefined && !PARTS.includes(partArg as Part)) {
   console.error(`--part must be one of ${PARTS.join(", ")}`);
@@ -38,7 +40,19 @@ if (partArg !== undefined && !PARTS.includes(partArg as Part)) {
 }
 const parts = partArg === undefined ? PARTS : [partArg as Part];
 const partOf = (c: CorpusCase): Part =>
-  c.freshD ? "freshd" : c.freshC ? "freshc" : c.freshB ? "freshb" : c.fresh ? "fresh" : c.heldOut ? "heldout" : "tuned";
+  c.freshE
+    ? "freshe"
+    : c.freshD
+      ? "freshd"
+      : c.freshC
+        ? "freshc"
+        : c.freshB
+          ? "freshb"
+          : c.fresh
+            ? "fresh"
+            : c.heldOut
+              ? "heldout"
+              : "tuned";
 const TITLES: Record<Part, string> = {
   tuned: "tuned part",
   heldout: "held-out part",
@@ -46,6 +60,7 @@ const TITLES: Record<Part, string> = {
   freshb: "fresh B held-out part (stop 33, never looked at)",
   freshc: "fresh C held-out part (stop 33, never looked at)",
   freshd: "fresh D held-out part (stop 33, never looked at)",
+  freshe: "fresh E held-out part (stop 33, never looked at)",
 };
 
 interface Row {
@@ -77,14 +92,16 @@ async function runCase(registry: SessionRegistry, c: CorpusCase, into: Row[]): P
     await waitReady(session, c.ready, { timeoutMs: 15_000, pollIntervalMs: 5 });
     for (let n = 1; n <= INPUTS; n++) await oneInput(session, c, n, into);
   } catch (error) {
-    // A fresh B, fresh C or fresh D case is not named, even when it fails.
-    const named = c.freshD
-      ? `a fresh D case (${c.class})`
-      : c.freshC
-        ? `a fresh C case (${c.class})`
-        : c.freshB
-          ? `a fresh B case (${c.class})`
-          : c.name;
+    // A fresh B, fresh C, fresh D or fresh E case is not named, even when it fails.
+    const named = c.freshE
+      ? `a fresh E case (${c.class})`
+      : c.freshD
+        ? `a fresh D case (${c.class})`
+        : c.freshC
+          ? `a fresh C case (${c.class})`
+          : c.freshB
+            ? `a fresh B case (${c.class})`
+            : c.name;
     console.log(`  ${named}: ${String(error).slice(0, 200)}`);
   } finally {
     await registry.stop(session.id, "SIGKILL", 0);
@@ -116,7 +133,7 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     if (!missing && markedAt !== undefined) r.over.push(Math.max(0, block.totalMs - (markedAt - start)));
     if (!missing && lastWrite !== undefined) r.overLast.push(Math.max(0, block.totalMs - (lastWrite - start)));
   }
-  if (missing && process.env.CORPUS_DEBUG && !c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD)
+  if (missing && process.env.CORPUS_DEBUG && !c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE)
     console.log(
       `  premature: ${c.name} #${n} ${block.settledBy} after ${block.waitedMs} ms`,
       JSON.stringify(block.busy),
@@ -142,16 +159,17 @@ function table(title: string, rows: Map<string, Row>): void {
 }
 
 const built = buildCorpus();
-// A fresh, fresh B, fresh C or fresh D case also needs its `needs` tool (a shell case's command is the shell).
+// A fresh, fresh B, fresh C, fresh D or fresh E case also needs its `needs` tool (a shell case's command is the shell).
 const runnable = (c: CorpusCase) =>
   Bun.which(c.command) !== null &&
-  (!(c.fresh || c.freshB || c.freshC || c.freshD) || c.needs === undefined || Bun.which(c.needs) !== null);
+  (!(c.fresh || c.freshB || c.freshC || c.freshD || c.freshE) || c.needs === undefined || Bun.which(c.needs) !== null);
 const inParts = [
   ...corpus(built),
   ...(parts.includes("fresh") ? freshCorpus(built) : []),
   ...(parts.includes("freshb") ? freshBCorpus(built) : []),
   ...(parts.includes("freshc") ? freshCCorpus(built) : []),
   ...(parts.includes("freshd") ? freshDCorpus(built) : []),
+  ...(parts.includes("freshe") ? freshECorpus(built) : []),
 ].filter((c) => parts.includes(partOf(c)));
 const cases = inParts.filter((c) => (only === undefined || c.name.includes(only)) && runnable(c));
 const skipped = inParts.length - cases.length;
@@ -159,8 +177,9 @@ const fresh = cases.filter((c) => c.fresh).length;
 const freshB = cases.filter((c) => c.freshB).length;
 const freshC = cases.filter((c) => c.freshC).length;
 const freshD = cases.filter((c) => c.freshD).length;
+const freshE = cases.filter((c) => c.freshE).length;
 console.log(
-  `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD).length} held out${fresh ? `, ${fresh} fresh` : ""}${freshB ? `, ${freshB} fresh B` : ""}${freshC ? `, ${freshC} fresh C` : ""}${freshD ? `, ${freshD} fresh D` : ""}), ${INPUTS} inputs each` +
+  `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE).length} held out${fresh ? `, ${fresh} fresh` : ""}${freshB ? `, ${freshB} fresh B` : ""}${freshC ? `, ${freshC} fresh C` : ""}${freshD ? `, ${freshD} fresh D` : ""}${freshE ? `, ${freshE} fresh E` : ""}), ${INPUTS} inputs each` +
     `${built.go ? "" : "; go absent"}${built.ncurses ? "" : "; gcc/ncurses absent"}${skipped ? `; ${skipped} skipped` : ""}`,
 );
 const registry = benchRegistry("auto");
@@ -176,6 +195,7 @@ for (const pass of passes) {
     freshb: new Map(),
     freshc: new Map(),
     freshd: new Map(),
+    freshe: new Map(),
   };
   const perCase = new Map<string, Row>();
   for (const c of cases) {
@@ -184,8 +204,8 @@ for (const pass of passes) {
     group.set(c.class, klass);
     const all = group.get("all") ?? row();
     const mine = row();
-    // Held-out, fresh, fresh B, fresh C and fresh D cases are reported only as their part's classes, never one by one.
-    if (!c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD) perCase.set(c.name, mine);
+    // Held-out, fresh, fresh B, fresh C, fresh D and fresh E cases are reported only as their part's classes, never one by one.
+    if (!c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE) perCase.set(c.name, mine);
     await runCase(registry, c, [klass, all, mine]);
     load.push(loadavg()[0]!);
     group.delete("all");
