@@ -101,11 +101,12 @@ test("a rest on a timed wait for input under 1 s is a short tick: the settle can
   expect(untimed.shortTick(look(epoll(undefined)))).toBeUndefined();
 });
 
-test("a polling loop's sleep, or a thread's periodic sleep beside a blocking read, is a short tick too; a worker's timed futex is not", () => {
-  const sleeping = (tid: number, timeoutMs: number, call = "clock_nanosleep"): ThreadLook => ({
+test("a polling loop's sleep, a thread's periodic sleep or timed queue.get beside a blocking read: short ticks too; a runtime's long park is not", () => {
+  const sleeping = (tid: number, timeoutMs: number, call = "clock_nanosleep", name = "app"): ThreadLook => ({
     pid: PID,
     tid,
     command: "app",
+    name,
     activity: {
       kind: "wait",
       call,
@@ -121,9 +122,17 @@ test("a polling loop's sleep, or a thread's periodic sleep beside a blocking rea
   const ticker = new RestModel();
   ticker.remember(look(epoll(undefined), sleeping(101, 50)), false); // a thread counting ticks
   expect(ticker.shortTick(look(epoll(undefined), sleeping(101, 50)))).toMatchObject({ tickMs: 50 });
-  const runtime = new RestModel();
-  runtime.remember(look(epoll(undefined), sleeping(101, 20, "futex")), false);
-  expect(runtime.shortTick(look(epoll(undefined), sleeping(101, 20, "futex")))).toBeUndefined();
+  const uiThread = new RestModel(); // queue.get(timeout=0.1) on a worker thread
+  uiThread.remember(look(epoll(undefined), sleeping(101, 100, "futex")), false);
+  expect(uiThread.shortTick(look(epoll(undefined), sleeping(101, 80, "futex")))).toMatchObject({ tickMs: 100 });
+  const runtime = new RestModel(); // bun parks its helpers for 8 to 30 s, and its mi-scavenger for a few ms
+  runtime.remember(
+    look(epoll(undefined), sleeping(101, 8000, "futex"), sleeping(102, 44, "futex", "mi-scavenger")),
+    false,
+  );
+  expect(
+    runtime.shortTick(look(epoll(undefined), sleeping(101, 8000, "futex"), sleeping(102, 44, "futex", "mi-scavenger"))),
+  ).toBeUndefined();
 });
 
 test("a start-up rest is certain with no timer, or a timer of half a second or more", () => {

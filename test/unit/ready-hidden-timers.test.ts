@@ -52,6 +52,19 @@ test("a worker the input started, parked until its timer is due, is a timer unti
   expect(rests.busyIn(look(read(), parked(101, 200, 5210)), PID)).toBeUndefined();
 });
 
+test("a worker at rest in another wait (a node worker's epoll) now parked until a deadline is a timer once", () => {
+  const rests = new RestModel();
+  const workerEpoll: ThreadLook = {
+    pid: PID,
+    tid: 101,
+    command: "node",
+    activity: { kind: "wait", call: "epoll_pwait", nr: 281, waitKind: "input", timed: true, timeoutMs: 8083 },
+  };
+  rests.remember(look(read(), workerEpoll), false);
+  rests.stopWatching();
+  expect(rests.busyIn(look(read(), parked(101, 198, 7000)), PID)).toMatchObject({ state: "timer", timerDueMs: 198 });
+});
+
 test("a parked worker known at rest, or due after UNSURE_TICK_MS, or with its deadline unknown, rests", () => {
   const rests = new RestModel();
   rests.remember(look(read(), parked(101, 50, 1000)), false);

@@ -31,6 +31,8 @@ export interface ThreadLook {
   tid: number;
   /** The process's command name (its main thread's), not the thread's own name. */
   command: string;
+  /** The thread's own name: a runtime names its helpers (bun's "mi-scavenger"); a program's threads keep the command's. */
+  name?: string;
   activity: ThreadActivity;
 }
 
@@ -192,7 +194,7 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
         if (sleptAt !== undefined && phased) activity.deadline = sleptAt + activity.timeoutMs!;
         if (sleptAt !== undefined && parked) activity.sleptAt = sleptAt;
       }
-      result.threads.push({ pid, tid: Number(tid), command, activity });
+      result.threads.push({ pid, tid: Number(tid), command, name: stat.comm, activity });
       if (activity.kind === "wait" && REAPING.has(activity.call)) reaping = true;
     }
     // Blocked in wait4 means it has a child (else ECHILD): one forked after the group was listed is

@@ -91,18 +91,18 @@ export class RestModel {
   /**
    * The tick `seen` rests on, when a thread rests on a timed wait shorter than UNSURE_TICK_MS: the
    * settle cannot tell whether work waits behind it. A wait for input (an event loop's tick), or any
-   * other: a thread that wakes every 50 ms to poll its input or to count ticks does its work at a
-   * wake-up no wait shows beforehand. Not a worker's futex: runtimes park their helpers with
-   * deadlines (judge). `wake` names when those waits end: it changes once the tick has woken and
-   * waits again.
+   * other: a thread that wakes every 50 ms to poll its input or to count ticks, or a UI thread on
+   * queue.get(timeout=0.1), does its work at a wake-up no wait shows beforehand. A worker's timed
+   * futex counts only on a thread of the program's own (ownTimedFutex): runtimes park their helpers
+   * with deadlines, short ones too (bun's mi-scavenger). `wake` names when those waits end: it changes
+   * once the tick has woken and waits again.
    */
   shortTick(seen: Look): { tickMs: number; wake: string } | undefined {
     let tickMs: number | undefined;
     const wakes: string[] = [];
     for (const { thread, verdict } of this.verdicts(seen)) {
       const a = thread.activity;
-      if (!verdict.rest || !verdict.timed || a.kind !== "wait") continue;
-      if (a.call === "futex" && thread.tid !== thread.pid) continue;
+      if (!verdict.rest || a.kind !== "wait" || !(verdict.timed || ownTimedFutex(thread))) continue;
       const period = Math.max(this.rest.get(thread.tid)?.timeoutMs ?? 0, a.timeoutMs ?? 0);
       if (period <= 0 || period >= UNSURE_TICK_MS) continue;
       tickMs = Math.min(tickMs ?? period, period);
@@ -162,15 +162,17 @@ export class RestModel {
 
   /**
    * A worker thread parked on a timed futex rests (judge: runtimes park their helpers with deadlines),
-   * unless it was never seen at rest and its wait ends within UNSURE_TICK_MS: a thread the input
-   * started to run work later (Python's threading.Timer waits on a condition with the timer's deadline).
-   * It is a timer until it has run once; a helper that wakes and parks again is rest from then on.
+   * unless it did not rest so (never seen at rest, or at rest in another wait) and its wait ends within
+   * UNSURE_TICK_MS: a thread the input started to run work later (Python's threading.Timer waits on a
+   * condition with the timer's deadline; a node worker in Atomics.wait(200)). It is a timer until it
+   * has run once; a helper that wakes and parks again is rest from then on.
    */
   private newWorkerTimer(thread: ThreadLook, verdict: Verdict): Verdict {
     const a = thread.activity;
     if (!verdict.rest || a.kind !== "wait" || a.call !== "futex" || !a.timed || thread.tid === thread.pid)
       return verdict;
-    if (this.rest.has(thread.tid) || a.sleptAt === undefined || a.timeoutMs === undefined) return verdict;
+    const known = this.rest.get(thread.tid);
+    if ((known?.timed && known.nr === a.nr) || a.sleptAt === undefined || a.timeoutMs === undefined) return verdict;
     if (a.timeoutMs > UNSURE_TICK_MS) return verdict;
     const first = this.newTimers.get(thread.tid);
     if (first === undefined && this.newTimers.size < MAX_NEW_TIMERS) this.newTimers.set(thread.tid, a.sleptAt);
@@ -304,6 +306,18 @@ export class RestModel {
  */
 function wakeOf(tid: number, a: { deadline?: number; timeoutMs?: number }): string {
   return `${tid}@${a.deadline === undefined ? a.timeoutMs : Math.round(a.deadline / WAKE_STEP_MS)}`;
+}
+
+/**
+ * A worker thread of the program's own (named as its process: runtimes name their helpers, as bun's
+ * "mi-scavenger"; Go's and a C or Python program's threads keep the command's name) in a timed futex.
+ * judge rests every worker's futex untimed; this is the wait's own deadline.
+ */
+function ownTimedFutex(thread: ThreadLook): boolean {
+  const a = thread.activity;
+  return (
+    a.kind === "wait" && a.call === "futex" && a.timed && thread.tid !== thread.pid && thread.name === thread.command
+  );
 }
 
 /** Every thread of `seen` waits or is stopped: none is running. */
