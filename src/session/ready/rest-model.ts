@@ -132,6 +132,7 @@ export class RestModel {
       const a = thread.activity;
       if (!verdict.rest || !verdict.timed || a.kind !== "wait" || a.timeoutMs === undefined) continue;
       if (a.call === "futex" && thread.tid !== thread.pid) continue;
+      if (this.learntQuietWait(thread)) continue; // a wait of its own, not part of the period (mc's 1 s select)
       const period = Math.max(this.rest.get(thread.tid)?.timeoutMs ?? 0, a.timeoutMs);
       if (period < UNSURE_TICK_MS || a.timeoutMs >= period * FULL_PERIOD - 5) continue;
       tickMs = Math.min(tickMs ?? period, period);
@@ -174,11 +175,16 @@ export class RestModel {
         break;
       }
     }
-    const key = timedInputWait(thread);
-    const learnt = key !== undefined && (this.quietWaits.get(thread.tid)?.get(key) ?? 0) >= QUIET_WAIT_REPEATS;
+    const learnt = this.learntQuietWait(thread);
     return !verdict.rest && learnt
       ? { rest: true, waitsForInput: true, timed: true }
       : this.newWorkerTimer(thread, verdict);
+  }
+
+  /** The thread is in a timed input wait learnt as rest besides its own (noteQuietWaits). */
+  private learntQuietWait(thread: ThreadLook): boolean {
+    const key = timedInputWait(thread);
+    return key !== undefined && (this.quietWaits.get(thread.tid)?.get(key) ?? 0) >= QUIET_WAIT_REPEATS;
   }
 
   /**
