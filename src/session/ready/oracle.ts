@@ -120,7 +120,7 @@ export class ReadyOracle {
     if (base === undefined) this.ownWrites.note(this.session.bytesOut, this.inputs);
     const periodic = this.ownWrites.periodic(() => this.rests.restsOnTimer(seen));
     this.ownWrites.settled(this.session.bytesOut, this.inputs);
-    const tick = this.rests.shortTick(seen) ?? this.rests.midPeriod(seen);
+    const tick = this.rests.shortTick(seen);
     if (tick !== undefined) return { settledBy: "unsure", tickMs: tick.tickMs };
     // It writes on its own while every thread rests with no timer: something no wait shows wakes it
     // (a signal timer: setitimer, timer_create; data from outside the group).

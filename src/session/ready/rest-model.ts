@@ -29,8 +29,11 @@ const FULL_PERIOD = 0.9;
  * are taken as rests: work hidden behind them would come a second or more later.
  */
 export const UNSURE_TICK_MS = 1000;
-/** A long tick's wake-up due this soon is waited for (nearWake). */
-export const NEAR_WAKE_MS = 300;
+/**
+ * A long tick's wake-up due this soon is waited for (nearWake): a timer the input set that is due
+ * within this long always shows, at the cost of waiting for that wake-up when it is this close.
+ */
+export const NEAR_WAKE_MS = 500;
 /** The unit a wake-up's time is compared in (shortTick). */
 const WAKE_STEP_MS = 5;
 /** New workers' timers followed in one settle (see newWorkerTimer); more are taken as rest. */
@@ -118,28 +121,6 @@ export class RestModel {
    * before its 1 s tick and waits the 29 ms); after the wake-up its next wait shows it. So the settle
    * waits for it. A wait that began with more to go would have ended at any timer due within that.
    */
-  /**
-   * A long tick (UNSURE_TICK_MS or more) the program rests on part-way through its period: a thread
-   * at rest in a timed wait that began with less than a full period to go (bun, back from a key, waits
-   * out the rest of its 1 s cycle). A timer the input set that is due after the tick's next wake-up
-   * hides behind it (bun keyed 350 ms before its tick, answering from setTimeout(400), waits 350 ms),
-   * so the settle cannot say the program is done. A wait that began a full period (vim's 4 s, htop's
-   * delay after each key) would have ended at any timer due within it.
-   */
-  midPeriod(seen: Look): { tickMs: number } | undefined {
-    let tickMs: number | undefined;
-    for (const { thread, verdict } of this.verdicts(seen)) {
-      const a = thread.activity;
-      if (!verdict.rest || !verdict.timed || a.kind !== "wait" || a.timeoutMs === undefined) continue;
-      if (a.call === "futex" && thread.tid !== thread.pid) continue;
-      if (this.learntQuietWait(thread)) continue; // a wait of its own, not part of the period (mc's 1 s select)
-      const period = Math.max(this.rest.get(thread.tid)?.timeoutMs ?? 0, a.timeoutMs);
-      if (period < UNSURE_TICK_MS || a.timeoutMs >= period * FULL_PERIOD - 5) continue;
-      tickMs = Math.min(tickMs ?? period, period);
-    }
-    return tickMs === undefined ? undefined : { tickMs };
-  }
-
   nearWake(seen: Look): { tickMs: number; wake: string } | undefined {
     let dueMs: number | undefined;
     const wakes: string[] = [];
