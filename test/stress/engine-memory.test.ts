@@ -1,5 +1,6 @@
 /** What a session may hold: input a program never reads is capped; an exited session keeps a few KiB. */
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { bytesRead } from "../../src/pty/index.ts";
 import { INPUT_CAP_BYTES } from "../../src/session/input-cap.ts";
 import { until } from "../helpers.ts";
@@ -14,6 +15,12 @@ describe("input to a program", () => {
     async () => {
       await using registry = testRegistry();
       const session = await registry.start(startOptions("sleep", ["300"]));
+      // Started for good: exec'd and asleep. While it loads, the dynamic loader's reads move the read
+      // counter the cap watches (a loaded machine made the first write come that early).
+      await until(() => {
+        const stat = readFileSync(`/proc/${session.pid}/stat`, "latin1");
+        return stat.includes("(sleep) S");
+      }, "sleep to be asleep");
       const half = new Uint8Array(INPUT_CAP_BYTES / 2).fill(0x61);
       session.write(half);
       session.write(half);
