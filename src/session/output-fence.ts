@@ -116,6 +116,13 @@ export class OutputFence {
     for (const out of this.out.keys()) if (out <= this.passedSeq) this.out.delete(out);
   }
 
+  /** Cut the fences out of `chunk`: the program's bytes go to `deliver`, the count of those cut to `consumed`. */
+  filter(chunk: Uint8Array, deliver: (own: Uint8Array) => void, consumed: (cut: number) => void): void {
+    const { bytes, cut } = this.cut(chunk);
+    if (cut > 0) consumed(cut);
+    if (bytes.length > 0) deliver(bytes);
+  }
+
   /** Bytes held back as a possible fence's start; at the end of output they are the program's. */
   release(): Uint8Array | undefined {
     const held = this.held;

@@ -63,7 +63,7 @@ export class Session {
   readyOracle: ReadyOracle | undefined;
   /** What layers above this one keep of the session (SessionExtras). */
   readonly extras: Partial<SessionExtras> = {};
-  /** Marks in the output stream that say all the program wrote before them has been received (output-fence.ts). */
+  /** Marks in the output stream that say all the program wrote before them has arrived (output-fence.ts); cut from it first. */
   readonly fence: OutputFence;
 
   /** Spawn the child in a PTY of the backend; resolves once it runs. */
@@ -95,7 +95,8 @@ export class Session {
     this.pty = pty;
     this.fence = new OutputFence(new SlaveWriter(() => pty.pid));
     this.inputCap = new InputCap(this.id, () => bytesRead([this.pid, ...descendants(this.pid)]));
-    this.pty.onData((chunk) => this.handleOutput(chunk));
+    const consumed = (bytes: number) => pty.consumed(bytes);
+    this.pty.onData((chunk) => this.fence.filter(chunk, this.deliver, consumed));
     this.pty.onExit((exit) => void this.handleExit(exit));
     this.state = "running";
     this.echo = new EchoTracker(this);
@@ -264,13 +265,7 @@ export class Session {
     this.pty.write(bytes);
   }
 
-  private handleOutput(received: Uint8Array): void {
-    const { bytes: chunk, cut } = this.fence.cut(received);
-    if (cut > 0) this.pty.consumed(cut); // the server's own fences: nothing to parse
-    if (chunk.length > 0) this.deliver(chunk);
-  }
-
-  private deliver(chunk: Uint8Array): void {
+  private readonly deliver = (chunk: Uint8Array): void => {
     this.lastOutputAt = performance.now();
     const bytes = chunk.length;
     // Reporting parsed bytes back is what lets the PTY layer read on (flow control, src/pty/flow.ts).
@@ -282,7 +277,7 @@ export class Session {
       chunk.buffer instanceof ArrayBuffer;
     this.terminal.output(chunk, () => this.pty.consumed(bytes), owned);
     this.outputListeners.emit(chunk);
-  }
+  };
 
   private async handleExit(exit: PtyExit): Promise<void> {
     // A fence's possible start held back at the very end was the program's after all.

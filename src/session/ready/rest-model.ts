@@ -4,24 +4,12 @@
  */
 import { judge, restOf, type BusyState, type RestWait, type Verdict } from "./classify.ts";
 import type { Busy } from "./outcome.ts";
+import { onGrid } from "./grid.ts";
+import { NewWorkerTimers } from "./new-workers.ts";
 import type { Look, ThreadLook } from "./reading.ts";
 
 /** A timed input wait seen this often ending in the rest with nothing written is taken as rest (mc). */
 const QUIET_WAIT_REPEATS = 2;
-/**
- * A periodic loop's wake-ups fall on a grid: after an input it goes back to the rest of its current
- * period (its wait ends when the period's would have), and from a wake-up it waits a full period. A
- * loop's wait ends at its nearest timer, so a timer the input set that is due before the tick ends
- * the wait before the grid point pending when it went to sleep. A wait ending at that point or later
- * set no such timer: it may end later than the grid by the time the loop took between computing its
- * timeout and sleeping (9 ms for bun after 200 ms of work; more under load), up to a tenth of the
- * period or GRID_LATE_MS; and this much earlier (timeouts rounded to the ms).
- */
-const GRID_LATE_MS = 5;
-const GRID_LATE_SHARE = 0.1;
-const GRID_EARLY_MS = 2;
-/** A wait at least this share of the rest's period, less 5 ms, is a full period: the loop re-armed. */
-const FULL_PERIOD = 0.9;
 /**
  * A program resting on a timed wait shorter than this (an event loop's tick, a spinner's frame, a
  * polling loop's sleep) can do work at a wake-up that no wait shows beforehand: a timer due after its next tick hides
@@ -36,8 +24,6 @@ export const UNSURE_TICK_MS = 1000;
 export const NEAR_WAKE_MS = 500;
 /** The unit a wake-up's time is compared in (shortTick). */
 const WAKE_STEP_MS = 5;
-/** New workers' timers followed in one settle (see newWorkerTimer); more are taken as rest. */
-const MAX_NEW_TIMERS = 64;
 /** Sibling threads whose rests a thread's wait is also judged against (see verdict). */
 const MAX_SIBLINGS = 32;
 
@@ -56,11 +42,8 @@ export class RestModel {
   private readonly phase = new Map<number, number>();
   /** Per process, its threads with a rest (at most MAX_SIBLINGS each). */
   private readonly threadsOf = new Map<number, number[]>();
-  /**
-   * Worker threads with no rest, seen in a timed futex due within UNSURE_TICK_MS during this settle:
-   * when each went to sleep (see newWorkerTimer).
-   */
-  private readonly newTimers = new Map<number, number>();
+  /** Workers parked until a deadline that did not rest so, in this settle (new-workers.ts). */
+  private readonly newWorkers = new NewWorkerTimers(UNSURE_TICK_MS);
   /** Per thread, the timed input wait it is in during this settle, and its process's wchar then. */
   private readonly watching = new Map<number, { key: string; wchar: number; left: boolean }>();
 
@@ -159,33 +142,13 @@ export class RestModel {
     const learnt = this.learntQuietWait(thread);
     return !verdict.rest && learnt
       ? { rest: true, waitsForInput: true, timed: true }
-      : this.newWorkerTimer(thread, verdict);
+      : this.newWorkers.judge(thread, verdict, this.rest.get(thread.tid));
   }
 
   /** The thread is in a timed input wait learnt as rest besides its own (noteQuietWaits). */
   private learntQuietWait(thread: ThreadLook): boolean {
     const key = timedInputWait(thread);
     return key !== undefined && (this.quietWaits.get(thread.tid)?.get(key) ?? 0) >= QUIET_WAIT_REPEATS;
-  }
-
-  /**
-   * A worker thread parked on a timed futex rests (judge: runtimes park their helpers with deadlines),
-   * unless it did not rest so (never seen at rest, or at rest in another wait) and its wait ends within
-   * UNSURE_TICK_MS: a thread the input started to run work later (Python's threading.Timer waits on a
-   * condition with the timer's deadline; a node worker in Atomics.wait(200)). It is a timer until it
-   * has run once; a helper that wakes and parks again is rest from then on.
-   */
-  private newWorkerTimer(thread: ThreadLook, verdict: Verdict): Verdict {
-    const a = thread.activity;
-    if (!verdict.rest || a.kind !== "wait" || a.call !== "futex" || !a.timed || thread.tid === thread.pid)
-      return verdict;
-    const known = this.rest.get(thread.tid);
-    if ((known?.timed && known.nr === a.nr) || a.sleptAt === undefined || a.timeoutMs === undefined) return verdict;
-    if (a.timeoutMs > UNSURE_TICK_MS) return verdict;
-    const first = this.newTimers.get(thread.tid);
-    if (first === undefined && this.newTimers.size < MAX_NEW_TIMERS) this.newTimers.set(thread.tid, a.sleptAt);
-    else if (first !== a.sleptAt) return verdict;
-    return { rest: false, state: "timer", timerDueMs: a.timeoutMs, call: a.call };
   }
 
   /**
@@ -199,29 +162,13 @@ export class RestModel {
   }
 
   private onGrid(thread: ThreadLook, verdict: Verdict, restOfTid: number): Verdict {
-    const a = thread.activity;
-    const rest = this.rest.get(restOfTid);
-    const phase = this.phase.get(restOfTid);
-    if (a.kind !== "wait" || a.deadline === undefined || a.timeoutMs === undefined || phase === undefined)
-      return verdict;
-    if (rest?.timeoutMs === undefined || !rest.timed || rest.nr !== a.nr) return verdict;
-    const period = rest.timeoutMs;
-    if (period <= GRID_LATE_MS + GRID_EARLY_MS || a.timeoutMs > period * 2 + 20) return verdict;
-    const full = a.timeoutMs >= period * FULL_PERIOD - 5;
-    // The grid point pending when it went to sleep: the first after that moment (a loop that just woke
-    // at a tick has the next one pending, and a timer it sets now ends before that one).
-    const sleptAt = a.deadline - a.timeoutMs;
-    const pending = phase + (Math.floor((sleptAt - phase) / period) + 1) * period;
-    const late = a.deadline - pending;
-    const grid = late >= -GRID_EARLY_MS && late <= Math.max(GRID_LATE_MS, period * GRID_LATE_SHARE);
-    if (full || grid) return { rest: true, waitsForInput: a.waitKind === "input", timed: true };
-    return { rest: false, state: "timer", timerDueMs: a.timeoutMs, call: a.call };
+    return onGrid(thread.activity, this.rest.get(restOfTid), this.phase.get(restOfTid)) ?? verdict;
   }
 
   /** A settle starts: the timed waits watched in the last one are forgotten. */
   stopWatching(): void {
     this.watching.clear();
-    this.newTimers.clear();
+    this.newWorkers.clear();
   }
 
   /**
