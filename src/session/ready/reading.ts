@@ -91,14 +91,18 @@ function sessionTree(root: number): number[] {
 /**
  * Processes of session `session` whose parent exited. The kernel re-parents an orphan to the nearest
  * ancestor marked as a child subreaper, else to init: one of the server's ancestors (the session's
- * first process is the server's child), whose children are read. Only those started after `root` (a
- * pid above root's) can be the session's: older ones are not read. Bounded by MAX_TREE.
+ * first process is the server's child). It becomes a child of that process's main thread (kernel/exit.c
+ * find_new_reaper: another thread only when the main one has exited), so only the main thread's
+ * children list is read: a scan runs at every look at rest, and init's other threads can have
+ * children lists of their own to read (18 threads here: 33 reads a scan, against 6). Only those
+ * started after `root` (a pid above root's) can be the session's: older ones are not read. Bounded by
+ * MAX_TREE.
  */
 function orphansOf(session: number, root: number): number[] {
   const orphans: number[] = [];
   let read = 0;
   for (const ancestor of serverAncestors()) {
-    for (const pid of childrenOf(ancestor)) {
+    for (const pid of childrenOfThread(ancestor, ancestor)) {
       if (pid <= root || read >= MAX_TREE) continue;
       read++;
       const text = readProc(`/proc/${pid}/stat`);
@@ -238,8 +242,11 @@ const REAPING = new Set(["wait4", "waitid"]);
 
 /** The live children of `pid`, from its threads' children files (empty where the kernel has none). */
 function childrenOf(pid: number): number[] {
-  return listProc(`/proc/${pid}/task`).flatMap((tid) => {
-    const listed = readProc(`/proc/${pid}/task/${tid}/children`)?.trim() ?? "";
-    return listed === "" ? [] : listed.split(" ").map(Number);
-  });
+  return listProc(`/proc/${pid}/task`).flatMap((tid) => childrenOfThread(pid, Number(tid)));
+}
+
+/** The live children of thread `tid` of `pid` (the processes it forked, or was handed as reaper). */
+function childrenOfThread(pid: number, tid: number): number[] {
+  const listed = readProc(`/proc/${pid}/task/${tid}/children`)?.trim() ?? "";
+  return listed === "" ? [] : listed.split(" ").map(Number);
 }
