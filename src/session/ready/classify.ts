@@ -18,6 +18,7 @@
  * Anything else may still answer: running, in disk sleep, or in a timed wait it was not in at rest
  * (a raw-mode app now in select(400 ms), node's epoll_pwait(3000) with a setTimeout pending).
  */
+import { CLOCK_MONOTONIC, CLOCK_REALTIME } from "./clock.ts";
 import type { ProcStat, ProcSyscall } from "./proc.ts";
 import { syscallInfo, type Arch, type WaitKind } from "./syscalls.ts";
 import type { EpollTimers } from "./timerfds.ts";
@@ -70,8 +71,6 @@ const FUTEX_WAIT = 0;
 const FUTEX_LOCK_PI = 6;
 const FUTEX_CLOCK_REALTIME = 256n;
 const TIMER_ABSTIME = 1n;
-const CLOCK_REALTIME = 0;
-const CLOCK_MONOTONIC = 1;
 
 /** The low 32 bits of a register as a signed int: how an `int timeout` of -1 shows in /proc. */
 const int32 = (value: bigint): number => Number(BigInt.asIntN(32, value));

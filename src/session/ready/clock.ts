@@ -5,8 +5,9 @@
 import { FFIType, ptr } from "bun:ffi";
 import { loadLibc } from "../../util/libc.ts";
 
-const CLOCK_REALTIME = 0;
-const CLOCK_MONOTONIC = 1;
+/** clockid_t values (<time.h>, Linux). */
+export const CLOCK_REALTIME = 0;
+export const CLOCK_MONOTONIC = 1;
 
 const symbols = { clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 } } as const;
 let libc: { loaded: ReturnType<typeof loadLibc<typeof symbols>> } | undefined;

@@ -17,7 +17,7 @@ const GRID_LATE_MS = 5;
 const GRID_LATE_SHARE = 0.1;
 const GRID_EARLY_MS = 2;
 /** A wait at least this share of the rest's period, less 5 ms, is a full period: the loop re-armed. */
-export const FULL_PERIOD = 0.9;
+const FULL_PERIOD = 0.9;
 /**
  * The verdict on a timed wait of a thread whose rest is the periodic wait `rest` with its last
  * wake-up at `phase` (ms of the scheduler's clock): rest when the wait is a full period from a

@@ -118,13 +118,14 @@ export class ReadyOracle {
     this.confirmed = true;
     this.rests.remember(seen, false);
     if (base === undefined) this.ownWrites.note(this.session.bytesOut, this.inputs);
-    const periodic = this.ownWrites.periodic(() => this.rests.restsOnTimer(seen));
+    const onTimer = this.rests.restsOnTimer(seen);
+    const periodic = this.ownWrites.periodic(onTimer);
     this.ownWrites.settled(this.session.bytesOut, this.inputs);
     const tick = this.rests.shortTick(seen);
     if (tick !== undefined) return { settledBy: "unsure", tickMs: tick.tickMs };
     // It writes on its own while every thread rests with no timer: something no wait shows wakes it
     // (a signal timer: setitimer, timer_create; data from outside the group).
-    if (this.ownWrites.writesOnItsOwn && !this.rests.restsOnTimer(seen)) return { settledBy: "unsure" };
+    if (this.ownWrites.writesOnItsOwn && !onTimer) return { settledBy: "unsure" };
     return { settledBy: periodic ? "periodic" : "idle" };
   }
 

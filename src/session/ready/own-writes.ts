@@ -30,9 +30,8 @@ export class OwnWrites {
   }
 
   /** Back at rest, with a thread resting on a timer, and writing on its own: a periodic redraw, not waited out. */
-  periodic(restsOnTimer: () => boolean): boolean {
-    if (!this.writesOnItsOwn) return false;
-    return restsOnTimer();
+  periodic(restsOnTimer: boolean): boolean {
+    return this.writesOnItsOwn && restsOnTimer;
   }
 
   /** The program settled at rest here, having received `bytesOut` bytes over `inputs` inputs. */

@@ -4,7 +4,7 @@
  * (the process or thread ended while we looked) and throw only on a permission error, which the
  * oracle turns into its fallback.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from "node:fs";
 
 export interface ProcStat {
   pid: number;
@@ -92,6 +92,19 @@ export function readProc(path: string): string | undefined {
   } catch (error) {
     if (isGone(error)) return undefined;
     throw error;
+  } finally {
+    procCost.ms += performance.now() - start;
+  }
+}
+
+/** What fd `fd` of `pid` is (/proc/<pid>/fd/<fd>: a path, `pipe:[n]`, `anon_inode:[timerfd]`); undefined when closed or gone. */
+export function fdTarget(pid: number, fd: number): string | undefined {
+  const start = performance.now();
+  procCost.reads++;
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`);
+  } catch {
+    return undefined;
   } finally {
     procCost.ms += performance.now() - start;
   }

@@ -6,19 +6,18 @@
 import { type ThreadActivity, classify, withEpollTimers } from "./classify.ts";
 import { epollTimers } from "./timerfds.ts";
 import {
+  fdTarget,
   listProc,
   parseExecStart,
   parseIo,
   parseStat,
   parseSyscall,
-  procCost,
   readProc,
   readTimeoutMs,
   type ProcStat,
 } from "./proc.ts";
 import type { Arch } from "./syscalls.ts";
 import { clockNowMs } from "./clock.ts";
-import { readlinkSync } from "node:fs";
 import { descendants, walkTree } from "../../pty/process-tree.ts";
 
 const MAX_PROCESSES = 64;
@@ -225,16 +224,10 @@ const PLAIN_READS = new Set(["read", "readv"]);
 
 /** Is fd `fd` of `pid` a terminal? Where it cannot be told (gone, closed since), it is taken as one. */
 function isTerminal(pid: number, fd: number): boolean {
-  const start = performance.now();
-  procCost.reads++;
-  try {
-    const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-    return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target === "/dev/console";
-  } catch {
-    return true;
-  } finally {
-    procCost.ms += performance.now() - start;
-  }
+  const target = fdTarget(pid, fd);
+  return (
+    target === undefined || target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target === "/dev/console"
+  );
 }
 
 /** Waits that end only when a child changes state. */

@@ -4,13 +4,11 @@
  * timerfd's time left and period in its own fdinfo ("it_value: (s, ns)", "it_interval: (s, ns)",
  * fs/timerfd.c timerfd_show). Parsers are pure, for recorded samples.
  */
-import { readlinkSync } from "node:fs";
-import { clockNowMs } from "./clock.ts";
-import { procCost, readProc } from "./proc.ts";
+import { CLOCK_MONOTONIC, clockNowMs } from "./clock.ts";
+import { fdTarget, readProc } from "./proc.ts";
 
 /** Target fds of one epoll set read per look; a set with more is judged on these. */
 const MAX_TARGETS = 32;
-const CLOCK_MONOTONIC = 1;
 
 export interface EpollTimers {
   /** The shortest period of a periodic timerfd in the set: the loop's tick. */
@@ -51,7 +49,7 @@ export function epollTimers(pid: number, epfd: number): EpollTimers | undefined 
   if (set === undefined) return undefined;
   const found: EpollTimers = {};
   for (const fd of parseEpollTargets(set).slice(0, MAX_TARGETS)) {
-    if (!isTimerfd(pid, fd)) continue;
+    if (fdTarget(pid, fd) !== "anon_inode:[timerfd]") continue;
     const info = readProc(`/proc/${pid}/fdinfo/${fd}`);
     const timer = info === undefined ? undefined : parseTimerfd(info);
     if (timer === undefined) continue;
@@ -65,16 +63,4 @@ export function epollTimers(pid: number, epfd: number): EpollTimers | undefined 
     }
   }
   return found.tickMs === undefined && found.oneShot === undefined ? undefined : found;
-}
-
-function isTimerfd(pid: number, fd: number): boolean {
-  const start = performance.now();
-  procCost.reads++;
-  try {
-    return readlinkSync(`/proc/${pid}/fd/${fd}`) === "anon_inode:[timerfd]";
-  } catch {
-    return false; // closed since, or not ours to read
-  } finally {
-    procCost.ms += performance.now() - start;
-  }
 }
