@@ -114,3 +114,11 @@ test("a fence not back within FENCE_LOST_MS is taken as lost: not coming, and ch
     jest.useRealTimers();
   }
 });
+
+test("at most 32 fences are remembered as out: raising a 33rd forgets the oldest (taken as lost)", () => {
+  const { fence } = fenceOnList();
+  for (let i = 0; i < 33; i++) fence.raise();
+  expect(fence.coming(1)).toBe(false); // forgotten: no wait counts on it
+  expect(fence.coming(2)).toBe(true);
+  expect(fence.coming(33)).toBe(true);
+});

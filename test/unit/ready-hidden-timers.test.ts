@@ -136,3 +136,14 @@ test("a read of a pipe (a coprocess, a language server) waits for its writer, no
   expect(judge(pipeRead, restOf(pipeRead, undefined, false), false)).toMatchObject({ rest: true });
   expect(judge(ttyRead, restOf(pipeRead, undefined, false), true)).toMatchObject({ rest: true, waitsForInput: true });
 });
+
+test("at most 64 new workers are followed in one settle: a 65th parked one rests", () => {
+  const rests = new RestModel();
+  rests.remember(look(read()), false);
+  rests.stopWatching();
+  for (let tid = 1000; tid < 1064; tid++)
+    expect(rests.busyIn(look(read(), parked(tid, 200, 5000)), PID)).toMatchObject({ state: "timer" });
+  expect(rests.busyIn(look(read(), parked(1064, 200, 5000)), PID)).toBeUndefined();
+  rests.stopWatching(); // a new settle follows it again
+  expect(rests.busyIn(look(read(), parked(1064, 200, 5000)), PID)).toMatchObject({ state: "timer" });
+});
