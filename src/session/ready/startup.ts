@@ -122,12 +122,11 @@ export async function watchStartupPeriod(
       if (a.kind !== "wait" || !a.timed || a.deadline === undefined || a.timeoutMs === undefined) continue;
       timed = true;
       const before = deadlines.get(tid);
+      // a new wait in the same call, begun at the last one's deadline: it woke there and waits a period
       const began = a.deadline - a.timeoutMs;
-      if (before !== undefined && before.nr === a.nr && before.at !== a.deadline) {
-        if (Math.abs(began - before.at) <= WOKE_AT_DEADLINE_MS) {
-          rests.remember(seen, true);
-          return;
-        }
+      if (before?.nr === a.nr && before.at !== a.deadline && Math.abs(began - before.at) <= WOKE_AT_DEADLINE_MS) {
+        rests.remember(seen, true);
+        return;
       }
       deadlines.set(tid, { nr: a.nr, at: a.deadline });
     }
