@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 /**
  * The ready oracle on its corpus (test/fixtures/corpus/cases.ts, fresh.ts, fresh-b.ts, fresh-c.ts,
- * fresh-d.ts, fresh-e.ts): `bun run bench:ready-corpus [--quick] [--idle|--loaded] [--only=WORD]
- * [--part=tuned|heldout|fresh|freshb|freshc|freshd|freshe]`.
+ * fresh-d.ts, fresh-e.ts, fresh-f.ts): `bun run bench:ready-corpus [--quick] [--idle|--loaded]
+ * [--only=WORD] [--part=tuned|heldout|fresh|freshb|freshc|freshd|freshe|freshf]`.
  * Every case runs at idle and again beside a CPU hog on each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
  * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
  * settle took beyond the moment the answer was written (from the raw output) and beyond the program's
@@ -11,8 +11,9 @@
  * part (fresh.ts: programs written after the first held-out part was looked at) is a third table,
  * fresh B (fresh-b.ts: programs its engineer never saw) a fourth and fresh C (fresh-c.ts: new idioms,
  * written after fresh B was looked at) a fifth, fresh D (fresh-d.ts: new idioms, written after fresh C,
- * never looked at) a sixth and fresh E (fresh-e.ts: programs as written in the wild, for the final unseen
- * check) a seventh, all never per case. `--part` runs one part only (all seven by default).
+ * never looked at) a sixth, fresh E (fresh-e.ts: programs as written in the wild, for the final unseen
+ * check) a seventh and fresh F (fresh-f.ts: signal timers and signal machinery, never looked at) an
+ * eighth, all never per case. `--part` runs one part only (all eight by default).
  */
 import { loadavg } from "node:os";
 import type { ScreenBlock } from "../src/session/observe.ts";
@@ -24,6 +25,7 @@ import { freshBCorpus } from "../test/fixtures/corpus/fresh-b.ts";
 import { freshCCorpus } from "../test/fixtures/corpus/fresh-c.ts";
 import { freshDCorpus } from "../test/fixtures/corpus/fresh-d.ts";
 import { freshECorpus } from "../test/fixtures/corpus/fresh-e.ts";
+import { freshFCorpus } from "../test/fixtures/corpus/fresh-f.ts";
 import { benchRegistry, countsText, percentile, press, startCpuHogs, startProgram, waitReady } from "./helpers.ts";
 
 const argv = process.argv.slice(2);
@@ -31,8 +33,8 @@ const QUICK = argv.includes("--quick");
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const passes = argv.includes("--idle") ? ["idle"] : argv.includes("--loaded") ? ["loaded"] : ["idle", "loaded"];
 const INPUTS = QUICK ? 2 : 4;
-type Part = "tuned" | "heldout" | "fresh" | "freshb" | "freshc" | "freshd" | "freshe";
-const PARTS: Part[] = ["tuned", "heldout", "fresh", "freshb", "freshc", "freshd", "freshe"];
+type Part = "tuned" | "heldout" | "fresh" | "freshb" | "freshc" | "freshd" | "freshe" | "freshf";
+const PARTS: Part[] = ["tuned", "heldout", "fresh", "freshb", "freshc", "freshd", "freshe", "freshf"];
 const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
 if (partArg !== undefined && !PARTS.includes(partArg as Part)) {
   console.error(`--part must be one of ${PARTS.join(", ")}`);
@@ -40,29 +42,32 @@ if (partArg !== undefined && !PARTS.includes(partArg as Part)) {
 }
 const parts = partArg === undefined ? PARTS : [partArg as Part];
 const partOf = (c: CorpusCase): Part =>
-  c.freshE
-    ? "freshe"
-    : c.freshD
-      ? "freshd"
-      : c.freshC
-        ? "freshc"
-        : c.freshB
-          ? "freshb"
-          : c.fresh
-            ? "fresh"
-            : c.heldOut
-              ? "heldout"
-              : "tuned";
+  c.freshF
+    ? "freshf"
+    : c.freshE
+      ? "freshe"
+      : c.freshD
+        ? "freshd"
+        : c.freshC
+          ? "freshc"
+          : c.freshB
+            ? "freshb"
+            : c.fresh
+              ? "fresh"
+              : c.heldOut
+                ? "heldout"
+                : "tuned";
 const TITLES: Record<Part, string> = {
   tuned: "tuned part",
   heldout: "held-out part",
   // Each fresh part's first run on its day's code was its held-out result; after it, it was looked at
-  // (cases that failed were mended) and counts as tuned. Only fresh E is still unseen.
+  // (cases that failed were mended) and counts as tuned. Only fresh E and fresh F are still unseen.
   fresh: "fresh A part (stop 33; held out for one run, looked at since)",
   freshb: "fresh B part (stop 33; held out for one run, looked at since)",
   freshc: "fresh C part (stop 33; held out for one run, looked at since)",
   freshd: "fresh D part (stop 33; held out for one run, looked at since)",
   freshe: "fresh E held-out part (stop 33, never looked at)",
+  freshf: "fresh F held-out part (stop 34, never looked at)",
 };
 
 interface Row {
@@ -94,16 +99,18 @@ async function runCase(registry: SessionRegistry, c: CorpusCase, into: Row[]): P
     await waitReady(session, c.ready, { timeoutMs: 15_000, pollIntervalMs: 5 });
     for (let n = 1; n <= INPUTS; n++) await oneInput(session, c, n, into);
   } catch (error) {
-    // A fresh B, fresh C, fresh D or fresh E case is not named, even when it fails.
-    const named = c.freshE
-      ? `a fresh E case (${c.class})`
-      : c.freshD
-        ? `a fresh D case (${c.class})`
-        : c.freshC
-          ? `a fresh C case (${c.class})`
-          : c.freshB
-            ? `a fresh B case (${c.class})`
-            : c.name;
+    // A fresh B, fresh C, fresh D, fresh E or fresh F case is not named, even when it fails.
+    const named = c.freshF
+      ? `a fresh F case (${c.class})`
+      : c.freshE
+        ? `a fresh E case (${c.class})`
+        : c.freshD
+          ? `a fresh D case (${c.class})`
+          : c.freshC
+            ? `a fresh C case (${c.class})`
+            : c.freshB
+              ? `a fresh B case (${c.class})`
+              : c.name;
     console.log(`  ${named}: ${String(error).slice(0, 200)}`);
   } finally {
     await registry.stop(session.id, "SIGKILL", 0);
@@ -135,7 +142,17 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     if (!missing && markedAt !== undefined) r.over.push(Math.max(0, block.totalMs - (markedAt - start)));
     if (!missing && lastWrite !== undefined) r.overLast.push(Math.max(0, block.totalMs - (lastWrite - start)));
   }
-  if (missing && process.env.CORPUS_DEBUG && !c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE)
+  if (
+    missing &&
+    process.env.CORPUS_DEBUG &&
+    !c.heldOut &&
+    !c.fresh &&
+    !c.freshB &&
+    !c.freshC &&
+    !c.freshD &&
+    !c.freshE &&
+    !c.freshF
+  )
     console.log(
       `  premature: ${c.name} #${n} ${block.settledBy} after ${block.waitedMs} ms`,
       JSON.stringify(block.busy),
@@ -161,10 +178,12 @@ function table(title: string, rows: Map<string, Row>): void {
 }
 
 const built = buildCorpus();
-// A fresh, fresh B, fresh C, fresh D or fresh E case also needs its `needs` tool (a shell case's command is the shell).
+// A fresh, fresh B, fresh C, fresh D, fresh E or fresh F case also needs its `needs` tool (a shell case's command is the shell).
 const runnable = (c: CorpusCase) =>
   Bun.which(c.command) !== null &&
-  (!(c.fresh || c.freshB || c.freshC || c.freshD || c.freshE) || c.needs === undefined || Bun.which(c.needs) !== null);
+  (!(c.fresh || c.freshB || c.freshC || c.freshD || c.freshE || c.freshF) ||
+    c.needs === undefined ||
+    Bun.which(c.needs) !== null);
 const inParts = [
   ...corpus(built),
   ...(parts.includes("fresh") ? freshCorpus(built) : []),
@@ -172,6 +191,7 @@ const inParts = [
   ...(parts.includes("freshc") ? freshCCorpus(built) : []),
   ...(parts.includes("freshd") ? freshDCorpus(built) : []),
   ...(parts.includes("freshe") ? freshECorpus(built) : []),
+  ...(parts.includes("freshf") ? freshFCorpus(built) : []),
 ].filter((c) => parts.includes(partOf(c)));
 const cases = inParts.filter((c) => (only === undefined || c.name.includes(only)) && runnable(c));
 const skipped = inParts.length - cases.length;
@@ -180,8 +200,9 @@ const freshB = cases.filter((c) => c.freshB).length;
 const freshC = cases.filter((c) => c.freshC).length;
 const freshD = cases.filter((c) => c.freshD).length;
 const freshE = cases.filter((c) => c.freshE).length;
+const freshF = cases.filter((c) => c.freshF).length;
 console.log(
-  `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE).length} held out${fresh ? `, ${fresh} fresh` : ""}${freshB ? `, ${freshB} fresh B` : ""}${freshC ? `, ${freshC} fresh C` : ""}${freshD ? `, ${freshD} fresh D` : ""}${freshE ? `, ${freshE} fresh E` : ""}), ${INPUTS} inputs each` +
+  `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE && !c.freshF).length} held out${fresh ? `, ${fresh} fresh` : ""}${freshB ? `, ${freshB} fresh B` : ""}${freshC ? `, ${freshC} fresh C` : ""}${freshD ? `, ${freshD} fresh D` : ""}${freshE ? `, ${freshE} fresh E` : ""}${freshF ? `, ${freshF} fresh F` : ""}), ${INPUTS} inputs each` +
     `${built.go ? "" : "; go absent"}${built.ncurses ? "" : "; gcc/ncurses absent"}${skipped ? `; ${skipped} skipped` : ""}`,
 );
 const registry = benchRegistry("auto");
@@ -198,6 +219,7 @@ for (const pass of passes) {
     freshc: new Map(),
     freshd: new Map(),
     freshe: new Map(),
+    freshf: new Map(),
   };
   const perCase = new Map<string, Row>();
   for (const c of cases) {
@@ -206,8 +228,9 @@ for (const pass of passes) {
     group.set(c.class, klass);
     const all = group.get("all") ?? row();
     const mine = row();
-    // Held-out, fresh, fresh B, fresh C, fresh D and fresh E cases are reported only as their part's classes, never one by one.
-    if (!c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE) perCase.set(c.name, mine);
+    // Held-out, fresh, fresh B, fresh C, fresh D, fresh E and fresh F cases are reported only as their part's classes, never one by one.
+    if (!c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE && !c.freshF)
+      perCase.set(c.name, mine);
     await runCase(registry, c, [klass, all, mine]);
     load.push(loadavg()[0]!);
     group.delete("all");
