@@ -31,7 +31,9 @@ function atRest(settledBy: "idle" | "periodic", program: string): string {
  */
 function cannotTell(ms: number, program: string, tickMs: number | undefined): string {
   const wakes =
-    tickMs === undefined ? "it wakes on something no wait shows (it wrote on its own)" : `it wakes every ${tickMs} ms`;
+    tickMs === undefined
+      ? "it wakes on something no wait shows (it woke or wrote on its own: a signal timer, or data from outside)"
+      : `it wakes every ${tickMs} ms`;
   return `Cannot tell after ${ms} ms whether ${program} is done: ${wakes}`;
 }
 

@@ -47,6 +47,8 @@ function rig() {
     learnt: [] as [Look, number][],
     rested: [] as [Look, Look | undefined][],
     remembered: [] as [Look, boolean][],
+    /** What each hidden-timer watch ended with (true: the program woke). */
+    watchEnded: [] as boolean[],
   };
   const state = {
     next: look() as Look | undefined,
@@ -57,6 +59,8 @@ function rig() {
     tick: undefined as { tickMs: number; wake: string } | undefined,
     /** A long tick's wake-up due soon (rest-model.ts nearWake). */
     nearWake: undefined as { tickMs: number; wake: string } | undefined,
+    /** How long the program at rest is watched for a wake no wait explains (hiddenWatchMs). */
+    watchMs: 0,
     since: 0,
     onLook: () => {},
     onFlush: () => {},
@@ -112,6 +116,8 @@ function rig() {
     },
     shortTick: () => state.tick,
     nearWake: () => state.nearWake,
+    hiddenWatchMs: () => state.watchMs,
+    hiddenWatchEnded: (woke: boolean) => void calls.watchEnded.push(woke),
   } as unknown as SettleParts;
   /** Start a settle whose input was `ago` ms before now. */
   const start = (base: Baseline | undefined, capMs = 1000, ago = 0, signal?: AbortSignal) => {
@@ -186,6 +192,41 @@ test("a hold for a tick's wake-up lasts at most the tick and 30 ms", async () =>
   for (let i = 0; i < 4 && !settled.done; i++) await advance(4);
   expect(settled.value).toMatchObject({ settledBy: "unsure", tickMs: 100 });
   expect(performance.now() - state.since).toBeLessThanOrEqual(140);
+});
+
+test("a program with a signal timer no wait shows is watched at rest until the watch ends, then idle", async () => {
+  const { state, session, calls, start } = rig();
+  state.next = look({ [PID]: [5, 0] }); // it read the key
+  state.watchMs = 500;
+  const settled = start(baseline());
+  await advance(3);
+  expect(settled.done).toBe(false); // at rest and drained: the 2 ms settle is held
+  session.bytesOut = 0;
+  await advance(480);
+  expect(settled.done).toBe(false);
+  for (let i = 0; i < 4 && !settled.done; i++) await advance(10);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+  expect(performance.now() - state.since).toBeGreaterThanOrEqual(500);
+  expect(performance.now() - state.since).toBeLessThanOrEqual(515);
+  expect(calls.watchEnded).toEqual([false]);
+});
+
+test("a program that writes while it is watched at rest woke on something no wait shows; the settle goes on", async () => {
+  const { state, session, calls, start } = rig();
+  state.next = look({ [PID]: [5, 0] });
+  state.watchMs = 500;
+  const settled = start(baseline());
+  await advance(50);
+  expect(settled.done).toBe(false);
+  // A signal timer fires: the answer is written and arrives.
+  state.next = look({ [PID]: [5, 7] });
+  session.bytesOut = 7;
+  state.watchMs = 0; // the oracle's watch is done once it has ended
+  await advance(10);
+  expect(calls.watchEnded).toEqual([true]);
+  for (let i = 0; i < 10 && !settled.done; i++) await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" }); // the rig's atRest; the oracle says unsure
+  expect(performance.now() - state.since).toBeLessThan(100);
 });
 
 test("without a baseline: at rest now, settled after the drain grace (no written bytes to compare)", async () => {

@@ -55,6 +55,8 @@ export interface RestWait {
   oneShotAt?: number;
   /** A read of something that is no terminal (waitKind "pipe") was the rest: a helper thread's self-pipe. */
   pipe?: true;
+  /** A wait for a signal only (waitKind "signal") was the rest: a wrapper in sigsuspend from its start. */
+  signal?: true;
 }
 
 export type BusyState = "running" | "sleeping" | "timer";
@@ -188,6 +190,10 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
   // server): not its user. At rest only where it rested so (a worker on its self-pipe).
   if (waitKind === "pipe")
     return rest?.pipe ? { rest: true, waitsForInput: false, timed: false } : { rest: false, state: "sleeping", call };
+  // A main thread waiting only for a signal, with no child to send one, waits for a timer no wait
+  // shows (ualarm then pause) or for another process: at rest only where it rested so.
+  if (waitKind === "signal")
+    return rest?.signal ? { rest: true, waitsForInput: false, timed: false } : { rest: false, state: "sleeping", call };
   if (call === "futex" && !mainThread) return { rest: true, waitsForInput: false, timed: false };
   const sameAsRest = rest !== undefined && rest.nr === nr && rest.timed === timed && !unlikeRest(timeoutMs, rest);
   if (sameAsRest) return { rest: true, waitsForInput: waitKind === "input", timed };
@@ -213,8 +219,15 @@ export function restOf(
     ...(provisional ? { provisional } : {}),
     ...(activity.oneShot !== undefined ? { oneShotAt: activity.oneShot.at } : {}),
     ...(activity.waitKind === "pipe" ? { pipe: true as const } : {}),
+    ...(activity.waitKind === "signal" ? { signal: true as const } : {}),
   };
-  if (known === undefined || known.nr !== rest.nr || known.timed !== rest.timed || known.pipe !== rest.pipe)
+  if (
+    known === undefined ||
+    known.nr !== rest.nr ||
+    known.timed !== rest.timed ||
+    known.pipe !== rest.pipe ||
+    known.signal !== rest.signal
+  )
     return rest;
   if (known.timeoutMs === undefined || rest.timeoutMs === undefined) return rest;
   return { ...rest, timeoutMs: Math.max(known.timeoutMs, rest.timeoutMs) };

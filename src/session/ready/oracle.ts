@@ -7,11 +7,13 @@
 import type { Session } from "../session.ts";
 import { FirstInputGate, type Held } from "./first-input.ts";
 import { ForegroundLooker } from "./foreground.ts";
+import { HiddenTimerWatch } from "./hidden-timer-watch.ts";
 import type { AtRest, Baseline, Busy, ReadyOutcome } from "./outcome.ts";
 import { OwnWrites } from "./own-writes.ts";
 import { writesOf, type Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
 import { settle, type SettleParts } from "./settle.ts";
+import { signalTimerSource } from "./signal-timers.ts";
 import { certainRest, learnStartupRest, STARTUP_LOOK_MS, watchStartupPeriod } from "./startup.ts";
 
 export type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
@@ -33,6 +35,7 @@ export class ReadyOracle {
   private readonly group: ForegroundLooker;
   private readonly rests = new RestModel();
   private readonly ownWrites = new OwnWrites();
+  private readonly hiddenTimers = new HiddenTimerWatch();
   /** True while the program is known to be at rest since the last input (an oracle settle, or a look that said so). */
   private confirmed = false;
   private inputs = 0;
@@ -50,6 +53,9 @@ export class ReadyOracle {
       atRest: (seen, base) => this.atRest(seen, base),
       shortTick: (seen) => this.rests.shortTick(seen),
       nearWake: (seen) => this.rests.nearWake(seen),
+      hiddenWatchMs: (seen) =>
+        this.hiddenTimers.watchMs(seen, (pid) => this.group.guarded(() => signalTimerSource(pid))),
+      hiddenWatchEnded: (woke) => this.hiddenTimers.ended(woke),
     };
     session.onInput(() => {
       this.inputs++;
@@ -123,9 +129,9 @@ export class ReadyOracle {
     this.ownWrites.settled(this.session.bytesOut, this.inputs);
     const tick = this.rests.shortTick(seen);
     if (tick !== undefined) return { settledBy: "unsure", tickMs: tick.tickMs };
-    // It writes on its own while every thread rests with no timer: something no wait shows wakes it
-    // (a signal timer: setitimer, timer_create; data from outside the group).
-    if (this.ownWrites.writesOnItsOwn && !onTimer) return { settledBy: "unsure" };
+    // It writes on its own while every thread rests with no timer, or was seen waking so: something
+    // no wait shows wakes it (a signal timer: setitimer, timer_create; data from outside the group).
+    if ((this.ownWrites.writesOnItsOwn && !onTimer) || this.hiddenTimers.woke) return { settledBy: "unsure" };
     return { settledBy: periodic ? "periodic" : "idle" };
   }
 

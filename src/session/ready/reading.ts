@@ -150,6 +150,13 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
   };
   const queue = [...pids];
   const queued = new Set(pids);
+  const queueChildren = (children: number[]) => {
+    for (const child of children) {
+      if (queued.has(child) || queue.length >= MAX_PROCESSES) continue;
+      queued.add(child);
+      queue.push(child);
+    }
+  };
   for (let i = 0; i < queue.length && i < MAX_PROCESSES; i++) {
     const pid = queue[i]!;
     const tids = listProc(`/proc/${pid}/task`);
@@ -183,6 +190,12 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
       if (activity.kind === "wait" && PLAIN_READS.has(activity.call) && syscall?.running === false) {
         if (!isTerminal(pid, Number(syscall.args[0] ?? -1n))) activity.waitKind = "pipe";
       }
+      if (activity.kind === "wait" && SIGNAL_WAITS.has(activity.call) && !activity.timed && Number(tid) === pid) {
+        // Waiting for SIGCHLD (a wrapper such as timeout(1)): its children are read and judged.
+        const children = childrenOf(pid);
+        if (children.length === 0) activity.waitKind = "signal";
+        else queueChildren(children);
+      }
       if (activity.kind === "wait" && activity.call.startsWith("epoll_") && syscall?.running === false) {
         const timers = epollTimers(pid, Number(syscall.args[0] ?? -1n));
         if (timers !== undefined) withEpollTimers(activity, timers);
@@ -202,13 +215,7 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
     }
     // Blocked in wait4 means it has a child (else ECHILD): one forked after the group was listed is
     // read too, or a shell waiting on a pipeline it just started would look at rest with it unseen.
-    if (reaping) {
-      for (const child of childrenOf(pid)) {
-        if (queued.has(child) || queue.length >= MAX_PROCESSES) continue;
-        queued.add(child);
-        queue.push(child);
-      }
-    }
+    if (reaping) queueChildren(childrenOf(pid));
   }
   result.pids.sort((a, b) => a - b);
   return result;
@@ -229,6 +236,9 @@ function isTerminal(pid: number, fd: number): boolean {
     target === undefined || target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target === "/dev/console"
   );
 }
+
+/** Waits that a signal ends: pause, sigsuspend, and sigwait's rt_sigtimedwait. */
+const SIGNAL_WAITS = new Set(["pause", "rt_sigsuspend", "rt_sigtimedwait"]);
 
 /** Waits that end only when a child changes state. */
 const REAPING = new Set(["wait4", "waitid"]);

@@ -45,12 +45,21 @@ export interface SettleParts {
   shortTick(seen: Look): { tickMs: number; wake: string } | undefined;
   /** A long tick's wake-up due soon, if any (rest-model.ts nearWake). */
   nearWake(seen: Look): { tickMs: number; wake: string } | undefined;
+  /**
+   * How long after the input a program back at rest in `seen` is watched for a wake that no wait
+   * explains (a signal timer; see HiddenTimerWatch); 0 for none.
+   */
+  hiddenWatchMs(seen: Look): number;
+  /** The watch ended: `woke` when the program woke (wrote or ran) with no wait to explain it. */
+  hiddenWatchEnded(woke: boolean): void;
 }
 
 /** A hold for a tick's wake-up (see settle) lasts at most the tick and this much more. */
 const HOLD_SLACK_MS = 30;
 /** Looks while holding for a wake-up are this far apart: the wake-up shows a look later at most. */
 const HOLD_LOOK_GAP_MS = 4;
+/** Looks while watching for a wake no wait explains (hiddenWatchMs) are this far apart. */
+const WATCH_LOOK_GAP_MS = 10;
 
 /**
  * Wait until the program is back at rest after an input (or, without a baseline, at rest now) and
@@ -91,6 +100,9 @@ export async function settle(
   // a timer due after it hides behind it until then.
   let hold: { wake: string; until: number } | undefined;
   let held = false;
+  // Back at rest with no timer in any wait, a program that has a signal timer no wait shows is
+  // watched until `until`: if it writes or runs, something no wait shows woke it.
+  let watch: { writes: string; bytes: number; until: number } | undefined;
   for (;;) {
     if (signal?.aborted) throw cancelled("The wait");
     if (!session.running) {
@@ -108,6 +120,13 @@ export async function settle(
     if (base !== undefined) rests.noteQuietWaits(seen);
     const busy = rests.busyIn(seen, session.pid);
     rests.notePhase(seen);
+    if (
+      watch !== undefined &&
+      (busy !== undefined || writesOf(seen) !== watch.writes || session.bytesOut !== watch.bytes)
+    ) {
+      parts.hiddenWatchEnded(true);
+      watch = undefined;
+    }
     const responded = base === undefined || respondedTo(parts, base, seen, bytesAtStart, now - since);
     if (busy === undefined && responded) {
       // At rest: has what it wrote reached us? The counters say so when it wrote to the terminal only;
@@ -128,8 +147,16 @@ export async function settle(
         else if (tick !== undefined && hold !== undefined && (tick.wake !== hold.wake || now >= hold.until))
           held = true;
         if (session.bytesOut === restSince.bytes && (tick === undefined || held)) {
-          const rest = parts.atRest(seen, base);
-          return outcome(rest.settledBy, seen.leader, undefined, rest.tickMs);
+          if (watch === undefined && base !== undefined) {
+            const watchMs = parts.hiddenWatchMs(seen);
+            const until = since + Math.min(watchMs, capMs - 2 * WATCH_LOOK_GAP_MS);
+            if (watchMs > 0 && now < until) watch = { writes, bytes: session.bytesOut, until };
+          }
+          if (watch === undefined || now >= watch.until) {
+            if (watch !== undefined) parts.hiddenWatchEnded(false);
+            const rest = parts.atRest(seen, base);
+            return outcome(rest.settledBy, seen.leader, undefined, rest.tickMs);
+          }
         }
       }
       restSince.bytes = session.bytesOut;
@@ -146,7 +173,14 @@ export async function settle(
         busy ?? (responded ? undefined : { pid: seen.tpgid, command: seen.leader ?? "?", state: "sleeping" }),
       );
     }
-    const resting = restSince !== undefined ? (hold !== undefined && !held ? HOLD_LOOK_GAP_MS : 1) : undefined;
+    const resting =
+      watch !== undefined
+        ? WATCH_LOOK_GAP_MS
+        : restSince !== undefined
+          ? hold !== undefined && !held
+            ? HOLD_LOOK_GAP_MS
+            : 1
+          : undefined;
     const gap = resting ?? Math.min(MAX_LOOK_GAP_MS, Math.max(1, elapsed / 8));
     await Bun.sleep(Math.min(gap, capMs - elapsed));
   }

@@ -7,12 +7,14 @@
  * pointer to a struct timeval / timespec (NULL = none), or nothing (the wait has no timeout).
  */
 
-/** What ends the wait: input on a file descriptor, the clock, or another thread or process. */
 /**
- * What a wait is for. "pipe" is set by the look, not the tables: a read or readv of an fd that is no
- * terminal (a pipe, a socket, a signalfd), which ends only when another process writes.
+ * What a wait is for: input on a file descriptor, the clock, or another thread or process. "pipe" and
+ * "signal" are set by the look, not the tables: "pipe" a read or readv of an fd that is no terminal
+ * (a pipe, a socket, a signalfd), which ends only when another process writes; "signal" a main
+ * thread in pause, sigsuspend or sigtimedwait with no child to wait for, which only a signal from a
+ * timer or from outside the group ends.
  */
-export type WaitKind = "input" | "sleep" | "other-thread" | "pipe";
+export type WaitKind = "input" | "sleep" | "other-thread" | "pipe" | "signal";
 
 export type TimeoutArg =
   | { type: "none" }

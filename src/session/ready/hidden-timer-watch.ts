@@ -1,0 +1,43 @@
+/**
+ * The first settle of a program that has a signal timer no wait shows (signal-timers.ts) is held: a
+ * program back at rest with no timer in any wait is watched for HIDDEN_TIMER_WATCH_MS after the
+ * input. A timer the input set, due within that, fires in sight (its answer arrives before the
+ * settle ends); a periodic signal tick wakes it in sight. Either way it woke with no wait to explain
+ * it, and its settles say `unsure` from then on. A program that stays still through the watch is
+ * taken at its word, as a program without such timers is. Once per session: the cost is the first
+ * input's, and a program seen waking once is known.
+ */
+import type { Look } from "./reading.ts";
+import { signalTimerSource } from "./signal-timers.ts";
+
+/** As NEAR_WAKE_MS (rest-model.ts): a timer the input set that is due within this long shows. */
+export const HIDDEN_TIMER_WATCH_MS = 500;
+
+export class HiddenTimerWatch {
+  private state: "todo" | "watching" | "done" = "todo";
+  /** Seen waking at rest with no wait to explain it (a signal timer, data from outside). */
+  woke = false;
+
+  /**
+   * How long after the input to watch the program at rest in `seen`: HIDDEN_TIMER_WATCH_MS the first
+   * time it rests with no timed wait and has a signal timer no wait shows, else 0. A thread in a
+   * timed wait explains a wake, so such a look teaches nothing and the watch waits for a later one.
+   * `sourceOf` reads a process's signal timers (signalTimerSource through the oracle's /proc guard).
+   */
+  watchMs(seen: Look, sourceOf: (pid: number) => string | undefined = signalTimerSource): number {
+    if (this.state !== "todo") return this.state === "watching" ? HIDDEN_TIMER_WATCH_MS : 0;
+    if (seen.threads.some((t) => t.activity.kind === "wait" && t.activity.timed)) return 0;
+    if (!seen.pids.some((pid) => sourceOf(pid) !== undefined)) {
+      this.state = "done";
+      return 0;
+    }
+    this.state = "watching";
+    return HIDDEN_TIMER_WATCH_MS;
+  }
+
+  /** The watch ended; `woke`: the program wrote or ran with no wait to explain it. */
+  ended(woke: boolean): void {
+    this.state = "done";
+    if (woke) this.woke = true;
+  }
+}
