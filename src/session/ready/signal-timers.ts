@@ -24,8 +24,15 @@ function inMask(mask: bigint, signal: number): boolean {
 /** Where a timer signal of `pid` could go unseen, in words ("a POSIX timer"), or undefined. */
 export function signalTimerSource(pid: number): string | undefined {
   const timers = readProc(`/proc/${pid}/timers`);
+  return signalTimerSourceIn(
+    timers,
+    timers !== undefined && /^ID:/m.test(timers) ? undefined : readProc(`/proc/${pid}/status`),
+  );
+}
+
+/** signalTimerSource from the texts of /proc/<pid>/timers and /proc/<pid>/status (either may be absent). */
+export function signalTimerSourceIn(timers: string | undefined, status: string | undefined): string | undefined {
   if (timers !== undefined && /^ID:/m.test(timers)) return "a POSIX timer";
-  const status = readProc(`/proc/${pid}/status`);
   const blocked = status === undefined ? undefined : /^SigBlk:\s*([0-9a-f]+)$/m.exec(status)?.[1];
   if (blocked === undefined) return undefined;
   const mask = BigInt(`0x${blocked}`);

@@ -1,0 +1,116 @@
+/**
+ * Signal timers no wait shows (session/ready/signal-timers.ts, hidden-timer-watch.ts) and a main
+ * thread waiting only for a signal (classify.ts judge). Recorded /proc samples from Linux 6.18, x86_64.
+ */
+import { describe, expect, test } from "bun:test";
+import { judge, restOf, type ThreadActivity } from "../../src/session/ready/classify.ts";
+import { HIDDEN_TIMER_WATCH_MS, HiddenTimerWatch } from "../../src/session/ready/hidden-timer-watch.ts";
+import type { Look, ThreadLook } from "../../src/session/ready/reading.ts";
+import { signalTimerSourceIn } from "../../src/session/ready/signal-timers.ts";
+
+/** vim 9: one SIGEV_THREAD timer (glibc's helper thread takes signal 32). */
+const VIM_TIMERS = "ID: 0\nsignal: 32/0000557cd966f880\nnotify: signal/tid.26538\nClockID: 1\n";
+const status = (blocked: string, caught = "0000000000000000") =>
+  `Name:\tapp\nSigQ:\t0/94528\nSigPnd:\t0000000000000000\nShdPnd:\t0000000000000000\nSigBlk:\t${blocked}\nSigIgn:\t0000000000000000\nSigCgt:\t${caught}\n`;
+
+describe("where a timer signal could go unseen", () => {
+  test("a POSIX timer, SIGEV_THREAD included", () => {
+    expect(signalTimerSourceIn(VIM_TIMERS, undefined)).toBe("a POSIX timer");
+  });
+
+  test("SIGALRM or a real-time signal blocked in the main thread: routed to a signalfd or sigwait", () => {
+    // c-signalfd: SIGALRM (bit 13) and SIGRTMIN (34: bit 33) blocked
+    expect(signalTimerSourceIn("", status("0000000200002000"))).toBe("signal 14 blocked for a signalfd or sigwait");
+    expect(signalTimerSourceIn(undefined, status("0000000200000000"))).toBe(
+      "signal 34 blocked for a signalfd or sigwait",
+    );
+  });
+
+  test("caught only (a shell's TMOUT), blocked non-timer signals, or nothing: none", () => {
+    // bash: SIGALRM caught, nothing blocked
+    expect(signalTimerSourceIn("", status("0000000000000000", "000000004b813efb"))).toBeUndefined();
+    // SIGINT and SIGCHLD blocked (a sigwait thread for those)
+    expect(signalTimerSourceIn("", status("0000000000010002"))).toBeUndefined();
+    // glibc's own 32 and 33 blocked (its SIGEV_THREAD helper, cancellation)
+    expect(signalTimerSourceIn("", status("0000000180000000"))).toBeUndefined();
+    expect(signalTimerSourceIn(undefined, undefined)).toBeUndefined();
+  });
+});
+
+const PID = 100;
+const wait = (call: string, nr: number, waitKind: "input" | "signal", timed = false): ThreadActivity => ({
+  kind: "wait",
+  call,
+  nr,
+  waitKind,
+  timed,
+  ...(timed ? { timeoutMs: 4000 } : {}),
+});
+const thread = (activity: ThreadActivity, tid = PID): ThreadLook => ({ pid: PID, tid, command: "app", activity });
+const look = (...threads: ThreadLook[]): Look => ({
+  at: 0,
+  tpgid: PID,
+  leader: "app",
+  pids: [PID],
+  threads,
+  io: new Map(),
+  unread: 0,
+});
+
+describe("a main thread waiting only for a signal", () => {
+  const pause = wait("pause", 34, "signal");
+
+  test("is busy where it did not rest so (ualarm, then pause: a timer no wait shows)", () => {
+    const readRest = restOf(wait("read", 0, "input"), undefined, false);
+    expect(judge(pause, readRest, true)).toEqual({ rest: false, state: "sleeping", call: "pause" });
+    expect(judge(pause, undefined, true)).toEqual({ rest: false, state: "sleeping", call: "pause" });
+  });
+
+  test("rests where it rested so (a wrapper in sigsuspend from its start)", () => {
+    const rest = restOf(pause, undefined, true);
+    expect(rest).toMatchObject({ nr: 34, timed: false, signal: true });
+    expect(judge(pause, rest, true)).toEqual({ rest: true, waitsForInput: false, timed: false });
+    // a read is not that rest
+    expect(restOf(wait("read", 0, "input"), rest, false)).not.toHaveProperty("signal");
+  });
+});
+
+describe("the first settle's watch for a wake no wait explains", () => {
+  const reading = look(thread(wait("read", 0, "input")));
+  const withTimer = look(thread(wait("select", 23, "input", true)));
+
+  test("a program with a signal timer, at rest with no timed wait, is watched once", () => {
+    const watch = new HiddenTimerWatch();
+    const asked: number[] = [];
+    const source = (pid: number) => (asked.push(pid), "a POSIX timer");
+    expect(watch.watchMs(reading, source)).toBe(HIDDEN_TIMER_WATCH_MS);
+    expect(watch.watchMs(reading, source)).toBe(HIDDEN_TIMER_WATCH_MS); // the same watch, asked again
+    expect(asked).toEqual([PID]);
+    watch.ended(false);
+    expect(watch.watchMs(reading, source)).toBe(0);
+    expect(watch.woke).toBe(false);
+  });
+
+  test("a wake during the watch is remembered for the session", () => {
+    const watch = new HiddenTimerWatch();
+    watch.watchMs(reading, () => "a POSIX timer");
+    watch.ended(true);
+    expect(watch.woke).toBe(true);
+    expect(watch.watchMs(reading, () => "a POSIX timer")).toBe(0);
+  });
+
+  test("a timed wait explains a wake: no watch yet, and a later look may start it", () => {
+    const watch = new HiddenTimerWatch();
+    expect(watch.watchMs(withTimer, () => "a POSIX timer")).toBe(0);
+    expect(watch.watchMs(reading, () => "a POSIX timer")).toBe(HIDDEN_TIMER_WATCH_MS);
+  });
+
+  test("no signal timer: never watched, and /proc is not read again", () => {
+    const watch = new HiddenTimerWatch();
+    let reads = 0;
+    const none = () => void reads++;
+    expect(watch.watchMs(reading, none)).toBe(0);
+    expect(watch.watchMs(reading, none)).toBe(0);
+    expect(reads).toBe(1);
+  });
+});
