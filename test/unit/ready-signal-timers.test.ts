@@ -26,9 +26,22 @@ describe("where a timer signal could go unseen", () => {
     );
   });
 
-  test("caught only (a shell's TMOUT), blocked non-timer signals, or nothing: none", () => {
-    // bash: SIGALRM caught, nothing blocked
-    expect(signalTimerSourceIn("", status("0000000000000000", "000000004b813efb"))).toBeUndefined();
+  test("a handler for SIGALRM (python's signal.setitimer, perl's $SIG{ALRM})", () => {
+    expect(signalTimerSourceIn("", status("0000000000000000", "0000000000002002"))).toBe("a handler for signal 14");
+  });
+
+  test("a handler in a job-control shell (SIGTSTP ignored: TMOUT), or in a program catching nearly all: none", () => {
+    // bash: SIGALRM caught among 18, SIGTSTP, SIGTTIN and SIGTTOU ignored
+    const bash = status("0000000000000000", "000000004b813efb").replace(/SigIgn:.*/, "SigIgn:\t0000000000384004");
+    expect(signalTimerSourceIn("", bash)).toBeUndefined();
+    // fish ignores SIGTSTP and SIGTTOU only
+    const fish = status("0000000000000000", "0000000108116003").replace(/SigIgn:.*/, "SigIgn:\t0000000000281004");
+    expect(signalTimerSourceIn("", fish)).toBeUndefined();
+    // top, and Go's runtime: every signal caught
+    expect(signalTimerSourceIn("", status("0000000000000000", "fffffffe7ffafeff"))).toBeUndefined();
+  });
+
+  test("blocked non-timer signals, or nothing: none", () => {
     // SIGINT and SIGCHLD blocked (a sigwait thread for those)
     expect(signalTimerSourceIn("", status("0000000000010002"))).toBeUndefined();
     // glibc's own 32 and 33 blocked (its SIGEV_THREAD helper, cancellation)
@@ -103,6 +116,11 @@ describe("the first settle's watch for a wake no wait explains", () => {
     const watch = new HiddenTimerWatch();
     expect(watch.watchMs(withTimer, () => "a POSIX timer")).toBe(0);
     expect(watch.watchMs(reading, () => "a POSIX timer")).toBe(HIDDEN_TIMER_WATCH_MS);
+  });
+
+  test("a main thread resting in pause() is watched without reading /proc", () => {
+    const watch = new HiddenTimerWatch();
+    expect(watch.watchMs(look(thread(wait("pause", 34, "signal"))), () => undefined)).toBe(HIDDEN_TIMER_WATCH_MS);
   });
 
   test("no signal timer: never watched, and /proc is not read again", () => {

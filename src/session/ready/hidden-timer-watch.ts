@@ -3,7 +3,8 @@
  * program back at rest with no timer in any wait is watched for HIDDEN_TIMER_WATCH_MS after the
  * input. A timer the input set, due within that, fires in sight (its answer arrives before the
  * settle ends); a periodic signal tick wakes it in sight. Either way it woke with no wait to explain
- * it, and its settles say `unsure` from then on. A program that stays still through the watch is
+ * it, and its settles say `unsure` from then on. A main thread that rests waiting for signals only
+ * (a pause() loop) counts as such a program. A program that stays still through the watch is
  * taken at its word, as a program without such timers is. Once per session: the cost is the first
  * input's, and a program seen waking once is known.
  */
@@ -27,7 +28,9 @@ export class HiddenTimerWatch {
   watchMs(seen: Look, sourceOf: (pid: number) => string | undefined = signalTimerSource): number {
     if (this.state !== "todo") return this.state === "watching" ? HIDDEN_TIMER_WATCH_MS : 0;
     if (seen.threads.some((t) => t.activity.kind === "wait" && t.activity.timed)) return 0;
-    if (!seen.pids.some((pid) => sourceOf(pid) !== undefined)) {
+    // A main thread resting in pause or sigsuspend is woken by signals only: its loop runs on them.
+    const onSignals = seen.threads.some((t) => t.activity.kind === "wait" && t.activity.waitKind === "signal");
+    if (!onSignals && !seen.pids.some((pid) => sourceOf(pid) !== undefined)) {
       this.state = "done";
       return 0;
     }

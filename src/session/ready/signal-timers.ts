@@ -4,9 +4,11 @@
  * - POSIX timers (timer_create) are listed in /proc/<pid>/timers (proc(5)), SIGEV_THREAD ones too
  *   (glibc's helper thread takes their signal);
  * - a timer signal blocked in the main thread (SigBlk in /proc/<pid>/status) is taken by a signalfd
- *   or sigwait: the program routes it into its loop by design.
- * A timer signal that is only caught (SigCgt) is left out: bash, zsh and fish catch SIGALRM for
- * TMOUT and top catches every signal, so "caught" would flag every shell (docs/ready-oracle.md, Limits).
+ *   or sigwait: the program routes it into its loop by design;
+ * - a timer signal caught (SigCgt): a handler for SIGALRM (alarm, setitimer, python's
+ *   signal.setitimer, perl's $SIG{ALRM}). Not in a job-control shell, which ignores SIGTSTP (POSIX
+ *   XCU 2.11; bash, zsh, fish and dash do) and catches SIGALRM for TMOUT and `read -t`; nor in a
+ *   program that catches nearly every signal (Go's runtime, top), where a caught SIGALRM says nothing.
  */
 import { readProc } from "./proc.ts";
 
@@ -15,29 +17,41 @@ const TIMER_SIGNALS = [14, 26, 27];
 /** The real-time signals an application may use (glibc keeps 32 and 33): timer_create's usual choice. */
 const FIRST_RT_SIGNAL = 34;
 const LAST_RT_SIGNAL = 64;
+const SIGTSTP = 20;
+/** A program catching at least this many of the 31 standard signals catches them all, by design. */
+const CATCHES_ALL = 24;
 
-/** A signal's bit in a /proc/<pid>/status mask (SigBlk: hex, bit n-1 for signal n). */
+/** A signal's bit in a /proc/<pid>/status mask (hex, bit n-1 for signal n). */
 function inMask(mask: bigint, signal: number): boolean {
   return ((mask >> BigInt(signal - 1)) & 1n) === 1n;
+}
+
+/** A mask line of /proc/<pid>/status ("SigBlk"), or undefined. */
+function maskOf(status: string, name: string): bigint | undefined {
+  const hex = new RegExp(`^${name}:\\s*([0-9a-f]+)$`, "m").exec(status)?.[1];
+  return hex === undefined ? undefined : BigInt(`0x${hex}`);
 }
 
 /** Where a timer signal of `pid` could go unseen, in words ("a POSIX timer"), or undefined. */
 export function signalTimerSource(pid: number): string | undefined {
   const timers = readProc(`/proc/${pid}/timers`);
-  return signalTimerSourceIn(
-    timers,
-    timers !== undefined && /^ID:/m.test(timers) ? undefined : readProc(`/proc/${pid}/status`),
-  );
+  if (timers !== undefined && /^ID:/m.test(timers)) return "a POSIX timer";
+  return signalTimerSourceIn(timers, readProc(`/proc/${pid}/status`));
 }
 
 /** signalTimerSource from the texts of /proc/<pid>/timers and /proc/<pid>/status (either may be absent). */
 export function signalTimerSourceIn(timers: string | undefined, status: string | undefined): string | undefined {
   if (timers !== undefined && /^ID:/m.test(timers)) return "a POSIX timer";
-  const blocked = status === undefined ? undefined : /^SigBlk:\s*([0-9a-f]+)$/m.exec(status)?.[1];
-  if (blocked === undefined) return undefined;
-  const mask = BigInt(`0x${blocked}`);
-  const signals = [...TIMER_SIGNALS];
-  for (let signal = FIRST_RT_SIGNAL; signal <= LAST_RT_SIGNAL; signal++) signals.push(signal);
-  const routed = signals.find((signal) => inMask(mask, signal));
-  return routed === undefined ? undefined : `signal ${routed} blocked for a signalfd or sigwait`;
+  if (status === undefined) return undefined;
+  const blocked = maskOf(status, "SigBlk") ?? 0n;
+  const rtSignals = Array.from({ length: LAST_RT_SIGNAL - FIRST_RT_SIGNAL + 1 }, (_, i) => FIRST_RT_SIGNAL + i);
+  const routed = [...TIMER_SIGNALS, ...rtSignals].find((signal) => inMask(blocked, signal));
+  if (routed !== undefined) return `signal ${routed} blocked for a signalfd or sigwait`;
+  const caught = maskOf(status, "SigCgt") ?? 0n;
+  const ignored = maskOf(status, "SigIgn") ?? 0n;
+  const handled = TIMER_SIGNALS.find((signal) => inMask(caught, signal));
+  if (handled === undefined || inMask(ignored, SIGTSTP)) return undefined;
+  let standard = 0;
+  for (let signal = 1; signal <= 31; signal++) if (inMask(caught, signal)) standard++;
+  return standard >= CATCHES_ALL ? undefined : `a handler for signal ${handled}`;
 }
