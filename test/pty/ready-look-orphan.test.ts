@@ -1,6 +1,7 @@
 /**
  * A look at the foreground group finds a member whose parent exited (a grandchild left running in
- * the background, re-parented outside the session's tree), and a read of a pipe is no input wait.
+ * the background, re-parented outside the session's tree), a read of a pipe is no input wait, and a
+ * child in a process group of its own is read while its parent waits for it.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -40,5 +41,28 @@ test.skipIf(arch === null)("a thread blocked reading a pipe waits on its writer 
     expect(reading()!.activity).toMatchObject({ kind: "wait", call: "read", waitKind: "pipe" });
   } finally {
     cat.kill("SIGKILL");
+  }
+});
+
+test.skipIf(arch === null)("a child in a process group of its own is read while its parent waits for it", async () => {
+  // set -m: the background job gets a group of its own (job control), and `wait` blocks in wait4.
+  const shell = Bun.spawn(["bash", "-c", "set -m; sleep 30 & echo $!; wait"], { stdout: "pipe" });
+  const reader = shell.stdout.getReader();
+  const sleeper = Number(new TextDecoder().decode((await reader.read()).value).trim());
+  try {
+    const pgrp = parseStat(readFileSync(`/proc/${shell.pid}/stat`, "latin1"))!.pgrp;
+    expect(parseStat(readFileSync(`/proc/${sleeper}/stat`, "latin1"))!.pgrp).not.toBe(pgrp);
+    const seen = () => look(arch!, pgrp, [shell.pid]);
+    await until(
+      () => seen().threads.some((t) => t.activity.kind === "wait" && t.activity.call === "wait4"),
+      "bash to wait",
+    );
+    expect(seen().pids).toEqual([shell.pid, sleeper].sort((a, b) => a - b));
+    const sleeping = () => seen().threads.find((t) => t.pid === sleeper)?.activity;
+    await until(() => sleeping()?.kind === "wait", "sleep to be asleep");
+    expect(sleeping()).toMatchObject({ kind: "wait", call: "clock_nanosleep" });
+  } finally {
+    process.kill(sleeper, "SIGKILL");
+    await shell.exited;
   }
 });

@@ -150,10 +150,14 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
   };
   const queue = [...pids];
   const queued = new Set(pids);
+  // Children a process waits for (wait4, waitid, sigsuspend): judged in whatever group they are in,
+  // since their parent waits on their work (a helper started in a process group of its own).
+  const awaited = new Set<number>();
   const queueChildren = (children: number[]) => {
     for (const child of children) {
       if (queued.has(child) || queue.length >= MAX_PROCESSES) continue;
       queued.add(child);
+      awaited.add(child);
       queue.push(child);
     }
   };
@@ -163,8 +167,8 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
     if (tids.length === 0) continue;
     const mainText = readProc(`/proc/${pid}/stat`);
     const main = mainText === undefined ? undefined : parseStat(mainText);
-    // Gone, or left the group since it was found (setsid, setpgid): not judged.
-    if (main === undefined || main.pgrp !== tpgid) continue;
+    // Gone, or left the group since it was found (setsid, setpgid) and not awaited: not judged.
+    if (main === undefined || (main.pgrp !== tpgid && !awaited.has(pid))) continue;
     result.pids.push(pid);
     const command = main.comm;
     let reaping = false;
@@ -214,7 +218,8 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
       if (activity.kind === "wait" && REAPING.has(activity.call)) reaping = true;
     }
     // Blocked in wait4 means it has a child (else ECHILD): one forked after the group was listed is
-    // read too, or a shell waiting on a pipeline it just started would look at rest with it unseen.
+    // read too, or a shell waiting on a pipeline it just started would look at rest with it unseen;
+    // so is one in a group of its own, whose work the parent waits for.
     if (reaping) queueChildren(childrenOf(pid));
   }
   result.pids.sort((a, b) => a - b);
