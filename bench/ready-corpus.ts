@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 /**
  * The ready oracle on its corpus (test/fixtures/corpus/cases.ts, fresh.ts, fresh-b.ts, fresh-c.ts,
- * fresh-d.ts, fresh-e.ts, fresh-f.ts, fresh-g.ts): `bun run bench:ready-corpus [--quick] [--idle|--loaded]
- * [--only=WORD] [--part=tuned|heldout|fresh|freshb|freshc|freshd|freshe|freshf|freshg]`.
+ * fresh-d.ts, fresh-e.ts, fresh-f.ts, fresh-g.ts, fresh-h.ts): `bun run bench:ready-corpus [--quick]
+ * [--idle|--loaded] [--only=WORD] [--part=tuned|heldout|fresh|freshb|freshc|freshd|freshe|freshf|freshg|freshh]`.
  * Every case runs at idle and again beside a CPU hog on each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
  * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
  * settle took beyond the moment the answer was written (from the raw output) and beyond the program's
@@ -13,8 +13,9 @@
  * written after fresh B was looked at) a fifth, fresh D (fresh-d.ts: new idioms, written after fresh C,
  * never looked at) a sixth, fresh E (fresh-e.ts: programs as written in the wild, for the final unseen
  * check) a seventh, fresh F (fresh-f.ts: signal timers and signal machinery, never looked at) an
- * eighth and fresh G (fresh-g.ts: programs as written in the wild, never looked at) a ninth, all never
- * per case. `--part` runs one part only (all nine by default).
+ * eighth, fresh G (fresh-g.ts: programs as written in the wild, never looked at) a ninth and fresh H
+ * (fresh-h.ts: TUI framework idioms written by hand, never looked at) a tenth, all never per case.
+ * `--part` runs one part only (all ten by default).
  */
 import { loadavg } from "node:os";
 import type { ScreenBlock } from "../src/session/observe.ts";
@@ -28,6 +29,7 @@ import { freshDCorpus } from "../test/fixtures/corpus/fresh-d.ts";
 import { freshECorpus } from "../test/fixtures/corpus/fresh-e.ts";
 import { freshFCorpus } from "../test/fixtures/corpus/fresh-f.ts";
 import { freshGCorpus } from "../test/fixtures/corpus/fresh-g.ts";
+import { freshHCorpus } from "../test/fixtures/corpus/fresh-h.ts";
 import { benchRegistry, countsText, percentile, press, startCpuHogs, startProgram, waitReady } from "./helpers.ts";
 
 const argv = process.argv.slice(2);
@@ -35,8 +37,19 @@ const QUICK = argv.includes("--quick");
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const passes = argv.includes("--idle") ? ["idle"] : argv.includes("--loaded") ? ["loaded"] : ["idle", "loaded"];
 const INPUTS = QUICK ? 2 : 4;
-type Part = "tuned" | "heldout" | "fresh" | "freshb" | "freshc" | "freshd" | "freshe" | "freshf" | "freshg";
-const PARTS: Part[] = ["tuned", "heldout", "fresh", "freshb", "freshc", "freshd", "freshe", "freshf", "freshg"];
+type Part = "tuned" | "heldout" | "fresh" | "freshb" | "freshc" | "freshd" | "freshe" | "freshf" | "freshg" | "freshh";
+const PARTS: Part[] = [
+  "tuned",
+  "heldout",
+  "fresh",
+  "freshb",
+  "freshc",
+  "freshd",
+  "freshe",
+  "freshf",
+  "freshg",
+  "freshh",
+];
 const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
 if (partArg !== undefined && !PARTS.includes(partArg as Part)) {
   console.error(`--part must be one of ${PARTS.join(", ")}`);
@@ -44,28 +57,31 @@ if (partArg !== undefined && !PARTS.includes(partArg as Part)) {
 }
 const parts = partArg === undefined ? PARTS : [partArg as Part];
 const partOf = (c: CorpusCase): Part =>
-  c.freshG
-    ? "freshg"
-    : c.freshF
-      ? "freshf"
-      : c.freshE
-        ? "freshe"
-        : c.freshD
-          ? "freshd"
-          : c.freshC
-            ? "freshc"
-            : c.freshB
-              ? "freshb"
-              : c.fresh
-                ? "fresh"
-                : c.heldOut
-                  ? "heldout"
-                  : "tuned";
+  c.freshH
+    ? "freshh"
+    : c.freshG
+      ? "freshg"
+      : c.freshF
+        ? "freshf"
+        : c.freshE
+          ? "freshe"
+          : c.freshD
+            ? "freshd"
+            : c.freshC
+              ? "freshc"
+              : c.freshB
+                ? "freshb"
+                : c.fresh
+                  ? "fresh"
+                  : c.heldOut
+                    ? "heldout"
+                    : "tuned";
 const TITLES: Record<Part, string> = {
   tuned: "tuned part",
   heldout: "held-out part",
   // Each fresh part's first run on its day's code was its held-out result; after it, it was looked at
-  // (cases that failed were mended) and counts as tuned. Only fresh E, fresh F and fresh G are still unseen.
+  // (cases that failed were mended) and counts as tuned. Only fresh E, fresh F, fresh G and fresh H are
+  // still unseen.
   fresh: "fresh A part (stop 33; held out for one run, looked at since)",
   freshb: "fresh B part (stop 33; held out for one run, looked at since)",
   freshc: "fresh C part (stop 33; held out for one run, looked at since)",
@@ -73,6 +89,7 @@ const TITLES: Record<Part, string> = {
   freshe: "fresh E held-out part (stop 33, never looked at)",
   freshf: "fresh F held-out part (stop 34, never looked at)",
   freshg: "fresh G held-out part (stop 34, never looked at)",
+  freshh: "fresh H held-out part (stop 34, never looked at)",
 };
 
 interface Row {
@@ -104,20 +121,22 @@ async function runCase(registry: SessionRegistry, c: CorpusCase, into: Row[]): P
     await waitReady(session, c.ready, { timeoutMs: 15_000, pollIntervalMs: 5 });
     for (let n = 1; n <= INPUTS; n++) await oneInput(session, c, n, into);
   } catch (error) {
-    // A fresh B, fresh C, fresh D, fresh E, fresh F or fresh G case is not named, even when it fails.
-    const named = c.freshG
-      ? `a fresh G case (${c.class})`
-      : c.freshF
-        ? `a fresh F case (${c.class})`
-        : c.freshE
-          ? `a fresh E case (${c.class})`
-          : c.freshD
-            ? `a fresh D case (${c.class})`
-            : c.freshC
-              ? `a fresh C case (${c.class})`
-              : c.freshB
-                ? `a fresh B case (${c.class})`
-                : c.name;
+    // A fresh B, fresh C, fresh D, fresh E, fresh F, fresh G or fresh H case is not named, even when it fails.
+    const named = c.freshH
+      ? `a fresh H case (${c.class})`
+      : c.freshG
+        ? `a fresh G case (${c.class})`
+        : c.freshF
+          ? `a fresh F case (${c.class})`
+          : c.freshE
+            ? `a fresh E case (${c.class})`
+            : c.freshD
+              ? `a fresh D case (${c.class})`
+              : c.freshC
+                ? `a fresh C case (${c.class})`
+                : c.freshB
+                  ? `a fresh B case (${c.class})`
+                  : c.name;
     console.log(`  ${named}: ${String(error).slice(0, 200)}`);
   } finally {
     await registry.stop(session.id, "SIGKILL", 0);
@@ -159,7 +178,8 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     !c.freshD &&
     !c.freshE &&
     !c.freshF &&
-    !c.freshG
+    !c.freshG &&
+    !c.freshH
   )
     console.log(
       `  premature: ${c.name} #${n} ${block.settledBy} after ${block.waitedMs} ms`,
@@ -186,10 +206,10 @@ function table(title: string, rows: Map<string, Row>): void {
 }
 
 const built = buildCorpus();
-// A fresh, fresh B, fresh C, fresh D, fresh E, fresh F or fresh G case also needs its `needs` tool (a shell case's command is the shell).
+// A fresh, fresh B, fresh C, fresh D, fresh E, fresh F, fresh G or fresh H case also needs its `needs` tool (a shell case's command is the shell).
 const runnable = (c: CorpusCase) =>
   Bun.which(c.command) !== null &&
-  (!(c.fresh || c.freshB || c.freshC || c.freshD || c.freshE || c.freshF || c.freshG) ||
+  (!(c.fresh || c.freshB || c.freshC || c.freshD || c.freshE || c.freshF || c.freshG || c.freshH) ||
     c.needs === undefined ||
     Bun.which(c.needs) !== null);
 const inParts = [
@@ -201,6 +221,7 @@ const inParts = [
   ...(parts.includes("freshe") ? freshECorpus(built) : []),
   ...(parts.includes("freshf") ? freshFCorpus(built) : []),
   ...(parts.includes("freshg") ? freshGCorpus(built) : []),
+  ...(parts.includes("freshh") ? freshHCorpus(built) : []),
 ].filter((c) => parts.includes(partOf(c)));
 const cases = inParts.filter((c) => (only === undefined || c.name.includes(only)) && runnable(c));
 const skipped = inParts.length - cases.length;
@@ -211,8 +232,9 @@ const freshD = cases.filter((c) => c.freshD).length;
 const freshE = cases.filter((c) => c.freshE).length;
 const freshF = cases.filter((c) => c.freshF).length;
 const freshG = cases.filter((c) => c.freshG).length;
+const freshH = cases.filter((c) => c.freshH).length;
 console.log(
-  `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE && !c.freshF && !c.freshG).length} held out${fresh ? `, ${fresh} fresh` : ""}${freshB ? `, ${freshB} fresh B` : ""}${freshC ? `, ${freshC} fresh C` : ""}${freshD ? `, ${freshD} fresh D` : ""}${freshE ? `, ${freshE} fresh E` : ""}${freshF ? `, ${freshF} fresh F` : ""}${freshG ? `, ${freshG} fresh G` : ""}), ${INPUTS} inputs each` +
+  `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE && !c.freshF && !c.freshG && !c.freshH).length} held out${fresh ? `, ${fresh} fresh` : ""}${freshB ? `, ${freshB} fresh B` : ""}${freshC ? `, ${freshC} fresh C` : ""}${freshD ? `, ${freshD} fresh D` : ""}${freshE ? `, ${freshE} fresh E` : ""}${freshF ? `, ${freshF} fresh F` : ""}${freshG ? `, ${freshG} fresh G` : ""}${freshH ? `, ${freshH} fresh H` : ""}), ${INPUTS} inputs each` +
     `${built.go ? "" : "; go absent"}${built.ncurses ? "" : "; gcc/ncurses absent"}${skipped ? `; ${skipped} skipped` : ""}`,
 );
 const registry = benchRegistry("auto");
@@ -231,6 +253,7 @@ for (const pass of passes) {
     freshe: new Map(),
     freshf: new Map(),
     freshg: new Map(),
+    freshh: new Map(),
   };
   const perCase = new Map<string, Row>();
   for (const c of cases) {
@@ -239,8 +262,18 @@ for (const pass of passes) {
     group.set(c.class, klass);
     const all = group.get("all") ?? row();
     const mine = row();
-    // Held-out, fresh, fresh B, fresh C, fresh D, fresh E, fresh F and fresh G cases are reported only as their part's classes, never one by one.
-    if (!c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE && !c.freshF && !c.freshG)
+    // Held-out, fresh, fresh B, fresh C, fresh D, fresh E, fresh F, fresh G and fresh H cases are reported only as their part's classes, never one by one.
+    if (
+      !c.heldOut &&
+      !c.fresh &&
+      !c.freshB &&
+      !c.freshC &&
+      !c.freshD &&
+      !c.freshE &&
+      !c.freshF &&
+      !c.freshG &&
+      !c.freshH
+    )
       perCase.set(c.name, mine);
     await runCase(registry, c, [klass, all, mine]);
     load.push(loadavg()[0]!);
