@@ -1,27 +1,21 @@
 #!/usr/bin/env bun
 /**
- * The ready oracle on its corpus (test/fixtures/corpus/cases.ts, fresh.ts, fresh-b.ts, fresh-c.ts,
- * fresh-d.ts, fresh-e.ts, fresh-f.ts, fresh-g.ts, fresh-h.ts): `bun run bench:ready-corpus [--quick]
- * [--idle|--loaded] [--only=WORD] [--part=tuned|heldout|fresh|freshb|freshc|freshd|freshe|freshf|freshg|freshh]`.
+ * The ready oracle on its corpus (test/fixtures/corpus/cases.ts and the fresh parts fresh*.ts):
+ * `bun run bench:ready-corpus [--quick] [--idle|--loaded] [--only=WORD] [--part=PART]`, PART one of
+ * tuned, heldout, fresh, freshb ... freshh.
  * Every case runs at idle and again beside a CPU hog on each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
  * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
  * settle took beyond the moment the answer was written (from the raw output) and beyond the program's
  * last write before the after-screen (a shell's prompt: the command's real end). Reported per class,
- * with the held-out cases apart, and the machine's load average with every table. The fresh held-out
- * part (fresh.ts: programs written after the first held-out part was looked at) is a third table,
- * fresh B (fresh-b.ts: programs its engineer never saw) a fourth and fresh C (fresh-c.ts: new idioms,
- * written after fresh B was looked at) a fifth, fresh D (fresh-d.ts: new idioms, written after fresh C,
- * never looked at) a sixth, fresh E (fresh-e.ts: programs as written in the wild, for the final unseen
- * check) a seventh, fresh F (fresh-f.ts: signal timers and signal machinery, never looked at) an
- * eighth, fresh G (fresh-g.ts: programs as written in the wild, never looked at) a ninth and fresh H
- * (fresh-h.ts: TUI framework idioms written by hand, never looked at) a tenth, all never per case.
- * `--part` runs one part only (all ten by default).
+ * with the held-out cases apart, and the machine's load average with every table. Each fresh part
+ * (FRESH_PARTS: programs written by someone else after a round of changes) is a table of its own, by
+ * class only, never per case. `--part` runs one part only (all by default).
  */
 import { loadavg } from "node:os";
 import type { ScreenBlock } from "../src/session/observe.ts";
 import type { SessionRegistry } from "../src/session/registry.ts";
 import type { Session } from "../src/session/session.ts";
-import { buildCorpus, corpus, type CorpusCase } from "../test/fixtures/corpus/cases.ts";
+import { type Built, buildCorpus, corpus, type CorpusCase } from "../test/fixtures/corpus/cases.ts";
 import { freshCorpus } from "../test/fixtures/corpus/fresh.ts";
 import { freshBCorpus } from "../test/fixtures/corpus/fresh-b.ts";
 import { freshCCorpus } from "../test/fixtures/corpus/fresh-c.ts";
@@ -30,6 +24,7 @@ import { freshECorpus } from "../test/fixtures/corpus/fresh-e.ts";
 import { freshFCorpus } from "../test/fixtures/corpus/fresh-f.ts";
 import { freshGCorpus } from "../test/fixtures/corpus/fresh-g.ts";
 import { freshHCorpus } from "../test/fixtures/corpus/fresh-h.ts";
+import type { FreshFlag } from "../test/fixtures/corpus/fresh-kit.ts";
 import { benchRegistry, countsText, percentile, press, startCpuHogs, startProgram, waitReady } from "./helpers.ts";
 
 const argv = process.argv.slice(2);
@@ -37,59 +32,77 @@ const QUICK = argv.includes("--quick");
 const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
 const passes = argv.includes("--idle") ? ["idle"] : argv.includes("--loaded") ? ["loaded"] : ["idle", "loaded"];
 const INPUTS = QUICK ? 2 : 4;
-type Part = "tuned" | "heldout" | "fresh" | "freshb" | "freshc" | "freshd" | "freshe" | "freshf" | "freshg" | "freshh";
-const PARTS: Part[] = [
-  "tuned",
-  "heldout",
-  "fresh",
-  "freshb",
-  "freshc",
-  "freshd",
-  "freshe",
-  "freshf",
-  "freshg",
-  "freshh",
+/**
+ * The fresh parts, in the order they were written. Each one's first run, on the code of its day, was
+ * its held-out result; after it, it was looked at (cases that failed were mended) and counts as
+ * tuned. Fresh E and fresh H are still unseen.
+ */
+const FRESH_PARTS: {
+  part: string;
+  flag: FreshFlag;
+  label: string;
+  title: string;
+  corpus: (built: Built) => CorpusCase[];
+}[] = [
+  {
+    part: "fresh",
+    flag: "fresh",
+    label: "fresh A",
+    title: "stop 33; held out for one run, looked at since",
+    corpus: freshCorpus,
+  },
+  {
+    part: "freshb",
+    flag: "freshB",
+    label: "fresh B",
+    title: "stop 33; held out for one run, looked at since",
+    corpus: freshBCorpus,
+  },
+  {
+    part: "freshc",
+    flag: "freshC",
+    label: "fresh C",
+    title: "stop 33; held out for one run, looked at since",
+    corpus: freshCCorpus,
+  },
+  {
+    part: "freshd",
+    flag: "freshD",
+    label: "fresh D",
+    title: "stop 33; held out for one run, looked at since",
+    corpus: freshDCorpus,
+  },
+  { part: "freshe", flag: "freshE", label: "fresh E", title: "stop 33, never looked at", corpus: freshECorpus },
+  {
+    part: "freshf",
+    flag: "freshF",
+    label: "fresh F",
+    title: "stop 34; held out for one run, looked at since",
+    corpus: freshFCorpus,
+  },
+  {
+    part: "freshg",
+    flag: "freshG",
+    label: "fresh G",
+    title: "stop 34; held out for one run, looked at since",
+    corpus: freshGCorpus,
+  },
+  { part: "freshh", flag: "freshH", label: "fresh H", title: "stop 34, never looked at", corpus: freshHCorpus },
 ];
+const PARTS = ["tuned", "heldout", ...FRESH_PARTS.map((f) => f.part)];
 const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
-if (partArg !== undefined && !PARTS.includes(partArg as Part)) {
+if (partArg !== undefined && !PARTS.includes(partArg)) {
   console.error(`--part must be one of ${PARTS.join(", ")}`);
   process.exit(2);
 }
-const parts = partArg === undefined ? PARTS : [partArg as Part];
-const partOf = (c: CorpusCase): Part =>
-  c.freshH
-    ? "freshh"
-    : c.freshG
-      ? "freshg"
-      : c.freshF
-        ? "freshf"
-        : c.freshE
-          ? "freshe"
-          : c.freshD
-            ? "freshd"
-            : c.freshC
-              ? "freshc"
-              : c.freshB
-                ? "freshb"
-                : c.fresh
-                  ? "fresh"
-                  : c.heldOut
-                    ? "heldout"
-                    : "tuned";
-const TITLES: Record<Part, string> = {
+const parts = partArg === undefined ? PARTS : [partArg];
+/** The fresh part a case is of, if any (a case carries one part's flag). */
+const freshPartOf = (c: CorpusCase) => FRESH_PARTS.find((f) => c[f.flag]);
+const partOf = (c: CorpusCase): string => freshPartOf(c)?.part ?? (c.heldOut ? "heldout" : "tuned");
+const TITLES: Record<string, string> = {
   tuned: "tuned part",
   heldout: "held-out part",
-  // Each fresh part's first run on its day's code was its held-out result; after it, it was looked at
-  // (cases that failed were mended) and counts as tuned. Only fresh E, fresh F, fresh G and fresh H are
-  // still unseen.
-  fresh: "fresh A part (stop 33; held out for one run, looked at since)",
-  freshb: "fresh B part (stop 33; held out for one run, looked at since)",
-  freshc: "fresh C part (stop 33; held out for one run, looked at since)",
-  freshd: "fresh D part (stop 33; held out for one run, looked at since)",
-  freshe: "fresh E held-out part (stop 33, never looked at)",
-  freshf: "fresh F held-out part (stop 34, never looked at)",
-  freshg: "fresh G held-out part (stop 34, never looked at)",
-  freshh: "fresh H held-out part (stop 34, never looked at)",
+  ...Object.fromEntries(FRESH_PARTS.map((f) => [f.part, `${f.label} part (${f.title})`])),
 };
 
 interface Row {
@@ -121,22 +134,9 @@ async function runCase(registry: SessionRegistry, c: CorpusCase, into: Row[]): P
     await waitReady(session, c.ready, { timeoutMs: 15_000, pollIntervalMs: 5 });
     for (let n = 1; n <= INPUTS; n++) await oneInput(session, c, n, into);
   } catch (error) {
-    // A fresh B, fresh C, fresh D, fresh E, fresh F, fresh G or fresh H case is not named, even when it fails.
-    const named = c.freshH
-      ? `a fresh H case (${c.class})`
-      : c.freshG
-        ? `a fresh G case (${c.class})`
-        : c.freshF
-          ? `a fresh F case (${c.class})`
-          : c.freshE
-            ? `a fresh E case (${c.class})`
-            : c.freshD
-              ? `a fresh D case (${c.class})`
-              : c.freshC
-                ? `a fresh C case (${c.class})`
-                : c.freshB
-                  ? `a fresh B case (${c.class})`
-                  : c.name;
+    // A fresh part's case is not named, even when it fails.
+    const fresh = freshPartOf(c);
+    const named = fresh === undefined ? c.name : `a ${fresh.label} case (${c.class})`;
     console.log(`  ${named}: ${String(error).slice(0, 200)}`);
   } finally {
     await registry.stop(session.id, "SIGKILL", 0);
@@ -168,19 +168,7 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     if (!missing && markedAt !== undefined) r.over.push(Math.max(0, block.totalMs - (markedAt - start)));
     if (!missing && lastWrite !== undefined) r.overLast.push(Math.max(0, block.totalMs - (lastWrite - start)));
   }
-  if (
-    missing &&
-    process.env.CORPUS_DEBUG &&
-    !c.heldOut &&
-    !c.fresh &&
-    !c.freshB &&
-    !c.freshC &&
-    !c.freshD &&
-    !c.freshE &&
-    !c.freshF &&
-    !c.freshG &&
-    !c.freshH
-  )
+  if (missing && process.env.CORPUS_DEBUG && partOf(c) === "tuned")
     console.log(
       `  premature: ${c.name} #${n} ${block.settledBy} after ${block.waitedMs} ms`,
       JSON.stringify(block.busy),
@@ -206,35 +194,24 @@ function table(title: string, rows: Map<string, Row>): void {
 }
 
 const built = buildCorpus();
-// A fresh, fresh B, fresh C, fresh D, fresh E, fresh F, fresh G or fresh H case also needs its `needs` tool (a shell case's command is the shell).
+// A fresh part's case also needs its `needs` tool (a shell case's command is the shell).
 const runnable = (c: CorpusCase) =>
   Bun.which(c.command) !== null &&
-  (!(c.fresh || c.freshB || c.freshC || c.freshD || c.freshE || c.freshF || c.freshG || c.freshH) ||
-    c.needs === undefined ||
-    Bun.which(c.needs) !== null);
+  (freshPartOf(c) === undefined || c.needs === undefined || Bun.which(c.needs) !== null);
 const inParts = [
   ...corpus(built),
-  ...(parts.includes("fresh") ? freshCorpus(built) : []),
-  ...(parts.includes("freshb") ? freshBCorpus(built) : []),
-  ...(parts.includes("freshc") ? freshCCorpus(built) : []),
-  ...(parts.includes("freshd") ? freshDCorpus(built) : []),
-  ...(parts.includes("freshe") ? freshECorpus(built) : []),
-  ...(parts.includes("freshf") ? freshFCorpus(built) : []),
-  ...(parts.includes("freshg") ? freshGCorpus(built) : []),
-  ...(parts.includes("freshh") ? freshHCorpus(built) : []),
+  ...FRESH_PARTS.filter((f) => parts.includes(f.part)).flatMap((f) => f.corpus(built)),
 ].filter((c) => parts.includes(partOf(c)));
 const cases = inParts.filter((c) => (only === undefined || c.name.includes(only)) && runnable(c));
 const skipped = inParts.length - cases.length;
-const fresh = cases.filter((c) => c.fresh).length;
-const freshB = cases.filter((c) => c.freshB).length;
-const freshC = cases.filter((c) => c.freshC).length;
-const freshD = cases.filter((c) => c.freshD).length;
-const freshE = cases.filter((c) => c.freshE).length;
-const freshF = cases.filter((c) => c.freshF).length;
-const freshG = cases.filter((c) => c.freshG).length;
-const freshH = cases.filter((c) => c.freshH).length;
+const counts = [
+  `${cases.filter((c) => partOf(c) === "heldout").length} held out`,
+  ...FRESH_PARTS.map((f) => [f.label, cases.filter((c) => c[f.flag]).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([label, n]) => `${n} ${label}`),
+];
 console.log(
-  `corpus: ${cases.length} cases (${cases.filter((c) => c.heldOut && !c.fresh && !c.freshB && !c.freshC && !c.freshD && !c.freshE && !c.freshF && !c.freshG && !c.freshH).length} held out${fresh ? `, ${fresh} fresh` : ""}${freshB ? `, ${freshB} fresh B` : ""}${freshC ? `, ${freshC} fresh C` : ""}${freshD ? `, ${freshD} fresh D` : ""}${freshE ? `, ${freshE} fresh E` : ""}${freshF ? `, ${freshF} fresh F` : ""}${freshG ? `, ${freshG} fresh G` : ""}${freshH ? `, ${freshH} fresh H` : ""}), ${INPUTS} inputs each` +
+  `corpus: ${cases.length} cases (${counts.join(", ")}), ${INPUTS} inputs each` +
     `${built.go ? "" : "; go absent"}${built.ncurses ? "" : "; gcc/ncurses absent"}${skipped ? `; ${skipped} skipped` : ""}`,
 );
 const registry = benchRegistry("auto");
@@ -243,38 +220,16 @@ for (const pass of passes) {
   const stopHogs = pass === "loaded" ? startCpuHogs(2) : undefined;
   const started = performance.now();
   const load: number[] = [];
-  const groups: Record<Part, Map<string, Row>> = {
-    tuned: new Map(),
-    heldout: new Map(),
-    fresh: new Map(),
-    freshb: new Map(),
-    freshc: new Map(),
-    freshd: new Map(),
-    freshe: new Map(),
-    freshf: new Map(),
-    freshg: new Map(),
-    freshh: new Map(),
-  };
+  const groups: Record<string, Map<string, Row>> = Object.fromEntries(PARTS.map((part) => [part, new Map()]));
   const perCase = new Map<string, Row>();
   for (const c of cases) {
-    const group = groups[partOf(c)];
+    const group = groups[partOf(c)]!;
     const klass = group.get(c.class) ?? row();
     group.set(c.class, klass);
     const all = group.get("all") ?? row();
     const mine = row();
-    // Held-out, fresh, fresh B, fresh C, fresh D, fresh E, fresh F, fresh G and fresh H cases are reported only as their part's classes, never one by one.
-    if (
-      !c.heldOut &&
-      !c.fresh &&
-      !c.freshB &&
-      !c.freshC &&
-      !c.freshD &&
-      !c.freshE &&
-      !c.freshF &&
-      !c.freshG &&
-      !c.freshH
-    )
-      perCase.set(c.name, mine);
+    // Held-out and fresh cases are reported only as their part's classes, never one by one.
+    if (partOf(c) === "tuned") perCase.set(c.name, mine);
     await runCase(registry, c, [klass, all, mine]);
     load.push(loadavg()[0]!);
     group.delete("all");
@@ -289,7 +244,7 @@ for (const pass of passes) {
       i === 0
         ? `${pass}${stopHogs ? " (a CPU hog on each core)" : ""}, ${TITLES[part]}, ${loadText}, ${seconds} s`
         : `${pass}, ${TITLES[part]}`,
-      groups[part],
+      groups[part]!,
     ),
   );
   if (process.env.CORPUS_CASES) table(`${pass}, per case (tuned part only)`, perCase);
