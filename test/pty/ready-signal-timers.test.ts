@@ -3,14 +3,18 @@
  * claimed done before its answer on its first input (the first settle watches it at rest, and a wake
  * no wait explains makes its settles say they cannot tell), while a program whose handler is never
  * raised settles idle, and an interactive bash (a job-control shell: its SIGALRM is TMOUT's) is not
- * taken for one.
+ * taken for one. fish's helper threads, parked with deadlines after each command, are its own
+ * housekeeping, not timers.
  */
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { observe } from "../../src/session/observe.ts";
-import { signalTimerSource } from "../../src/session/ready/signal-timers.ts";
+import { look } from "../../src/session/ready/reading.ts";
+import { jobControlShell, signalTimerSource } from "../../src/session/ready/signal-timers.ts";
+import { hostArch } from "../../src/session/ready/syscalls.ts";
 import type { Session } from "../../src/session/session.ts";
 import { waitForText } from "../../src/session/wait.ts";
+import { until } from "../helpers.ts";
 import { startOptions, testRegistry } from "../registry-helpers.ts";
 
 const linux = process.platform === "linux";
@@ -72,4 +76,28 @@ test.skipIf(!linux)("an interactive bash is not taken for a program with a SIGAL
     answered: true,
     settledBy: "idle",
   });
+});
+
+const fish = Bun.which("fish");
+if (!linux || fish === null) console.warn("skipping the fish settle: it needs Linux /proc and fish");
+
+test.skipIf(!linux || fish === null)("fish's helper threads are its housekeeping: a command settles idle", async () => {
+  await using registry = testRegistry();
+  const session = await registry.start(
+    startOptions(fish!, ["--no-config", "-i", "-C", "function fish_prompt; printf '$ '; end"]),
+  );
+  await waitForText(session, { pattern: "$", timeoutMs: 15_000, pollIntervalMs: 10, matchScreen: true });
+  expect(jobControlShell(session.pid, "fish")).toBe(true);
+  const block = await press(session, "echo (math 6 '*' 7)\r");
+  expect({ answered: block.after!.text.includes("42"), settledBy: block.settledBy }).toEqual({
+    answered: true,
+    settledBy: "idle",
+  });
+  // Its I/O threads and fd monitor wait 500 and 256 ms for more work after a command, then exit.
+  const timedHelper = () =>
+    look(hostArch()!, session.pid, [session.pid]).threads.find(
+      (t) => t.tid !== t.pid && t.activity.kind === "wait" && t.activity.timed,
+    );
+  await until(() => timedHelper() !== undefined, "a fish helper thread in a timed wait", 2000);
+  expect(timedHelper()?.activity ?? { shellHelper: true }).toMatchObject({ shellHelper: true });
 });

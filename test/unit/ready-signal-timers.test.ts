@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { judge, restOf, type ThreadActivity } from "../../src/session/ready/classify.ts";
 import { HIDDEN_TIMER_WATCH_MS, HiddenTimerWatch } from "../../src/session/ready/hidden-timer-watch.ts";
 import type { Look, ThreadLook } from "../../src/session/ready/reading.ts";
-import { signalTimerSourceIn } from "../../src/session/ready/signal-timers.ts";
+import { jobControlShellIn, signalTimerSourceIn } from "../../src/session/ready/signal-timers.ts";
 
 /** vim 9: one SIGEV_THREAD timer (glibc's helper thread takes signal 32). */
 const VIM_TIMERS = "ID: 0\nsignal: 32/0000557cd966f880\nnotify: signal/tid.26538\nClockID: 1\n";
@@ -130,5 +130,28 @@ describe("the first settle's watch for a wake no wait explains", () => {
     expect(watch.watchMs(reading, none)).toBe(0);
     expect(watch.watchMs(reading, none)).toBe(0);
     expect(reads).toBe(1);
+  });
+});
+
+describe("a job-control shell's helper threads", () => {
+  // fish's fd monitor: a helper thread in poll(256 ms), marked by the look (reading.ts)
+  const monitor: ThreadActivity = {
+    kind: "wait",
+    call: "poll",
+    nr: 7,
+    waitKind: "input",
+    timed: true,
+    timeoutMs: 256,
+    shellHelper: true,
+  };
+
+  test("rest in their timed waits, and are no rest later waits are held to", () => {
+    expect(judge(monitor, undefined, false)).toEqual({ rest: true, waitsForInput: false, timed: false });
+    expect(restOf(monitor, undefined, false)).toBeUndefined();
+  });
+
+  test("a shell is told by SIGTSTP ignored; a program is not", () => {
+    expect(jobControlShellIn(status("0", "0").replace(/SigIgn:.*/, "SigIgn:\t0000000000281004"))).toBe(true);
+    expect(jobControlShellIn(status("0", "0").replace(/SigIgn:.*/, "SigIgn:\t0000000001301000"))).toBe(false);
   });
 });

@@ -40,6 +40,8 @@ export type ThreadActivity =
       absolute?: true;
       /** A worker's timed futex: when it went to sleep (scheduler's clock), which changes once it has run. */
       sleptAt?: number;
+      /** A helper thread's timed wait in a job-control shell (fish's I/O threads park 500 ms, then exit): housekeeping. */
+      shellHelper?: true;
       /** An epoll wait with a one-shot timerfd armed in its set: the nearest one's expiry and time left (timerfds.ts). */
       oneShot?: { at: number; leftMs: number };
     };
@@ -178,6 +180,9 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
       return { rest: false, state: "sleeping" };
   }
   const { waitKind, timed, nr, timeoutMs, call, oneShot } = activity;
+  // A job-control shell runs its user's work in child processes: its helper threads' timed waits are
+  // its own housekeeping (reading.ts shellHelper).
+  if (activity.shellHelper) return { rest: true, waitsForInput: false, timed: false };
   // A one-shot timer armed since the rest (none then, or another expiry): a timer the input set.
   if (
     oneShot !== undefined &&
@@ -211,7 +216,8 @@ export function restOf(
   known: RestWait | undefined,
   provisional: boolean,
 ): RestWait | undefined {
-  if (activity.kind !== "wait") return undefined;
+  // A shell's housekeeping is no rest to hold later waits to (judge rests it as it is).
+  if (activity.kind !== "wait" || activity.shellHelper) return undefined;
   const rest = {
     nr: activity.nr,
     timed: activity.timed,

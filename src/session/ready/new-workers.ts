@@ -4,7 +4,8 @@
  * unless it did not rest so (never seen at rest, or at rest in another wait) and its wait ends within
  * the horizon (rest-model.ts UNSURE_TICK_MS: Python's threading.Timer waits on a condition with the timer's deadline; a node
  * worker in Atomics.wait(200)). It is a timer until it has run once; a helper that wakes and parks
- * again is rest from then on.
+ * again is rest from then on. A job-control shell's workers are its own housekeeping (fish's I/O
+ * threads wait 500 ms for more work, then exit): never followed.
  */
 import type { RestWait, Verdict } from "./classify.ts";
 import type { ThreadLook } from "./reading.ts";
@@ -30,7 +31,7 @@ export class NewWorkerTimers {
     if (!verdict.rest || a.kind !== "wait" || a.call !== "futex" || !a.timed || thread.tid === thread.pid)
       return verdict;
     if ((known?.timed && known.nr === a.nr) || a.sleptAt === undefined || a.timeoutMs === undefined) return verdict;
-    if (a.timeoutMs > this.horizonMs) return verdict;
+    if (a.timeoutMs > this.horizonMs || a.shellHelper) return verdict;
     const first = this.first.get(thread.tid);
     if (first === undefined && this.first.size < MAX_NEW_TIMERS) this.first.set(thread.tid, a.sleptAt);
     else if (first !== a.sleptAt) return verdict;

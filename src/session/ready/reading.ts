@@ -18,6 +18,7 @@ import {
 } from "./proc.ts";
 import type { Arch } from "./syscalls.ts";
 import { clockNowMs } from "./clock.ts";
+import { jobControlShell } from "./signal-timers.ts";
 import { descendants, walkTree } from "../../pty/process-tree.ts";
 
 const MAX_PROCESSES = 64;
@@ -213,6 +214,9 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
         const sleptAt = sched === undefined ? undefined : parseExecStart(sched);
         if (sleptAt !== undefined && phased) activity.deadline = sleptAt + activity.timeoutMs!;
         if (sleptAt !== undefined && parked) activity.sleptAt = sleptAt;
+        // A job-control shell's helper thread in a timed wait (fish's I/O threads and fd monitor, which
+        // exit after 500 and 256 ms idle): its housekeeping, not its user's work.
+        if (Number(tid) !== pid && jobControlShell(pid, command)) activity.shellHelper = true;
       }
       result.threads.push({ pid, tid: Number(tid), command, name: stat.comm, activity });
       if (activity.kind === "wait" && REAPING.has(activity.call)) reaping = true;

@@ -271,7 +271,12 @@ function wakeOf(tid: number, a: { deadline?: number; timeoutMs?: number }): stri
 function ownTimedFutex(thread: ThreadLook): boolean {
   const a = thread.activity;
   return (
-    a.kind === "wait" && a.call === "futex" && a.timed && thread.tid !== thread.pid && thread.name === thread.command
+    a.kind === "wait" &&
+    a.call === "futex" &&
+    a.timed &&
+    !a.shellHelper &&
+    thread.tid !== thread.pid &&
+    thread.name === thread.command
   );
 }
 

@@ -48,10 +48,32 @@ export function signalTimerSourceIn(timers: string | undefined, status: string |
   const routed = [...TIMER_SIGNALS, ...rtSignals].find((signal) => inMask(blocked, signal));
   if (routed !== undefined) return `signal ${routed} blocked for a signalfd or sigwait`;
   const caught = maskOf(status, "SigCgt") ?? 0n;
-  const ignored = maskOf(status, "SigIgn") ?? 0n;
   const handled = TIMER_SIGNALS.find((signal) => inMask(caught, signal));
-  if (handled === undefined || inMask(ignored, SIGTSTP)) return undefined;
+  if (handled === undefined || jobControlShellIn(status)) return undefined;
   let standard = 0;
   for (let signal = 1; signal <= 31; signal++) if (inMask(caught, signal)) standard++;
   return standard >= CATCHES_ALL ? undefined : `a handler for signal ${handled}`;
+}
+
+/**
+ * A job-control shell ignores SIGTSTP (POSIX XCU 2.11; bash, zsh, fish and dash do, and the programs
+ * they start get it back): from /proc/<pid>/status's text. It runs its user's work in child
+ * processes; its own threads (fish's I/O threads) and timers (TMOUT) are its housekeeping.
+ */
+export function jobControlShellIn(status: string): boolean {
+  return inMask(maskOf(status, "SigIgn") ?? 0n, SIGTSTP);
+}
+
+const shells = new Map<string, boolean>();
+/** jobControlShellIn for process `pid` running `command`, read once per pid and command (an exec changes it). */
+export function jobControlShell(pid: number, command: string): boolean {
+  const key = `${pid}:${command}`;
+  let shell = shells.get(key);
+  if (shell === undefined) {
+    const status = readProc(`/proc/${pid}/status`);
+    shell = status !== undefined && jobControlShellIn(status);
+    if (shells.size >= 1024) shells.clear();
+    shells.set(key, shell);
+  }
+  return shell;
 }
