@@ -81,23 +81,33 @@ test.skipIf(!linux)("an interactive bash is not taken for a program with a SIGAL
 const fish = Bun.which("fish");
 if (!linux || fish === null) console.warn("skipping the fish settle: it needs Linux /proc and fish");
 
-test.skipIf(!linux || fish === null)("fish's helper threads are its housekeeping: a command settles idle", async () => {
-  await using registry = testRegistry();
-  const session = await registry.start(
-    startOptions(fish!, ["--no-config", "-i", "-C", "function fish_prompt; printf '$ '; end"]),
-  );
-  await waitForText(session, { pattern: "$", timeoutMs: 15_000, pollIntervalMs: 10, matchScreen: true });
-  expect(jobControlShell(session.pid, "fish")).toBe(true);
-  const block = await press(session, "echo (math 6 '*' 7)\r");
-  expect({ answered: block.after!.text.includes("42"), settledBy: block.settledBy }).toEqual({
-    answered: true,
-    settledBy: "idle",
-  });
-  // Its I/O threads and fd monitor wait 500 and 256 ms for more work after a command, then exit.
-  const timedHelper = () =>
-    look(hostArch()!, session.pid, [session.pid]).threads.find(
-      (t) => t.tid !== t.pid && t.activity.kind === "wait" && t.activity.timed,
+test.skipIf(!linux || fish === null)(
+  "fish's helper threads are its housekeeping at its prompt, not in its wait",
+  async () => {
+    await using registry = testRegistry();
+    const session = await registry.start(
+      startOptions(fish!, ["--no-config", "-i", "-C", "function fish_prompt; printf '$ '; end"]),
     );
-  await until(() => timedHelper() !== undefined, "a fish helper thread in a timed wait", 2000);
-  expect(timedHelper()?.activity ?? { shellHelper: true }).toMatchObject({ shellHelper: true });
-});
+    await waitForText(session, { pattern: "$", timeoutMs: 15_000, pollIntervalMs: 10, matchScreen: true });
+    expect(jobControlShell(session.pid, "fish")).toBe(true);
+    const block = await press(session, "echo (math 6 '*' 7)\r");
+    expect({ answered: block.after!.text.includes("42"), settledBy: block.settledBy }).toEqual({
+      answered: true,
+      settledBy: "idle",
+    });
+    // Its I/O threads and fd monitor wait 500 and 256 ms for more work after a command, then exit.
+    const timedHelper = () =>
+      look(hostArch()!, session.pid, [session.pid]).threads.find(
+        (t) => t.tid !== t.pid && t.activity.kind === "wait" && t.activity.timed,
+      );
+    await until(() => timedHelper() !== undefined, "a fish helper thread in a timed wait", 2000);
+    expect(timedHelper()?.activity ?? { shellHelper: true }).toMatchObject({ shellHelper: true });
+    // fish's `wait` for background jobs: its main thread waits on its fd monitor, which is then no
+    // housekeeping: the settle waits for the jobs.
+    const waited = await press(session, "sleep 0.3 &; sleep 0.1 &; wait; echo W(math 2 '*' 3)\r");
+    expect({ answered: waited.after!.text.includes("W6"), settledBy: waited.settledBy }).toEqual({
+      answered: true,
+      settledBy: "idle",
+    });
+  },
+);

@@ -214,13 +214,11 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
         const sleptAt = sched === undefined ? undefined : parseExecStart(sched);
         if (sleptAt !== undefined && phased) activity.deadline = sleptAt + activity.timeoutMs!;
         if (sleptAt !== undefined && parked) activity.sleptAt = sleptAt;
-        // A job-control shell's helper thread in a timed wait (fish's I/O threads and fd monitor, which
-        // exit after 500 and 256 ms idle): its housekeeping, not its user's work.
-        if (Number(tid) !== pid && jobControlShell(pid, command)) activity.shellHelper = true;
       }
       result.threads.push({ pid, tid: Number(tid), command, name: stat.comm, activity });
       if (activity.kind === "wait" && REAPING.has(activity.call)) reaping = true;
     }
+    markShellHelpers(result.threads, pid, command);
     // Blocked in wait4 means it has a child (else ECHILD): one forked after the group was listed is
     // read too, or a shell waiting on a pipeline it just started would look at rest with it unseen;
     // so is one in a group of its own, whose work the parent waits for.
@@ -228,6 +226,22 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
   }
   result.pids.sort((a, b) => a - b);
   return result;
+}
+
+/**
+ * A job-control shell at its prompt (its main thread waiting for input) runs its user's work in child
+ * processes: its helper threads' timed waits are housekeeping (fish's I/O threads and fd monitor, which
+ * exit after 500 and 256 ms idle). While its main thread waits on them (fish's `wait` for background
+ * jobs, told of by its fd monitor), they are not.
+ */
+function markShellHelpers(threads: ThreadLook[], pid: number, command: string): void {
+  const main = threads.find((t) => t.tid === pid)?.activity;
+  if (main?.kind !== "wait" || main.waitKind !== "input") return;
+  const helpers = threads.filter(
+    (t) => t.pid === pid && t.tid !== pid && t.activity.kind === "wait" && t.activity.timed,
+  );
+  if (helpers.length === 0 || !jobControlShell(pid, command)) return;
+  for (const helper of helpers) if (helper.activity.kind === "wait") helper.activity.shellHelper = true;
 }
 
 /** The processes of a look and the bytes each has written: equal for two looks when none wrote between them. */
