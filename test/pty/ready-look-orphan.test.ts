@@ -6,7 +6,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { parseStat } from "../../src/session/ready/proc.ts";
-import { look, scanGroup } from "../../src/session/ready/reading.ts";
+import { scanGroup } from "../../src/session/ready/group-members.ts";
+import { look } from "../../src/session/ready/reading.ts";
 import { hostArch } from "../../src/session/ready/syscalls.ts";
 import { until } from "../helpers.ts";
 

@@ -3,7 +3,8 @@
  * be read at all for this session (a denied read makes the oracle unavailable from then on).
  */
 import type { Session } from "../session.ts";
-import { look, scanGroup, terminalOf, type Look } from "./reading.ts";
+import { scanGroup, terminalOf } from "./group-members.ts";
+import { look, type Look } from "./reading.ts";
 import { hostArch, type Arch } from "./syscalls.ts";
 
 export class ForegroundLooker {

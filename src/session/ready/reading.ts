@@ -14,17 +14,13 @@ import {
   parseSyscall,
   readProc,
   readTimeoutMs,
-  type ProcStat,
 } from "./proc.ts";
 import type { Arch } from "./syscalls.ts";
 import { clockNowMs } from "./clock.ts";
 import { jobControlShell } from "./signal-timers.ts";
-import { descendants, walkTree } from "../../pty/process-tree.ts";
+import { childrenOf, MAX_PROCESSES } from "./group-members.ts";
 
-const MAX_PROCESSES = 64;
 const MAX_THREADS = 512;
-/** Processes of the session's tree walked to find the group's members (a fork bomb stops here). */
-const MAX_TREE = 1024;
 
 export interface ThreadLook {
   pid: number;
@@ -49,93 +45,6 @@ export interface Look {
   io: Map<number, { rchar: number; wchar: number }>;
   /** Threads beyond the bounds, not read. */
   unread: number;
-}
-
-/** The terminal facts of the session's first process: its session id and the foreground group. */
-export function terminalOf(pid: number): { session: number; tpgid: number; stat: ProcStat } | undefined {
-  const text = readProc(`/proc/${pid}/stat`);
-  const stat = text === undefined ? undefined : parseStat(text);
-  return stat === undefined ? undefined : { session: stat.session, tpgid: stat.tpgid, stat };
-}
-
-/**
- * Every process in process group `pgrp` of session `session`, found in the session's own process
- * tree (`root` and its descendants, through /proc/<pid>/task/<tid>/children): a few small reads per
- * process of the session, where a pass over all of /proc read every process on the machine (10-22 ms
- * per call on a loaded machine, serial on the server's thread, and once per settle of each of 32
- * sessions, the 32-session regression in bench/README.md). A member whose parent exited is no longer
- * below `root`: such orphans (a grandchild left running in the background) are found among the
- * children of the server's ancestors, where the kernel re-parents them (see orphansOf).
- */
-export function scanGroup(pgrp: number, session: number, root: number): number[] {
-  const pids: number[] = [];
-  const trees = [root, ...orphansOf(session, root)].flatMap((top) => sessionTree(top));
-  for (const pid of trees) {
-    if (pids.length >= MAX_PROCESSES) break;
-    const text = readProc(`/proc/${pid}/stat`);
-    const stat = text === undefined ? undefined : parseStat(text);
-    if (stat !== undefined && stat.pgrp === pgrp && stat.session === session) pids.push(stat.pid);
-  }
-  return pids.sort((a, b) => a - b);
-}
-
-/**
- * `root` and its live descendants, parents first, from the children files (reads counted in
- * procCost); where the kernel has no children files, process-tree.ts's walk over parent links.
- */
-function sessionTree(root: number): number[] {
-  if (!childrenFilesWork(root)) return [root, ...descendants(root, MAX_TREE - 1)];
-  return [root, ...walkTree(root, childrenOf, MAX_TREE - 1)];
-}
-
-/**
- * Processes of session `session` whose parent exited. The kernel re-parents an orphan to the nearest
- * ancestor marked as a child subreaper, else to init: one of the server's ancestors (the session's
- * first process is the server's child). It becomes a child of that process's main thread (kernel/exit.c
- * find_new_reaper: another thread only when the main one has exited), so only the main thread's
- * children list is read: a scan runs at every look at rest, and init's other threads can have
- * children lists of their own to read (18 threads here: 33 reads a scan, against 6). Only those
- * started after `root` (a pid above root's) can be the session's: older ones are not read. Bounded by
- * MAX_TREE.
- */
-function orphansOf(session: number, root: number): number[] {
-  const orphans: number[] = [];
-  let read = 0;
-  for (const ancestor of serverAncestors()) {
-    for (const pid of childrenOfThread(ancestor, ancestor)) {
-      if (pid <= root || read >= MAX_TREE) continue;
-      read++;
-      const text = readProc(`/proc/${pid}/stat`);
-      const stat = text === undefined ? undefined : parseStat(text);
-      if (stat !== undefined && stat.session === session) orphans.push(pid);
-    }
-  }
-  return orphans;
-}
-
-/** The server's ancestors, from its parent up to init, read once (at most 32). */
-let ancestors: number[] | undefined;
-function serverAncestors(): number[] {
-  if (ancestors !== undefined) return ancestors;
-  const found: number[] = [];
-  for (let pid = process.ppid; pid > 1 && found.length < 32; ) {
-    found.push(pid);
-    const text = readProc(`/proc/${pid}/stat`);
-    const next = text === undefined ? undefined : parseStat(text)?.ppid;
-    if (next === undefined || next === pid) break;
-    pid = next;
-  }
-  ancestors = [...found, 1];
-  return ancestors;
-}
-
-let childrenFiles: boolean | undefined;
-function childrenFilesWork(root: number): boolean {
-  if (childrenFiles === undefined) {
-    const own = readProc(`/proc/${process.pid}/task/${process.pid}/children`);
-    childrenFiles = own !== undefined || readProc(`/proc/${root}/task/${root}/children`) !== undefined;
-  }
-  return childrenFiles;
 }
 
 /** Read the threads and counters of `pids`, members of group `tpgid`. */
@@ -265,14 +174,3 @@ const SIGNAL_WAITS = new Set(["pause", "rt_sigsuspend", "rt_sigtimedwait"]);
 
 /** Waits that end only when a child changes state. */
 const REAPING = new Set(["wait4", "waitid"]);
-
-/** The live children of `pid`, from its threads' children files (empty where the kernel has none). */
-function childrenOf(pid: number): number[] {
-  return listProc(`/proc/${pid}/task`).flatMap((tid) => childrenOfThread(pid, Number(tid)));
-}
-
-/** The live children of thread `tid` of `pid` (the processes it forked, or was handed as reaper). */
-function childrenOfThread(pid: number, tid: number): number[] {
-  const listed = readProc(`/proc/${pid}/task/${tid}/children`)?.trim() ?? "";
-  return listed === "" ? [] : listed.split(" ").map(Number);
-}
