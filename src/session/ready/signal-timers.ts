@@ -32,16 +32,19 @@ function maskOf(status: string, name: string): bigint | undefined {
   return hex === undefined ? undefined : BigInt(`0x${hex}`);
 }
 
+/** /proc/<pid>/timers lists a POSIX timer (one "ID:" line each). */
+const hasPosixTimer = (timers: string | undefined): boolean => timers !== undefined && /^ID:/m.test(timers);
+
 /** Where a timer signal of `pid` could go unseen, in words ("a POSIX timer"), or undefined. */
 export function signalTimerSource(pid: number): string | undefined {
   const timers = readProc(`/proc/${pid}/timers`);
-  if (timers !== undefined && /^ID:/m.test(timers)) return "a POSIX timer";
-  return signalTimerSourceIn(timers, readProc(`/proc/${pid}/status`));
+  // A POSIX timer says it all: status is not read.
+  return signalTimerSourceIn(timers, hasPosixTimer(timers) ? undefined : readProc(`/proc/${pid}/status`));
 }
 
 /** signalTimerSource from the texts of /proc/<pid>/timers and /proc/<pid>/status (either may be absent). */
 export function signalTimerSourceIn(timers: string | undefined, status: string | undefined): string | undefined {
-  if (timers !== undefined && /^ID:/m.test(timers)) return "a POSIX timer";
+  if (hasPosixTimer(timers)) return "a POSIX timer";
   if (status === undefined) return undefined;
   const blocked = maskOf(status, "SigBlk") ?? 0n;
   const rtSignals = Array.from({ length: LAST_RT_SIGNAL - FIRST_RT_SIGNAL + 1 }, (_, i) => FIRST_RT_SIGNAL + i);
