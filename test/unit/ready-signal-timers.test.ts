@@ -41,6 +41,29 @@ describe("where a timer signal could go unseen", () => {
     expect(signalTimerSourceIn("", status("0000000000000000", "fffffffe7ffafeff"))).toBeUndefined();
   });
 
+  // fresh-f go-itimer (Go 1.24): every signal caught; signal.Notify(SIGALRM, SIGHUP, SIGTERM) made the
+  // main thread Go's signal-mask thread, which blocks what nobody listens to (SIGALRM open, SIGVTALRM shut)
+  const GO_CAUGHT = "fffffffd7fc1feff";
+  const GO_MASK_ALRM_OPEN = "fffffffc3bba1a00";
+  const GO_MASK_ALRM_SHUT = "fffffffc3bba3a00";
+  const goStatus = (blocked: string) => status(blocked, GO_CAUGHT).replace(/SigIgn:.*/, "SigIgn:\t0000000000300000");
+
+  test("Go: a timer signal that its signal-mask thread leaves open is listened to (signal.Notify)", () => {
+    const threads = () => [goStatus("0000000000000000"), goStatus(GO_MASK_ALRM_OPEN)];
+    expect(signalTimerSourceIn("", goStatus("0000000000000000"), threads)).toBe(
+      "signal 14 listened to (its signal-mask thread leaves it open)",
+    );
+  });
+
+  test("Go: a mask thread that shuts the timer signals, or none at all: none (not routed to a sigwait)", () => {
+    // go-idle: Notify(SIGWINCH, SIGTSTP); its mask thread is the main thread, and SIGVTALRM blocked there is unwanted
+    const main = goStatus(GO_MASK_ALRM_SHUT);
+    expect(signalTimerSourceIn("", main, () => [main, goStatus("0000000000000000")])).toBeUndefined();
+    // no signal.Notify: no mask thread, nothing blocked
+    const plain = goStatus("0000000000000000");
+    expect(signalTimerSourceIn("", plain, () => [plain, plain])).toBeUndefined();
+  });
+
   test("blocked non-timer signals, or nothing: none", () => {
     // SIGINT and SIGCHLD blocked (a sigwait thread for those)
     expect(signalTimerSourceIn("", status("0000000000010002"))).toBeUndefined();
@@ -110,6 +133,20 @@ describe("the first settle's watch for a wake no wait explains", () => {
     watch.ended(true);
     expect(watch.woke).toBe(true);
     expect(watch.watchMs(reading, () => "a POSIX timer")).toBe(0);
+  });
+
+  test("a timed wait far off (Go's sysmon parks 60 s) or with more than the watch left explains no wake", () => {
+    const far = { ...wait("futex", 202, "input", true), waitKind: "other-thread", timeoutMs: 60_000 } as const;
+    const sysmon = look(thread(wait("read", 0, "input")), thread(far, PID + 1));
+    expect(new HiddenTimerWatch().watchMs(sysmon, () => "a POSIX timer")).toBe(HIDDEN_TIMER_WATCH_MS);
+    const left = (timeoutMs: number): Look =>
+      look(thread({ ...wait("futex", 202, "input", true), timeoutMs, absolute: true }));
+    expect(new HiddenTimerWatch().watchMs(left(HIDDEN_TIMER_WATCH_MS + 100), () => "a POSIX timer")).toBe(
+      HIDDEN_TIMER_WATCH_MS,
+    );
+    expect(new HiddenTimerWatch().watchMs(left(HIDDEN_TIMER_WATCH_MS - 100), () => "a POSIX timer")).toBe(0);
+    // a relative 4 s wait may have begun long ago: it may end within the watch
+    expect(new HiddenTimerWatch().watchMs(withTimer, () => "a POSIX timer")).toBe(0);
   });
 
   test("a timed wait explains a wake: no watch yet, and a later look may start it", () => {

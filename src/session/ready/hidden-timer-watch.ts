@@ -8,11 +8,17 @@
  * taken at its word, as a program without such timers is. Once per session: the cost is the first
  * input's, and a program seen waking once is known.
  */
+import type { ThreadActivity } from "./classify.ts";
 import type { Look } from "./reading.ts";
 import { signalTimerSource } from "./signal-timers.ts";
 
 /** As NEAR_WAKE_MS (rest-model.ts): a timer the input set that is due within this long shows. */
 export const HIDDEN_TIMER_WATCH_MS = 500;
+/**
+ * A relative timed wait this long (Go's sysmon parks 60 s) ends within the watch only if it began
+ * nearly this long ago: it explains no wake in the watch, and one it does cause says `unsure`.
+ */
+const FAR_WAIT_MS = 20 * HIDDEN_TIMER_WATCH_MS;
 
 export class HiddenTimerWatch {
   private state: "todo" | "watching" | "done" = "todo";
@@ -21,13 +27,14 @@ export class HiddenTimerWatch {
 
   /**
    * How long after the input to watch the program at rest in `seen`: HIDDEN_TIMER_WATCH_MS the first
-   * time it rests with no timed wait and has a signal timer no wait shows, else 0. A thread in a
-   * timed wait explains a wake, so such a look teaches nothing and the watch waits for a later one.
+   * time it rests with no timed wait due soon and has a signal timer no wait shows, else 0. A thread
+   * in a timed wait that may end within the watch explains a wake, so such a look teaches nothing and
+   * the watch waits for a later one.
    * `sourceOf` reads a process's signal timers (signalTimerSource through the oracle's /proc guard).
    */
   watchMs(seen: Look, sourceOf: (pid: number) => string | undefined = signalTimerSource): number {
     if (this.state !== "todo") return this.state === "watching" ? HIDDEN_TIMER_WATCH_MS : 0;
-    if (seen.threads.some((t) => t.activity.kind === "wait" && t.activity.timed)) return 0;
+    if (seen.threads.some((t) => mayEndSoon(t.activity))) return 0;
     // A main thread resting in pause or sigsuspend is woken by signals only: its loop runs on them.
     const onSignals = seen.threads.some((t) => t.activity.kind === "wait" && t.activity.waitKind === "signal");
     if (!onSignals && !seen.pids.some((pid) => sourceOf(pid) !== undefined)) {
@@ -43,4 +50,11 @@ export class HiddenTimerWatch {
     this.state = "done";
     if (woke) this.woke = true;
   }
+}
+
+/** A timed wait that may end within the watch: not one with more than the watch left, or a far one. */
+function mayEndSoon(a: ThreadActivity): boolean {
+  if (a.kind !== "wait" || !a.timed) return false;
+  if (a.timeoutMs === undefined) return true;
+  return a.absolute ? a.timeoutMs <= HIDDEN_TIMER_WATCH_MS : a.timeoutMs < FAR_WAIT_MS;
 }

@@ -8,9 +8,13 @@
  * - a timer signal caught (SigCgt): a handler for SIGALRM (alarm, setitimer, python's
  *   signal.setitimer, perl's $SIG{ALRM}). Not in a job-control shell, which ignores SIGTSTP (POSIX
  *   XCU 2.11; bash, zsh, fish and dash do) and catches SIGALRM for TMOUT and `read -t`; nor in a
- *   program that catches nearly every signal (Go's runtime, top), where a caught SIGALRM says nothing.
+ *   program that catches nearly every signal (Go's runtime, top), where a caught SIGALRM says nothing;
+ * - in such a program, a thread that blocks most signals is a signal-mask thread: Go's os/signal
+ *   keeps one whose mask blocks every signal that no signal.Notify asked for (runtime/signal_unix.go,
+ *   ensureSigM). A timer signal left open there is one the program listens to; one blocked there is
+ *   not routed anywhere, whichever thread that is.
  */
-import { readProc } from "./proc.ts";
+import { listProc, readProc } from "./proc.ts";
 
 /** Signals a timer sends: SIGALRM (setitimer ITIMER_REAL, alarm), SIGVTALRM, SIGPROF (signal(7)). */
 const TIMER_SIGNALS = [14, 26, 27];
@@ -20,6 +24,12 @@ const LAST_RT_SIGNAL = 64;
 const SIGTSTP = 20;
 /** A program catching at least this many of the 31 standard signals catches them all, by design. */
 const CATCHES_ALL = 24;
+/** A thread blocking at least this many of the 31 standard signals keeps a signal mask by design. */
+const BLOCKS_MOST = 8;
+/** The timer signals a mask can leave open (Go never blocks SIGPROF, so it says nothing there). */
+const MASKABLE_TIMER_SIGNALS = [14, 26];
+/** Threads whose masks are read, at most (a catch-all program's; Go keeps a few per core). */
+const MAX_MASK_THREADS = 64;
 
 /** A signal's bit in a /proc/<pid>/status mask (hex, bit n-1 for signal n). */
 function inMask(mask: bigint, signal: number): boolean {
@@ -35,27 +45,53 @@ function maskOf(status: string, name: string): bigint | undefined {
 /** /proc/<pid>/timers lists a POSIX timer (one "ID:" line each). */
 const hasPosixTimer = (timers: string | undefined): boolean => timers !== undefined && /^ID:/m.test(timers);
 
+/** How many of the 31 standard signals `mask` holds. */
+function standardIn(mask: bigint): number {
+  let count = 0;
+  for (let signal = 1; signal <= 31; signal++) if (inMask(mask, signal)) count++;
+  return count;
+}
+
 /** Where a timer signal of `pid` could go unseen, in words ("a POSIX timer"), or undefined. */
 export function signalTimerSource(pid: number): string | undefined {
   const timers = readProc(`/proc/${pid}/timers`);
   // A POSIX timer says it all: status is not read.
-  return signalTimerSourceIn(timers, hasPosixTimer(timers) ? undefined : readProc(`/proc/${pid}/status`));
+  if (hasPosixTimer(timers)) return signalTimerSourceIn(timers, undefined);
+  const threadStatuses = () =>
+    listProc(`/proc/${pid}/task`)
+      .slice(0, MAX_MASK_THREADS)
+      .map((tid) => readProc(`/proc/${pid}/task/${tid}/status`) ?? "");
+  return signalTimerSourceIn(timers, readProc(`/proc/${pid}/status`), threadStatuses);
 }
 
-/** signalTimerSource from the texts of /proc/<pid>/timers and /proc/<pid>/status (either may be absent). */
-export function signalTimerSourceIn(timers: string | undefined, status: string | undefined): string | undefined {
+/**
+ * signalTimerSource from the texts of /proc/<pid>/timers and /proc/<pid>/status (either may be
+ * absent), and of its threads' status files, read only for a program that catches every signal.
+ */
+export function signalTimerSourceIn(
+  timers: string | undefined,
+  status: string | undefined,
+  threadStatuses: () => string[] = () => [],
+): string | undefined {
   if (hasPosixTimer(timers)) return "a POSIX timer";
   if (status === undefined) return undefined;
+  const caught = maskOf(status, "SigCgt") ?? 0n;
+  const catchesAll = standardIn(caught) >= CATCHES_ALL;
+  if (catchesAll) {
+    // Go's signal-mask thread blocks what nobody listens to: its mask says what is listened to.
+    const masks = threadStatuses().map((text) => maskOf(text, "SigBlk") ?? 0n);
+    const maskThread = masks.find((mask) => standardIn(mask) >= BLOCKS_MOST);
+    if (maskThread !== undefined) {
+      const open = MASKABLE_TIMER_SIGNALS.find((signal) => !inMask(maskThread, signal));
+      return open === undefined ? undefined : `signal ${open} listened to (its signal-mask thread leaves it open)`;
+    }
+  }
   const blocked = maskOf(status, "SigBlk") ?? 0n;
   const rtSignals = Array.from({ length: LAST_RT_SIGNAL - FIRST_RT_SIGNAL + 1 }, (_, i) => FIRST_RT_SIGNAL + i);
   const routed = [...TIMER_SIGNALS, ...rtSignals].find((signal) => inMask(blocked, signal));
   if (routed !== undefined) return `signal ${routed} blocked for a signalfd or sigwait`;
-  const caught = maskOf(status, "SigCgt") ?? 0n;
   const handled = TIMER_SIGNALS.find((signal) => inMask(caught, signal));
-  if (handled === undefined || jobControlShellIn(status)) return undefined;
-  let standard = 0;
-  for (let signal = 1; signal <= 31; signal++) if (inMask(caught, signal)) standard++;
-  return standard >= CATCHES_ALL ? undefined : `a handler for signal ${handled}`;
+  return handled === undefined || catchesAll || jobControlShellIn(status) ? undefined : `a handler for signal ${handled}`;
 }
 
 /**
