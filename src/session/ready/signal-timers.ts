@@ -91,7 +91,9 @@ export function signalTimerSourceIn(
   const routed = [...TIMER_SIGNALS, ...rtSignals].find((signal) => inMask(blocked, signal));
   if (routed !== undefined) return `signal ${routed} blocked for a signalfd or sigwait`;
   const handled = TIMER_SIGNALS.find((signal) => inMask(caught, signal));
-  return handled === undefined || catchesAll || jobControlShellIn(status) ? undefined : `a handler for signal ${handled}`;
+  return handled === undefined || catchesAll || jobControlShellIn(status)
+    ? undefined
+    : `a handler for signal ${handled}`;
 }
 
 /**
