@@ -143,12 +143,23 @@ test("a start-up rest is certain with no timer, or a timer of half a second or m
   expect(certainRest(look({ pid: PID, tid: PID, command: "x", activity: { kind: "running" } }), PID)).toBe(false);
 });
 
+test("asleep again just before a grid point, a loop woke for it: a timer it set then is one (bun's setTimeout(150) at its tick)", () => {
+  const rests = new RestModel();
+  rests.remember(look(epoll(1000, 0)), false); // bun's 1 s tick, read as ending at 1000
+  // it woke a hair before the deadline as read, with 54 ms of a 150 ms timer to go
+  expect(rests.busyIn(look(epoll(54, 999.95)), PID)).toMatchObject({ state: "timer", timerDueMs: 54 });
+  expect(rests.busyIn(look(epoll(54, 1000.05)), PID)).toMatchObject({ state: "timer", timerDueMs: 54 });
+  // a wait that ends on the grid point, begun just before it (an input then), is not taken for rest either:
+  // the tick is due within the hold (nearWake) anyway
+  expect(rests.busyIn(look(epoll(29, 971)), PID)).toMatchObject({ state: "timer", timerDueMs: 29 });
+});
+
 test("a long tick's wait that began with under NEAR_WAKE_MS to go is a wake-up due soon; a longer one is not", () => {
   const rests = new RestModel();
   rests.remember(look(epoll(1000, 0)), false); // bun's 1 s tick, ending at 1000
-  const soon = look(epoll(29, 971)); // an input 29 ms before the tick: a timer due later hides behind it
+  const soon = look(epoll(290, 710)); // an input 290 ms before the tick: a timer due later hides behind it
   expect(rests.busyIn(soon, PID)).toBeUndefined();
   expect(rests.shortTick(soon)).toBeUndefined();
-  expect(rests.nearWake(soon)).toEqual({ tickMs: 29, wake: `${PID}@${1000 / 5}` });
+  expect(rests.nearWake(soon)).toEqual({ tickMs: 290, wake: `${PID}@${1000 / 5}` });
   expect(rests.nearWake(look(epoll(NEAR_WAKE_MS, 1000 - NEAR_WAKE_MS)))).toBeUndefined();
 });

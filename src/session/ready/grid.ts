@@ -31,12 +31,15 @@ export function onGrid(a: ThreadActivity, rest: RestWait | undefined, phase: num
   const period = rest.timeoutMs;
   if (period <= GRID_LATE_MS + GRID_EARLY_MS || a.timeoutMs > period * 2 + 20) return undefined;
   const full = a.timeoutMs >= period * FULL_PERIOD - 5;
+  const lateMs = Math.max(GRID_LATE_MS, period * GRID_LATE_SHARE);
   // The grid point pending when it went to sleep: the first after that moment (a loop that just woke
-  // at a tick has the next one pending, and a timer it sets now ends before that one).
+  // at a tick has the next one pending, and a timer it sets now ends before that one). A grid point
+  // is a deadline read as late as a wait's may be, so a loop asleep again up to that much before it
+  // woke for it: else a timer it set at the tick (bun's setTimeout(150), 54 ms to go) ends "on" it.
   const sleptAt = a.deadline - a.timeoutMs;
-  const pending = phase + (Math.floor((sleptAt - phase) / period) + 1) * period;
+  const pending = phase + (Math.floor((sleptAt + lateMs - phase) / period) + 1) * period;
   const late = a.deadline - pending;
-  const grid = late >= -GRID_EARLY_MS && late <= Math.max(GRID_LATE_MS, period * GRID_LATE_SHARE);
+  const grid = late >= -GRID_EARLY_MS && late <= lateMs;
   if (full || grid) return { rest: true, waitsForInput: a.waitKind === "input", timed: true };
   return { rest: false, state: "timer", timerDueMs: a.timeoutMs, call: a.call };
 }
