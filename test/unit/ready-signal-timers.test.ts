@@ -136,11 +136,18 @@ describe("the first settle's watch for a wake no wait explains", () => {
   });
 
   test("a timed wait far off (Go's sysmon parks 60 s) or with more than the watch left explains no wake", () => {
-    const far = { ...wait("futex", 202, "input", true), waitKind: "other-thread", timeoutMs: 60_000 } as const;
-    const sysmon = look(thread(wait("read", 0, "input")), thread(far, PID + 1));
+    const futex = (timeoutMs: number, absolute?: true): ThreadActivity => ({
+      kind: "wait",
+      call: "futex",
+      nr: 202,
+      waitKind: "other-thread",
+      timed: true,
+      timeoutMs,
+      ...(absolute ? { absolute } : {}),
+    });
+    const sysmon = look(thread(wait("read", 0, "input")), thread(futex(60_000), PID + 1));
     expect(new HiddenTimerWatch().watchMs(sysmon, () => "a POSIX timer")).toBe(HIDDEN_TIMER_WATCH_MS);
-    const left = (timeoutMs: number): Look =>
-      look(thread({ ...wait("futex", 202, "input", true), timeoutMs, absolute: true }));
+    const left = (timeoutMs: number): Look => look(thread(futex(timeoutMs, true)));
     expect(new HiddenTimerWatch().watchMs(left(HIDDEN_TIMER_WATCH_MS + 100), () => "a POSIX timer")).toBe(
       HIDDEN_TIMER_WATCH_MS,
     );
