@@ -163,3 +163,21 @@ test("a long tick's wait that began with under NEAR_WAKE_MS to go is a wake-up d
   expect(rests.nearWake(soon)).toEqual({ tickMs: 290, wake: `${PID}@${1000 / 5}` });
   expect(rests.nearWake(look(epoll(NEAR_WAKE_MS, 1000 - NEAR_WAKE_MS)))).toBeUndefined();
 });
+
+test("a timerfd armed since the rest, in the set of a timerfd tick's wait on the grid, is a timer (the grid does not overrule it)", () => {
+  // an untimed epoll_wait on a 1 s CLOCK_REALTIME timerfd tick (withEpollTimers: absolute, ending at its expiry)
+  const tick = (at: number, oneShot?: { at: number; leftMs: number }): ThreadLook => {
+    const thread = epoll(1000, at - 1000);
+    return {
+      ...thread,
+      activity: { ...thread.activity, absolute: true, ...(oneShot ? { oneShot } : {}) },
+    } as ThreadLook;
+  };
+  const rests = new RestModel();
+  rests.remember(look(tick(1000)), false);
+  expect(rests.busyIn(look(tick(2000)), PID)).toBeUndefined();
+  expect(rests.busyIn(look(tick(2000, { at: 1450, leftMs: 450 })), PID)).toMatchObject({
+    state: "timer",
+    timerDueMs: 450,
+  });
+});

@@ -170,6 +170,12 @@ export function withEpollTimers(activity: ThreadActivity, timers: EpollTimers): 
   if (timers.oneShot !== undefined) activity.oneShot = timers.oneShot;
 }
 
+/** The wait's epoll set holds a one-shot timerfd armed since the rest (none then, or another expiry). */
+export function newOneShot(activity: ThreadActivity, rest: RestWait | undefined): boolean {
+  if (activity.kind !== "wait" || activity.oneShot === undefined) return false;
+  return !(rest?.oneShotAt !== undefined && Math.abs(rest.oneShotAt - activity.oneShot.at) <= SAME_TIMER_MS);
+}
+
 export function judge(activity: ThreadActivity, rest: RestWait | undefined, mainThread: boolean): Verdict {
   switch (activity.kind) {
     case "stopped":
@@ -184,10 +190,7 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
   // its own housekeeping (reading.ts shellHelper).
   if (activity.shellHelper) return { rest: true, waitsForInput: false, timed: false };
   // A one-shot timer armed since the rest (none then, or another expiry): a timer the input set.
-  if (
-    oneShot !== undefined &&
-    !(rest?.oneShotAt !== undefined && Math.abs(rest.oneShotAt - oneShot.at) <= SAME_TIMER_MS)
-  )
+  if (oneShot !== undefined && newOneShot(activity, rest))
     return { rest: false, state: "timer", timerDueMs: Math.round(oneShot.leftMs), call };
   if (!timed && waitKind === "input") return { rest: true, waitsForInput: true, timed: false };
   if (!timed && waitKind === "other-thread") return { rest: true, waitsForInput: false, timed: false };

@@ -2,7 +2,7 @@
  * The phase rule of the ready oracle (docs/ready-oracle.md): a periodic loop's timed waits judged by
  * where they end against the grid of its wake-ups. Pure: rest-model.ts keeps the rest and the phase.
  */
-import type { RestWait, ThreadActivity, Verdict } from "./classify.ts";
+import { newOneShot, type RestWait, type ThreadActivity, type Verdict } from "./classify.ts";
 
 /**
  * A periodic loop's wake-ups fall on a grid: after an input it goes back to the rest of its current
@@ -28,6 +28,8 @@ export function onGrid(a: ThreadActivity, rest: RestWait | undefined, phase: num
   if (a.kind !== "wait" || a.deadline === undefined || a.timeoutMs === undefined || phase === undefined)
     return undefined;
   if (rest?.timeoutMs === undefined || !rest.timed || rest.nr !== a.nr) return undefined;
+  // A timerfd armed since the rest is in the set: the wait ends on the grid only if it does not fire.
+  if (newOneShot(a, rest)) return undefined;
   const period = rest.timeoutMs;
   if (period <= GRID_LATE_MS + GRID_EARLY_MS || a.timeoutMs > period * 2 + 20) return undefined;
   const full = a.timeoutMs >= period * FULL_PERIOD - 5;
