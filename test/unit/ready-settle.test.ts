@@ -222,11 +222,65 @@ test("a program that writes while it is watched at rest woke on something no wai
   state.next = look({ [PID]: [5, 7] });
   session.bytesOut = 7;
   state.watchMs = 0; // the oracle's watch is done once it has ended
-  await advance(10);
+  // Once back at rest with the output in, no timed wait is seen to have ended: the wake is unexplained.
+  for (let i = 0; i < 40 && !settled.done; i++) await advance(1);
   expect(calls.watchEnded).toEqual([true]);
-  for (let i = 0; i < 10 && !settled.done; i++) await advance(1);
   expect(settled.value).toMatchObject({ settledBy: "idle" }); // the rig's atRest; the oracle says unsure
   expect(performance.now() - state.since).toBeLessThan(100);
+});
+
+/** A look where the main thread is in select(timeoutMs) that went to sleep at `sleptAt` (scheduler's clock). */
+const selectLook = (io: Record<number, [number, number]>, sleptAt: number, timeoutMs = 1000): Look => ({
+  ...look(io),
+  threads: [
+    {
+      pid: PID,
+      tid: PID,
+      command: "app",
+      activity: {
+        kind: "wait",
+        call: "select",
+        nr: 23,
+        waitKind: "input",
+        timed: true,
+        timeoutMs,
+        deadline: sleptAt + timeoutMs,
+      },
+    },
+  ],
+});
+
+test("a write during the watch from a clock's wait that ended at its deadline is explained: the watch goes on", async () => {
+  const { state, session, calls, start } = rig();
+  state.next = selectLook({ [PID]: [5, 0] }, 1000, 100); // its clock: select until 1100
+  state.watchMs = 500;
+  const settled = start(baseline());
+  await advance(50);
+  expect(settled.done).toBe(false);
+  // the clock woke at 1100, redrew, and waits a full period again
+  state.next = selectLook({ [PID]: [5, 9] }, 1100.4, 1000);
+  session.bytesOut = 9;
+  for (let i = 0; i < 40; i++) await advance(1);
+  expect(calls.watchEnded).toEqual([]);
+  expect(settled.done).toBe(false);
+  for (let i = 0; i < 50 && !settled.done; i++) await advance(10);
+  expect(calls.watchEnded).toEqual([false]);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test("a write during the watch from a wait that ended before its deadline is a wake no wait explains", async () => {
+  const { state, session, calls, start } = rig();
+  state.next = selectLook({ [PID]: [5, 0] }, 1000); // select until 2000
+  state.watchMs = 500;
+  const settled = start(baseline());
+  await advance(50);
+  // a signal interrupted it at 1150: the handler wrote, and the loop waits out the rest of its period
+  state.next = selectLook({ [PID]: [5, 9] }, 1150, 850);
+  session.bytesOut = 9;
+  state.watchMs = 0;
+  for (let i = 0; i < 40 && !settled.done; i++) await advance(1);
+  expect(calls.watchEnded).toEqual([true]);
+  expect(settled.done).toBe(true);
 });
 
 test("without a baseline: at rest now, settled after the drain grace (no written bytes to compare)", async () => {

@@ -156,6 +156,13 @@ describe("the first settle's watch for a wake no wait explains", () => {
     expect(new HiddenTimerWatch().watchMs(withTimer, () => "a POSIX timer")).toBe(0);
   });
 
+  test("a timed wait whose deadline is known (perl's select clock) does not hold the watch back: its own wake can be told", () => {
+    const clock: ThreadActivity = { ...wait("select", 23, "input", true), deadline: 5000 } as ThreadActivity;
+    expect(new HiddenTimerWatch().watchMs(look(thread(clock)), () => "a handler for signal 14")).toBe(
+      HIDDEN_TIMER_WATCH_MS,
+    );
+  });
+
   test("a timed wait explains a wake: no watch yet, and a later look may start it", () => {
     const watch = new HiddenTimerWatch();
     expect(watch.watchMs(withTimer, () => "a POSIX timer")).toBe(0);

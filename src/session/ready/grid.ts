@@ -18,6 +18,11 @@ const GRID_LATE_SHARE = 0.1;
 const GRID_EARLY_MS = 2;
 /** A wait at least this share of the rest's period, less 5 ms, is a full period: the loop re-armed. */
 const FULL_PERIOD = 0.9;
+/** How late a periodic loop's wait of `periodMs` may end against its grid, and still be on it. */
+export function gridLateMs(periodMs: number): number {
+  return Math.max(GRID_LATE_MS, periodMs * GRID_LATE_SHARE);
+}
+
 /**
  * The verdict on a timed wait of a thread whose rest is the periodic wait `rest` with its last
  * wake-up at `phase` (ms of the scheduler's clock): rest when the wait is a full period from a
@@ -33,7 +38,7 @@ export function onGrid(a: ThreadActivity, rest: RestWait | undefined, phase: num
   const period = rest.timeoutMs;
   if (period <= GRID_LATE_MS + GRID_EARLY_MS || a.timeoutMs > period * 2 + 20) return undefined;
   const full = a.timeoutMs >= period * FULL_PERIOD - 5;
-  const lateMs = Math.max(GRID_LATE_MS, period * GRID_LATE_SHARE);
+  const lateMs = gridLateMs(period);
   // The grid point pending when it went to sleep: the first after that moment (a loop that just woke
   // at a tick has the next one pending, and a timer it sets now ends before that one). A grid point
   // is a deadline read as late as a wait's may be, so a loop asleep again up to that much before it

@@ -10,6 +10,7 @@ import type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.
 import { procCost } from "./proc.ts";
 import { writesOf, type Look } from "./reading.ts";
 import type { RestModel } from "./rest-model.ts";
+import { wakeExplained } from "./hidden-timer-watch.ts";
 import { learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 
 /**
@@ -100,9 +101,10 @@ export async function settle(
   // a timer due after it hides behind it until then.
   let hold: { wake: string; until: number } | undefined;
   let held = false;
-  // Back at rest with no timer in any wait, a program that has a signal timer no wait shows is
-  // watched until `until`: if it writes or runs, something no wait shows woke it.
-  let watch: { writes: string; bytes: number; until: number } | undefined;
+  // Back at rest, a program that has a signal timer no wait shows is watched until `until`: if it
+  // writes or runs (it stirred), and once back at rest no timed wait is seen to have ended at its
+  // deadline, something no wait shows woke it.
+  let watch: { start: Look; writes: string; bytes: number; until: number; stirred: boolean } | undefined;
   for (;;) {
     if (signal?.aborted) throw cancelled("The wait");
     if (!session.running) {
@@ -123,10 +125,8 @@ export async function settle(
     if (
       watch !== undefined &&
       (busy !== undefined || writesOf(seen) !== watch.writes || session.bytesOut !== watch.bytes)
-    ) {
-      parts.hiddenWatchEnded(true);
-      watch = undefined;
-    }
+    )
+      watch.stirred = true;
     const responded = base === undefined || respondedTo(parts, base, seen, bytesAtStart, now - since);
     if (busy === undefined && responded) {
       // At rest: has what it wrote reached us? The counters say so when it wrote to the terminal only;
@@ -147,10 +147,16 @@ export async function settle(
         else if (tick !== undefined && hold !== undefined && (tick.wake !== hold.wake || now >= hold.until))
           held = true;
         if (session.bytesOut === restSince.bytes && (tick === undefined || held)) {
+          if (watch?.stirred) {
+            const explained = wakeExplained(watch.start, seen);
+            if (!explained) parts.hiddenWatchEnded(true);
+            watch = explained ? { ...watch, start: seen, writes, bytes: session.bytesOut, stirred: false } : undefined;
+          }
           if (watch === undefined && base !== undefined) {
             const watchMs = parts.hiddenWatchMs(seen);
             const until = since + Math.min(watchMs, capMs - 2 * WATCH_LOOK_GAP_MS);
-            if (watchMs > 0 && now < until) watch = { writes, bytes: session.bytesOut, until };
+            if (watchMs > 0 && now < until)
+              watch = { start: seen, writes, bytes: session.bytesOut, until, stirred: false };
           }
           if (watch === undefined || now >= watch.until) {
             if (watch !== undefined) parts.hiddenWatchEnded(false);
