@@ -2,7 +2,7 @@
 /**
  * The ready oracle on its corpus (test/fixtures/corpus/cases.ts and the fresh parts fresh*.ts):
  * `bun run bench:ready-corpus [--quick] [--idle|--loaded] [--only=WORD] [--part=PART]`, PART one of
- * tuned, heldout, fresh, freshb ... freshh.
+ * tuned, heldout, fresh, freshb ... freshj.
  * Every case runs at idle and again beside a CPU hog on each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
  * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
  * settle took beyond the moment the answer was written (from the raw output) and beyond the program's
