@@ -26,9 +26,50 @@ test.skipIf(arch === null)("an orphaned grandchild of the session is in its grou
     const { session } = stat();
     pgrp = stat().pgrp;
     // The session's first process (top) is gone: the scan starts from it and still finds the orphan.
-    expect(scanGroup(pgrp, session, top.pid)).toContain(orphan);
+    expect(scanGroup(pgrp, session, top.pid).members).toContain(orphan);
   } finally {
     process.kill(-pgrp, "SIGKILL"); // the subshell and its sleep
+  }
+});
+
+/** The pid a shell command printed first, and its session and group. */
+async function started(command: string) {
+  const top = Bun.spawn(["setsid", "bash", "-c", command], { stdout: "pipe" });
+  const reader = top.stdout.getReader();
+  const child = Number(new TextDecoder().decode((await reader.read()).value).trim());
+  const stat = (pid: number) => parseStat(readFileSync(`/proc/${pid}/stat`, "latin1"))!;
+  return { top, child, ...stat(top.pid) };
+}
+
+test.skipIf(arch === null)(
+  "a member's child in a session of its own left the group: its work (setsid, heard of by SIGCHLD)",
+  async () => {
+    const { top, child, pgrp, session } = await started("setsid sleep 30 & echo $!; sleep 30");
+    try {
+      await until(() => readFileSync(`/proc/${child}/comm`, "latin1").trim() === "sleep", "setsid to exec sleep");
+      expect(parseStat(readFileSync(`/proc/${child}/stat`, "latin1"))!.session).not.toBe(session);
+      const scan = scanGroup(pgrp, session, top.pid);
+      expect(scan.members).toContain(top.pid);
+      expect(scan.members).not.toContain(child);
+      expect(scan.leftGroup).toEqual([child]);
+    } finally {
+      process.kill(child, "SIGKILL");
+      top.kill("SIGKILL");
+    }
+  },
+);
+
+test.skipIf(arch === null)("a job-control shell's background job did not leave the group as its work", async () => {
+  // SIGTSTP ignored, as an interactive shell does (POSIX XCU 2.11); set -m: the job has a group of its own
+  const { top, child, pgrp, session } = await started("trap '' TSTP; set -m; sleep 30 & echo $!; wait");
+  try {
+    await until(() => parseStat(readFileSync(`/proc/${child}/stat`, "latin1"))!.pgrp !== pgrp, "the job's own group");
+    const scan = scanGroup(pgrp, session, top.pid);
+    expect(scan.members).toEqual([top.pid]);
+    expect(scan.leftGroup).toEqual([]);
+  } finally {
+    process.kill(child, "SIGKILL");
+    top.kill("SIGKILL");
   }
 });
 

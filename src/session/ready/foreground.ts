@@ -15,6 +15,11 @@ export class ForegroundLooker {
   private denied: string | undefined;
   /** The probe has succeeded once. */
   private probed = false;
+  /** Processes outside the group that were there at the last input (see markInput). */
+  private leftBefore = new Set<number>();
+  /** The last scan's processes that left the group since the last input: judged with it. */
+  private leftSince: number[] = [];
+  private lastLeft: number[] = [];
 
   constructor(private readonly session: Session) {
     this.never = this.staticReason();
@@ -62,13 +67,25 @@ export class ForegroundLooker {
     const tpgid = terminal.tpgid > 0 ? terminal.tpgid : this.session.pid;
     // The members found by the last scan, while the same group has the terminal; else a new scan.
     const pids = known !== undefined && known.tpgid === tpgid ? known.pids : this.members(tpgid, terminal.session);
-    const seen = look(this.arch!, tpgid, pids);
-    return seen;
+    return look(this.arch!, tpgid, pids, this.leftSince);
   }
 
-  /** The group's processes, from the session's process tree (reading.ts scanGroup). */
+  /**
+   * An input is about to be written: the processes outside the group now are not its work. Those
+   * that leave the group after it (a child started with setsid, whose parent hears of its end by
+   * SIGCHLD) are judged with the group until the next input.
+   */
+  markInput(): void {
+    this.leftBefore = new Set(this.lastLeft);
+    this.leftSince = [];
+  }
+
+  /** The group's processes, from the session's process tree (group-members.ts scanGroup). */
   private members(tpgid: number, session: number): number[] {
-    return scanGroup(tpgid, session, this.session.pid);
+    const scan = scanGroup(tpgid, session, this.session.pid);
+    this.lastLeft = scan.leftGroup;
+    this.leftSince = scan.leftGroup.filter((pid) => !this.leftBefore.has(pid));
+    return scan.members;
   }
 
   /** `read()`, or undefined (and the oracle unavailable from now on) when /proc denies it. */

@@ -5,6 +5,7 @@
  */
 import { descendants, walkTree } from "../../pty/process-tree.ts";
 import { listProc, parseStat, readProc, type ProcStat } from "./proc.ts";
+import { jobControlShell } from "./signal-timers.ts";
 
 /** Processes read per look (reading.ts) and members found per scan. */
 export const MAX_PROCESSES = 64;
@@ -18,6 +19,17 @@ export function terminalOf(pid: number): { session: number; tpgid: number; stat:
   return stat === undefined ? undefined : { session: stat.session, tpgid: stat.tpgid, stat };
 }
 
+/** A scan of the session's tree: the group's members, and processes that left it. */
+export interface GroupScan {
+  members: number[];
+  /**
+   * Descendants of members that run in another process group or session (setsid, setpgid), with
+   * those below them; not a job-control shell's children (its background jobs). Their parents may
+   * be waiting for them some way no wait shows (SIGCHLD).
+   */
+  leftGroup: number[];
+}
+
 /**
  * Every process in process group `pgrp` of session `session`, found in the session's own process
  * tree (`root` and its descendants, through /proc/<pid>/task/<tid>/children): a few small reads per
@@ -27,16 +39,28 @@ export function terminalOf(pid: number): { session: number; tpgid: number; stat:
  * below `root`: such orphans (a grandchild left running in the background) are found among the
  * children of the server's ancestors, where the kernel re-parents them (see orphansOf).
  */
-export function scanGroup(pgrp: number, session: number, root: number): number[] {
-  const pids: number[] = [];
+export function scanGroup(pgrp: number, session: number, root: number): GroupScan {
+  const members: number[] = [];
+  const leftGroup: number[] = [];
   const trees = [root, ...orphansOf(session, root)].flatMap((top) => sessionTree(top));
   for (const pid of trees) {
-    if (pids.length >= MAX_PROCESSES) break;
+    if (members.length >= MAX_PROCESSES) break;
     const text = readProc(`/proc/${pid}/stat`);
     const stat = text === undefined ? undefined : parseStat(text);
-    if (stat !== undefined && stat.pgrp === pgrp && stat.session === session) pids.push(stat.pid);
+    if (stat === undefined) continue;
+    if (stat.pgrp === pgrp && stat.session === session) members.push(stat.pid);
+    else if (leftGroup.length < MAX_PROCESSES && (leftGroup.includes(stat.ppid) || spawnedWork(members, stat.ppid)))
+      leftGroup.push(stat.pid);
   }
-  return pids.sort((a, b) => a - b);
+  return { members: members.sort((a, b) => a - b), leftGroup };
+}
+
+/** A member's child outside the group is its work, unless the member is a job-control shell (a background job). */
+function spawnedWork(members: number[], parent: number): boolean {
+  if (!members.includes(parent)) return false;
+  const text = readProc(`/proc/${parent}/stat`);
+  const comm = text === undefined ? undefined : parseStat(text)?.comm;
+  return comm !== undefined && !jobControlShell(parent, comm);
 }
 
 /**

@@ -106,6 +106,7 @@ export class ReadyOracle {
     } else if (this.confirmed) {
       this.rests.remember(first, false);
     }
+    this.group.markInput();
     this.rests.notePhase(first);
     this.ownWrites.note(this.session.bytesOut, this.inputs);
     return { look: first, bytesOut: this.session.bytesOut, lastOutputAt: this.session.lastOutputAt };

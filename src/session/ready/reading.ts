@@ -47,8 +47,11 @@ export interface Look {
   unread: number;
 }
 
-/** Read the threads and counters of `pids`, members of group `tpgid`. */
-export function look(arch: Arch, tpgid: number, pids: number[]): Look {
+/**
+ * Read the threads and counters of `pids`, members of group `tpgid`, and of `outside`: processes
+ * judged with the group wherever they are (work its members started in a group of their own).
+ */
+export function look(arch: Arch, tpgid: number, pids: number[], outside: number[] = []): Look {
   const result: Look = {
     at: performance.now(),
     tpgid,
@@ -58,11 +61,11 @@ export function look(arch: Arch, tpgid: number, pids: number[]): Look {
     io: new Map(),
     unread: 0,
   };
-  const queue = [...pids];
-  const queued = new Set(pids);
+  const queue = [...pids, ...outside.filter((pid) => !pids.includes(pid))];
+  const queued = new Set(queue);
   // Children a process waits for (wait4, waitid, sigsuspend): judged in whatever group they are in,
   // since their parent waits on their work (a helper started in a process group of its own).
-  const awaited = new Set<number>();
+  const awaited = new Set<number>(outside);
   const queueChildren = (children: number[]) => {
     for (const child of children) {
       if (queued.has(child) || queue.length >= MAX_PROCESSES) continue;
