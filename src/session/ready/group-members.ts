@@ -40,27 +40,26 @@ export interface GroupScan {
  * children of the server's ancestors, where the kernel re-parents them (see orphansOf).
  */
 export function scanGroup(pgrp: number, session: number, root: number): GroupScan {
-  const members: number[] = [];
+  // Each member's command name: the tree lists parents first, so a child's parent is here already.
+  const members = new Map<number, string>();
   const leftGroup: number[] = [];
   const trees = [root, ...orphansOf(session, root)].flatMap((top) => sessionTree(top));
   for (const pid of trees) {
-    if (members.length >= MAX_PROCESSES) break;
+    if (members.size >= MAX_PROCESSES) break;
     const text = readProc(`/proc/${pid}/stat`);
     const stat = text === undefined ? undefined : parseStat(text);
     if (stat === undefined) continue;
-    if (stat.pgrp === pgrp && stat.session === session) members.push(stat.pid);
+    if (stat.pgrp === pgrp && stat.session === session) members.set(stat.pid, stat.comm);
     else if (leftGroup.length < MAX_PROCESSES && (leftGroup.includes(stat.ppid) || spawnedWork(members, stat.ppid)))
       leftGroup.push(stat.pid);
   }
-  return { members: members.sort((a, b) => a - b), leftGroup };
+  return { members: [...members.keys()].sort((a, b) => a - b), leftGroup };
 }
 
 /** A member's child outside the group is its work, unless the member is a job-control shell (a background job). */
-function spawnedWork(members: number[], parent: number): boolean {
-  if (!members.includes(parent)) return false;
-  const text = readProc(`/proc/${parent}/stat`);
-  const comm = text === undefined ? undefined : parseStat(text)?.comm;
-  return comm !== undefined && !jobControlShell(parent, comm);
+function spawnedWork(members: Map<number, string>, parent: number): boolean {
+  const command = members.get(parent);
+  return command !== undefined && !jobControlShell(parent, command);
 }
 
 /**

@@ -63,8 +63,8 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
   };
   const queue = [...pids, ...outside.filter((pid) => !pids.includes(pid))];
   const queued = new Set(queue);
-  // Children a process waits for (wait4, waitid, sigsuspend): judged in whatever group they are in,
-  // since their parent waits on their work (a helper started in a process group of its own).
+  // Judged in whatever group they are in, since their parent waits on their work: `outside`, and
+  // children a process waits for (wait4, waitid, sigsuspend; a helper in a process group of its own).
   const awaited = new Set<number>(outside);
   const queueChildren = (children: number[]) => {
     for (const child of children) {
