@@ -268,6 +268,19 @@ test("a write during the watch from a clock's wait that ended at its deadline is
   expect(settled.value).toMatchObject({ settledBy: "idle" });
 });
 
+test("a wake 40 ms before a 1 s select's deadline is not that select's end (a signal timer just before the clock)", async () => {
+  const { state, session, calls, start } = rig();
+  state.next = selectLook({ [PID]: [5, 0] }, 1000); // select until 2000
+  state.watchMs = 500;
+  const settled = start(baseline());
+  await advance(50);
+  state.next = selectLook({ [PID]: [5, 9] }, 1960, 40.2); // the rest of its period, recomputed
+  session.bytesOut = 9;
+  state.watchMs = 0;
+  for (let i = 0; i < 40 && !settled.done; i++) await advance(1);
+  expect(calls.watchEnded).toEqual([true]);
+});
+
 test("a write during the watch from a wait that ended before its deadline is a wake no wait explains", async () => {
   const { state, session, calls, start } = rig();
   state.next = selectLook({ [PID]: [5, 0] }, 1000); // select until 2000

@@ -13,13 +13,13 @@ import { newOneShot, type RestWait, type ThreadActivity, type Verdict } from "./
  * timeout and sleeping (9 ms for bun after 200 ms of work; more under load), up to a tenth of the
  * period or GRID_LATE_MS; and this much earlier (timeouts rounded to the ms).
  */
-const GRID_LATE_MS = 5;
+export const GRID_LATE_MS = 5;
 const GRID_LATE_SHARE = 0.1;
 const GRID_EARLY_MS = 2;
 /** A wait at least this share of the rest's period, less 5 ms, is a full period: the loop re-armed. */
 const FULL_PERIOD = 0.9;
 /** How late a periodic loop's wait of `periodMs` may end against its grid, and still be on it. */
-export function gridLateMs(periodMs: number): number {
+function gridLateMs(periodMs: number): number {
   return Math.max(GRID_LATE_MS, periodMs * GRID_LATE_SHARE);
 }
 

@@ -12,7 +12,7 @@
  * program seen waking once is known.
  */
 import type { ThreadActivity } from "./classify.ts";
-import { gridLateMs } from "./grid.ts";
+import { GRID_LATE_MS } from "./grid.ts";
 import type { Look } from "./reading.ts";
 import { signalTimerSource } from "./signal-timers.ts";
 
@@ -73,7 +73,7 @@ function deadlineOf(a: ThreadActivity | undefined): { deadline: number; timeoutM
 /**
  * The program stirred during the watch and is back at rest in `after`: did a timed wait explain it?
  * Yes when some thread's wait with a known deadline in `before` has ended, and the thread slept again
- * no earlier than that deadline (less a loop's lateness, grid.ts). No when such a thread slept again
+ * no earlier than that deadline (less GRID_LATE_MS, a deadline read late). No when such a thread slept again
  * before it (a signal or a write woke it), or when no such wait ended (nothing seen explains it).
  */
 export function wakeExplained(before: Look, after: Look): boolean {
@@ -83,7 +83,10 @@ export function wakeExplained(before: Look, after: Look): boolean {
     const is = deadlineOf(thread.activity);
     if (was === undefined || is === undefined) continue;
     if (is.deadline === was.deadline) continue; // the same wait: it has not woken
-    if (is.deadline - is.timeoutMs < was.deadline - gridLateMs(was.timeoutMs)) return false;
+    // It slept again before its deadline: something else woke it. Only a deadline read a little late
+    // is allowed for, not a grid's share of the period: a signal timer firing 70 ms before a 700 ms
+    // select would end passed for that select's end.
+    if (is.deadline - is.timeoutMs < was.deadline - GRID_LATE_MS) return false;
     onTime = true;
   }
   return onTime;
