@@ -37,6 +37,14 @@ function cannotTell(ms: number, program: string, tickMs: number | undefined): st
   return `Cannot tell after ${ms} ms whether ${program} is done: ${wakes}`;
 }
 
+/**
+ * Back at rest but for a timer due after the settle's limit (far-timers.ts): "Cannot tell after 9 ms
+ * whether bash is done: sleep (pid 7) is in a 5000 ms timed wait, due after this wait's limit".
+ */
+function farTimer(ms: number, program: string, busy: Busy): string {
+  return `Cannot tell after ${ms} ms whether ${program} is done: ${busyText(busy)}, due after this wait's limit`;
+}
+
 /** The settle statement of an input's screen block: the ready oracle's verdict (docs/ready-oracle.md). */
 export function settleStatement(
   block: Pick<
@@ -76,6 +84,7 @@ function settleVerdict(
     case "periodic":
       return `Settled in ${ms} ms: ${atRest(block.settledBy, program)}.`;
     case "unsure":
+      if (busy?.state === "timer") return `${farTimer(ms, program, busy)}. Use waitFor for the text you expect.`;
       return (
         `${cannotTell(ms, program, block.tickMs)}, ` +
         "and work it does at a wake-up shows in no wait. Use waitFor for the text you expect."
@@ -105,6 +114,8 @@ export function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
     case "periodic":
       return `Idle after ${result.elapsedMs} ms: ${atRest(result.settledBy, program)}`;
     case "unsure":
+      if (result.busy?.state === "timer")
+        return `${farTimer(result.elapsedMs, program, result.busy)} (use wait_for_text)`;
       return (
         `${cannotTell(result.elapsedMs, program, result.tickMs)} ` +
         "and work at a wake-up shows in no wait (use wait_for_text)"

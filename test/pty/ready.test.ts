@@ -93,6 +93,19 @@ describe.skipIf(!linux)("shells, threads, spinners", () => {
     expect(renderText("sent", blockParts(pipeline))).toContain(`ms: bash is waiting for input.`);
   });
 
+  test("bash: a command asleep past the cap settles at once, unsure, naming the sleep (its group has the terminal)", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "bash", ["--norc", "--noprofile"], "$");
+    const screen = await press(session, "sleep 30; echo late-done\r");
+    // Nothing can happen before the 2 s cap but the sleep's end: not waited out, and not claimed done.
+    expect(screen).toMatchObject({ settledBy: "unsure", quiet: false, program: "sleep" });
+    expect(screen.busy).toMatchObject({ command: "sleep", state: "timer", timerDueMs: 30_000 });
+    expect(screen.after!.lines).not.toContain("late-done"); // only the echoed command line
+    expect(renderText("sent", blockParts(screen))).toContain(
+      `whether sleep is done: sleep (pid ${screen.busy!.pid}) is in a 30000 ms timed wait, due after this wait's limit.`,
+    );
+  });
+
   test.skipIf(!hasNode)("node (multi-threaded): a setTimeout answer", async () => {
     await using registry = testRegistry();
     const session = await started(registry, "node", [fixture("ready-node.js"), "150"], "READY");

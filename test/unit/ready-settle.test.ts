@@ -101,6 +101,10 @@ function rig() {
     noteQuietWaits: () => void log.push("note"),
     notePhase: () => {},
     busyIn: (_seen: Look, pid: number) => (calls.busyPids.push(pid), state.busy),
+    busyThreads: (seen: Look) =>
+      state.busy === undefined
+        ? []
+        : seen.threads.map((thread) => ({ thread, verdict: { rest: false, state: state.busy!.state } })),
     restsOnTimer: () => state.timedRest,
     learnLongWaits: (seen: Look, capMs: number) => void calls.learnt.push([seen, capMs]),
     remember: (seen: Look, startup: boolean) => void (log.push("remember"), calls.remembered.push([seen, startup])),
@@ -587,4 +591,54 @@ test("the start-up rest is looked for during at most half the cap, every 10 ms",
   await advance(1);
   expect(settled.value).toMatchObject({ settledBy: "exit" });
   expect(at()).toEqual(Array.from({ length: 21 }, (_, i) => 10 * i));
+});
+
+/** A look where a `sleep` child is in nanosleep(timeoutMs), asleep since `sleptAt`. */
+const sleepLook = (timeoutMs: number, sleptAt = 1000): Look => ({
+  ...look({ [PID]: [5, 0], 201: [0, 0] }),
+  threads: [
+    {
+      pid: 201,
+      tid: 201,
+      command: "sleep",
+      name: "sleep",
+      activity: {
+        kind: "wait",
+        call: "nanosleep",
+        nr: 35,
+        waitKind: "sleep",
+        timed: true,
+        timeoutMs,
+        deadline: sleptAt + timeoutMs,
+      },
+    },
+  ],
+});
+
+test("busy only in a timer that began after the input and ends after the cap: unsure at once, not a timeout", async () => {
+  const { state, calls, start } = rig();
+  const busy: Busy = { pid: 201, command: "sleep", state: "timer", timerDueMs: 5000 };
+  state.busy = busy;
+  state.next = sleepLook(5000);
+  const settled = start(baseline(), 1000);
+  await advance(1);
+  await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "unsure", program: "app", busy });
+  expect(calls.learnt).toEqual([[state.next, 1000]]); // what it saw learnt, as at a timeout
+  expect(calls.rested).toEqual([]); // not remembered as a rest
+});
+
+test("a timer due within the cap is waited for; one already asleep at the input is not judged far", async () => {
+  const { state, start } = rig();
+  state.busy = { pid: 201, command: "sleep", state: "timer", timerDueMs: 900 };
+  state.next = sleepLook(900);
+  const near = start(baseline(), 1000);
+  await advance(1000);
+  expect(near.value).toMatchObject({ settledBy: "timeout" });
+  // The same nanosleep(5000) as in the look before the input: it may end at any time.
+  state.busy = { pid: 201, command: "sleep", state: "timer", timerDueMs: 5000 };
+  state.next = sleepLook(5000);
+  const asleep = start(baseline(sleepLook(5000)), 1000);
+  await advance(1000);
+  expect(asleep.value).toMatchObject({ settledBy: "timeout" });
 });

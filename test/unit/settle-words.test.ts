@@ -27,6 +27,17 @@ test("a rest on a short tick: both cannot tell, in the same words", () => {
   expect(idle({ settledBy: "unsure", program: "python3", tickMs: 100 })).toStartWith(`${prefix} and work at a wake-up`);
 });
 
+test("at rest but for a timer due after the limit: cannot tell, naming the timer", () => {
+  const timer = { pid: 42, command: "sleep", state: "timer" as const, timerDueMs: 5000 };
+  const prefix = "Cannot tell after 4 ms whether bash is done: sleep (pid 42) is in a 5000 ms timed wait";
+  expect(input({ settledBy: "unsure", program: "bash", busy: timer })).toBe(
+    `${prefix}, due after this wait's limit. Use waitFor for the text you expect.`,
+  );
+  expect(idle({ settledBy: "unsure", program: "bash", busy: timer })).toBe(
+    `${prefix}, due after this wait's limit (use wait_for_text)`,
+  );
+});
+
 test("a busy program is named with its pid, and a timed wait with its length", () => {
   const timer = { pid: 42, command: "sleep", state: "timer" as const, timerDueMs: 100 };
   expect(busyText(timer)).toBe("sleep (pid 42) is in a 100 ms timed wait");

@@ -7,7 +7,8 @@ export type SettledBy = "idle" | "periodic" | "unsure" | "quiet" | "timeout" | "
 /**
  * How a settle that found the program back at rest reports it: idle; periodic (at rest, redrawing on
  * a timer of a second or more); unsure (at rest on a tick of `tickMs` < 1 s, behind which work due
- * later cannot be seen: the settle does not claim the screen is done).
+ * later cannot be seen: the settle does not claim the screen is done). A settle's outcome may also be
+ * unsure with `busy` in a timer: at rest but for timers due after its cap (far-timers.ts).
  */
 export interface AtRest {
   settledBy: "idle" | "periodic" | "unsure";

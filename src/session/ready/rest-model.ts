@@ -11,10 +11,10 @@ import type { Look, ThreadLook } from "./reading.ts";
 /** A timed input wait seen this often ending in the rest with nothing written is taken as rest (mc). */
 const QUIET_WAIT_REPEATS = 2;
 /**
- * A program resting on a timed wait shorter than this (an event loop's tick, a spinner's frame, a
- * polling loop's sleep) can do work at a wake-up that no wait shows beforehand: a timer due after its next tick hides
- * behind the tick. Its settles say they cannot tell. Longer rests (bun's 1 s, vim's 4 s, mc's 10 s)
- * are taken as rests: work hidden behind them would come a second or more later.
+ * A program resting on a timed wait shorter than this (an event loop's tick, a spinner's frame, a polling
+ * loop's sleep) can do work at a wake-up no wait shows beforehand: a timer due after its next tick hides
+ * behind it, so its settles say they cannot tell. Longer rests (bun's 1 s, vim's 4 s, mc's 10 s) are
+ * taken as rests: work hidden behind them would come a second or more later.
  */
 export const UNSURE_TICK_MS = 1000;
 /**
@@ -24,18 +24,17 @@ export const UNSURE_TICK_MS = 1000;
 export const NEAR_WAKE_MS = 500;
 /** The unit a wake-up's time is compared in (shortTick). */
 const WAKE_STEP_MS = 5;
-/** Sibling threads whose rests a thread's wait is also judged against (see verdict). */
-const MAX_SIBLINGS = 32;
+const MAX_SIBLINGS = 32; // sibling threads whose rests a thread's wait is also judged against (verdict)
 
 export class RestModel {
   private readonly rest = new Map<number, RestWait>();
   /** The foreground group at rest, once one was seen. */
   restGroup: number | undefined;
   /**
-   * Per thread, timed input waits ("nr:timeoutMs") that are rest besides the one in `rest`, with how
-   * often each was seen ending in the rest with nothing written (see noteQuietWaits); a long wait learnt
-   * after a timeout (learnLongWaits) counts in full at once. Kept when `rest` changes: mc rests both in
-   * select with no timeout (after Tab) and in select(10 s) (after an arrow key).
+   * Per thread, timed input waits ("nr:timeoutMs") that are rest besides the one in `rest`, with how often
+   * each was seen ending in the rest with nothing written (see noteQuietWaits); one learnt after a timeout
+   * (learnLongWaits) counts in full at once. Kept when `rest` changes: mc rests both in select with no
+   * timeout (after Tab) and in select(10 s) (after an arrow key).
    */
   private readonly quietWaits = new Map<number, Map<string, number>>();
   /** Per thread, when its last wait judged rest ends: the phase of its periodic wake-ups. */
@@ -115,6 +114,11 @@ export class RestModel {
       wakes.push(wakeOf(thread.tid, a));
     }
     return dueMs === undefined ? undefined : { tickMs: dueMs, wake: wakes.join() };
+  }
+
+  /** The threads of `seen` not at rest, each with its verdict. */
+  busyThreads(seen: Look): { thread: ThreadLook; verdict: Verdict }[] {
+    return this.verdicts(seen).filter(({ verdict }) => !verdict.rest);
   }
 
   private verdicts(seen: Look): { thread: ThreadLook; verdict: Verdict }[] {
@@ -232,8 +236,7 @@ export class RestModel {
    * expected to hold the terminal while no rest group is known.
    */
   busyIn(seen: Look, sessionPid: number): Busy | undefined {
-    const verdicts = this.verdicts(seen);
-    const busy = verdicts.filter((v) => !v.verdict.rest);
+    const busy = this.busyThreads(seen);
     const order: BusyState[] = ["running", "timer", "sleeping"];
     busy.sort((a, b) => order.indexOf(stateOf(a.verdict)) - order.indexOf(stateOf(b.verdict)));
     const first = busy[0];

@@ -10,6 +10,7 @@ import type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.
 import { procCost } from "./proc.ts";
 import { writesOf, type Look } from "./reading.ts";
 import type { RestModel } from "./rest-model.ts";
+import { onlyFarTimers } from "./far-timers.ts";
 import { wakeExplained } from "./hidden-timer-watch.ts";
 import { learnStartupRest, STARTUP_LOOK_MS } from "./startup.ts";
 
@@ -120,7 +121,15 @@ export async function settle(
     }
     known = seen;
     if (base !== undefined) rests.noteQuietWaits(seen);
-    const busy = rests.busyIn(seen, session.pid);
+    const busyNow = rests.busyIn(seen, session.pid);
+    // Busy only in timers that end after the cap: at rest as far as the cap goes (far-timers.ts).
+    const far =
+      busyNow?.state === "timer" &&
+      base !== undefined &&
+      onlyFarTimers(rests.busyThreads(seen), base, now - since, capMs - (now - since))
+        ? busyNow
+        : undefined;
+    const busy = far === undefined ? busyNow : undefined;
     rests.notePhase(seen);
     if (
       watch !== undefined &&
@@ -160,6 +169,10 @@ export async function settle(
           }
           if (watch === undefined || now >= watch.until) {
             if (watch !== undefined) parts.hiddenWatchEnded(false);
+            if (far !== undefined) {
+              rests.learnLongWaits(seen, capMs); // as a timeout does
+              return outcome("unsure", seen.leader, far);
+            }
             const rest = parts.atRest(seen, base);
             return outcome(rest.settledBy, seen.leader, undefined, rest.tickMs);
           }
