@@ -17,6 +17,7 @@ import { baseEnv, createIsolatedHome, type IsolatedHome } from "./isolation.ts";
 import type { LaunchArgs } from "./history-entries.ts";
 import { describeExit, type ExitInfo } from "./exit-info.ts";
 import { Session } from "./session.ts";
+import { SESSION_VARIABLE } from "./ready/group-members.ts";
 import { readyOracle } from "./ready/oracle.ts";
 
 export interface StartOptions {
@@ -102,6 +103,8 @@ export class SessionRegistry {
     const file = resolveCommand(options.command, cwd, env);
     this.backend ??= await selectBackend(this.limits.pty);
     const id = `${this.prefix}-${++this.counter}`;
+    // The session's mark: the ready oracle knows a daemon that left the session by it (group-members.ts).
+    env[SESSION_VARIABLE] = id;
     let session: Session;
     try {
       session = await Session.start(

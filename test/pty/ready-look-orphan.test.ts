@@ -1,12 +1,13 @@
 /**
  * A look at the foreground group finds a member whose parent exited (a grandchild left running in
  * the background, re-parented outside the session's tree), a read of a pipe is no input wait, and a
- * child in a process group of its own is read while its parent waits for it.
+ * child in a process group of its own is read while its parent waits for it. A daemon that left the
+ * session's tree is found by the session's mark in its environment.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { parseStat } from "../../src/session/ready/proc.ts";
-import { scanGroup } from "../../src/session/ready/group-members.ts";
+import { SESSION_VARIABLE, scanGroup } from "../../src/session/ready/group-members.ts";
 import { look } from "../../src/session/ready/reading.ts";
 import { hostArch } from "../../src/session/ready/syscalls.ts";
 import { until } from "../helpers.ts";
@@ -33,8 +34,8 @@ test.skipIf(arch === null)("an orphaned grandchild of the session is in its grou
 });
 
 /** The pid a shell command printed first, and its session and group. */
-async function started(command: string) {
-  const top = Bun.spawn(["setsid", "bash", "-c", command], { stdout: "pipe" });
+async function started(command: string, env: Record<string, string> = {}) {
+  const top = Bun.spawn(["setsid", "bash", "-c", command], { stdout: "pipe", env: { ...process.env, ...env } });
   const reader = top.stdout.getReader();
   const child = Number(new TextDecoder().decode((await reader.read()).value).trim());
   const stat = (pid: number) => parseStat(readFileSync(`/proc/${pid}/stat`, "latin1"))!;
@@ -58,6 +59,44 @@ test.skipIf(arch === null)(
     }
   },
 );
+
+test.skipIf(arch === null)(
+  "a double-forked daemon carrying the session's mark left the session's tree: it is found, an unmarked one is not",
+  async () => {
+    const mark = `${SESSION_VARIABLE}=orphan-test-${process.pid}`;
+    // The first child (a subshell) calls setsid and forks the daemon, then exits: the daemon is
+    // re-parented to init (or the nearest subreaper), in a session of its own.
+    const daemon = (env: Record<string, string>) =>
+      started("(setsid sh -c 'sleep 30 & echo $!' &) ; sleep 30", env);
+    const marked = await daemon({ [SESSION_VARIABLE]: mark.split("=")[1]! });
+    const unmarked = await daemon({});
+    try {
+      for (const { top, child } of [marked, unmarked]) {
+        const stat = () => parseStat(readFileSync(`/proc/${child}/stat`, "latin1"))!;
+        await until(() => !isBelow(child, top.pid), "the daemon to be re-parented");
+        expect(stat().session).not.toBe(parseStat(readFileSync(`/proc/${top.pid}/stat`, "latin1"))!.session);
+      }
+      expect(scanGroup(marked.pgrp, marked.session, marked.top.pid, mark).leftGroup).toEqual([marked.child]);
+      expect(scanGroup(unmarked.pgrp, unmarked.session, unmarked.top.pid, mark).leftGroup).toEqual([]);
+      expect(scanGroup(marked.pgrp, marked.session, marked.top.pid).leftGroup).toEqual([]); // without a mark to look for
+    } finally {
+      for (const { top, child } of [marked, unmarked]) {
+        process.kill(child, "SIGKILL");
+        top.kill("SIGKILL");
+      }
+    }
+  },
+);
+
+/** `pid` is `ancestor` or below it, by parent links. */
+function isBelow(pid: number, ancestor: number): boolean {
+  for (let at = pid; at > 1; ) {
+    if (at === ancestor) return true;
+    const text = readFileSync(`/proc/${at}/stat`, "latin1");
+    at = parseStat(text)!.ppid;
+  }
+  return false;
+}
 
 test.skipIf(arch === null)("a job-control shell's background job did not leave the group as its work", async () => {
   // SIGTSTP ignored, as an interactive shell does (POSIX XCU 2.11); set -m: the job has a group of its own

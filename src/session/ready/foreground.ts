@@ -3,7 +3,7 @@
  * be read at all for this session (a denied read makes the oracle unavailable from then on).
  */
 import type { Session } from "../session.ts";
-import { scanGroup, terminalOf } from "./group-members.ts";
+import { SESSION_VARIABLE, scanGroup, terminalOf } from "./group-members.ts";
 import { look, type Look } from "./reading.ts";
 import { hostArch, type Arch } from "./syscalls.ts";
 
@@ -82,7 +82,7 @@ export class ForegroundLooker {
 
   /** The group's processes, from the session's process tree (group-members.ts scanGroup). */
   private members(tpgid: number, session: number): number[] {
-    const scan = scanGroup(tpgid, session, this.session.pid);
+    const scan = scanGroup(tpgid, session, this.session.pid, `${SESSION_VARIABLE}=${this.session.id}`);
     this.lastLeft = scan.leftGroup;
     this.leftSince = scan.leftGroup.filter((pid) => !this.leftBefore.has(pid));
     return scan.members;

@@ -7,6 +7,13 @@ import { descendants, walkTree } from "../../pty/process-tree.ts";
 import { listProc, parseStat, readProc, type ProcStat } from "./proc.ts";
 import { jobControlShell } from "./signal-timers.ts";
 
+/**
+ * The environment variable that marks a session's processes with its id (registry.ts). Every
+ * descendant copies it, so a daemon that left the session (a double fork, re-parented to init) is
+ * still known as the session's.
+ */
+export const SESSION_VARIABLE = "TUI_TESTER_SESSION";
+
 /** Processes read per look (reading.ts) and members found per scan. */
 export const MAX_PROCESSES = 64;
 /** Processes of the session's tree walked to find the group's members (a fork bomb stops here). */
@@ -25,7 +32,8 @@ export interface GroupScan {
   /**
    * Descendants of members that run in another process group or session (setsid, setpgid), with
    * those below them; not a job-control shell's children (its background jobs). Their parents may
-   * be waiting for them some way no wait shows (SIGCHLD).
+   * be waiting for them some way no wait shows (SIGCHLD). Daemons that left the session's tree too
+   * (re-parented, in a session of their own) and carry its mark, with those below them.
    */
   leftGroup: number[];
 }
@@ -39,11 +47,12 @@ export interface GroupScan {
  * below `root`: such orphans (a grandchild left running in the background) are found among the
  * children of the server's ancestors, where the kernel re-parents them (see orphansOf).
  */
-export function scanGroup(pgrp: number, session: number, root: number): GroupScan {
+export function scanGroup(pgrp: number, session: number, root: number, mark?: string): GroupScan {
   // Each member's command name: the tree lists parents first, so a child's parent is here already.
   const members = new Map<number, string>();
   const leftGroup: number[] = [];
-  const trees = [root, ...orphansOf(session, root)].flatMap((top) => sessionTree(top));
+  const { orphans, escaped } = orphansOf(session, root, mark);
+  const trees = [root, ...orphans].flatMap((top) => sessionTree(top));
   for (const pid of trees) {
     if (members.size >= MAX_PROCESSES) break;
     const text = readProc(`/proc/${pid}/stat`);
@@ -53,6 +62,8 @@ export function scanGroup(pgrp: number, session: number, root: number): GroupSca
     else if (leftGroup.length < MAX_PROCESSES && (leftGroup.includes(stat.ppid) || spawnedWork(members, stat.ppid)))
       leftGroup.push(stat.pid);
   }
+  for (const pid of escaped.flatMap((top) => sessionTree(top)))
+    if (leftGroup.length < MAX_PROCESSES && !leftGroup.includes(pid)) leftGroup.push(pid);
   return { members: [...members.keys()].sort((a, b) => a - b), leftGroup };
 }
 
@@ -78,11 +89,13 @@ function sessionTree(root: number): number[] {
  * find_new_reaper: another thread only when the main one has exited), so only the main thread's
  * children list is read: a scan runs at every look at rest, and init's other threads can have
  * children lists of their own to read (18 threads here: 33 reads a scan, against 6). Only those
- * started after `root` (a pid above root's) can be the session's: older ones are not read. Bounded by
+ * started after `root` (a pid above root's) can be the session's: older ones are not read. Those in
+ * a session of their own that carry `mark` (SESSION_VARIABLE=id) are `escaped`: daemons. Bounded by
  * MAX_TREE.
  */
-function orphansOf(session: number, root: number): number[] {
+function orphansOf(session: number, root: number, mark: string | undefined): { orphans: number[]; escaped: number[] } {
   const orphans: number[] = [];
+  const escaped: number[] = [];
   let read = 0;
   for (const ancestor of serverAncestors()) {
     for (const pid of childrenOfThread(ancestor, ancestor)) {
@@ -90,10 +103,36 @@ function orphansOf(session: number, root: number): number[] {
       read++;
       const text = readProc(`/proc/${pid}/stat`);
       const stat = text === undefined ? undefined : parseStat(text);
-      if (stat !== undefined && stat.session === session) orphans.push(pid);
+      if (stat === undefined) continue;
+      if (stat.session === session) orphans.push(pid);
+      else if (mark !== undefined && carriesMark(pid, mark)) escaped.push(pid);
     }
   }
-  return orphans;
+  return { orphans, escaped };
+}
+
+/** Whether each process checked carries a mark, by pid: a process's environment is read once. */
+const marked = new Map<number, boolean>();
+
+/**
+ * Process `pid`'s environment holds the entry `mark` (its environment at exec, /proc/<pid>/environ;
+ * one it cannot read, as another user's, holds none). Remembered per pid, at most 1024 pids.
+ */
+function carriesMark(pid: number, mark: string): boolean {
+  let found = marked.get(pid);
+  if (found === undefined) {
+    let environ: string | undefined;
+    try {
+      environ = readProc(`/proc/${pid}/environ`);
+    } catch {
+      environ = undefined; // another user's process: not ours
+    }
+    if (environ === undefined) return false; // gone: nothing to remember
+    found = environ.split("\0").includes(mark);
+    if (marked.size >= 1024) marked.clear();
+    marked.set(pid, found);
+  }
+  return found;
 }
 
 /** The server's ancestors, from its parent up to init, read once (at most 32). */
