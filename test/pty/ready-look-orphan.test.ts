@@ -66,8 +66,7 @@ test.skipIf(arch === null)(
     const mark = `${SESSION_VARIABLE}=orphan-test-${process.pid}`;
     // The first child (a subshell) calls setsid and forks the daemon, then exits: the daemon is
     // re-parented to init (or the nearest subreaper), in a session of its own.
-    const daemon = (env: Record<string, string>) =>
-      started("(setsid sh -c 'sleep 30 & echo $!' &) ; sleep 30", env);
+    const daemon = (env: Record<string, string>) => started("(setsid sh -c 'sleep 30 & echo $!' &) ; sleep 30", env);
     const marked = await daemon({ [SESSION_VARIABLE]: mark.split("=")[1]! });
     const unmarked = await daemon({});
     try {
