@@ -89,48 +89,60 @@ function sessionTree(root: number): number[] {
  * find_new_reaper: another thread only when the main one has exited), so only the main thread's
  * children list is read: a scan runs at every look at rest, and init's other threads can have
  * children lists of their own to read (18 threads here: 33 reads a scan, against 6). Only those
- * started after `root` (a pid above root's) can be the session's: older ones are not read. Those in
+ * started after `root` can be the session's: older pids (allocatedSince) are not read. Those in
  * a session of their own that carry `mark` (SESSION_VARIABLE=id) are `escaped`: daemons. Bounded by
  * MAX_TREE.
  */
 function orphansOf(session: number, root: number, mark: string | undefined): { orphans: number[]; escaped: number[] } {
   const orphans: number[] = [];
   const escaped: number[] = [];
+  const since = allocatedSince(root);
   let read = 0;
   for (const ancestor of serverAncestors()) {
     for (const pid of childrenOfThread(ancestor, ancestor)) {
-      if (pid <= root || read >= MAX_TREE) continue;
+      if (!since(pid) || read >= MAX_TREE) continue;
       read++;
       const text = readProc(`/proc/${pid}/stat`);
       const stat = text === undefined ? undefined : parseStat(text);
       if (stat === undefined) continue;
       if (stat.session === session) orphans.push(pid);
-      else if (mark !== undefined && carriesMark(pid, mark)) escaped.push(pid);
+      else if (mark !== undefined && carriesMark(stat, mark)) escaped.push(pid);
     }
   }
   return { orphans, escaped };
 }
 
-/** Whether each process checked carries a mark, by pid: a process's environment is read once. */
-const marked = new Map<number, boolean>();
+/**
+ * Which pids may have been given out since `root`'s: those above it, and once the counter has wrapped
+ * (pid_max is 32768 on many machines) those up to the last one given out (/proc/loadavg's last field).
+ */
+function allocatedSince(root: number): (pid: number) => boolean {
+  const last = Number(readProc("/proc/loadavg")?.trim().split("/").at(-1)?.split(" ").at(-1));
+  const wrapped = Number.isInteger(last) && last < root;
+  return (pid) => pid > root || (wrapped && pid <= last);
+}
+
+/** Whether each process checked carries a mark, by pid and start time: a process's environment is read once. */
+const marked = new Map<string, boolean>();
 
 /**
- * Process `pid`'s environment holds the entry `mark` (its environment at exec, /proc/<pid>/environ;
- * one it cannot read, as another user's, holds none). Remembered per pid, at most 1024 pids.
+ * The process's environment holds the entry `mark` (its environment at exec, /proc/<pid>/environ;
+ * one it cannot read, as another user's, holds none). Remembered per process, at most 1024.
  */
-function carriesMark(pid: number, mark: string): boolean {
-  let found = marked.get(pid);
+function carriesMark(stat: ProcStat, mark: string): boolean {
+  const key = `${stat.pid}@${stat.startTime}`;
+  let found = marked.get(key);
   if (found === undefined) {
     let environ: string | undefined;
     try {
-      environ = readProc(`/proc/${pid}/environ`);
+      environ = readProc(`/proc/${stat.pid}/environ`);
     } catch {
       environ = undefined; // another user's process: not ours
     }
     if (environ === undefined) return false; // gone: nothing to remember
     found = environ.split("\0").includes(mark);
     if (marked.size >= 1024) marked.clear();
-    marked.set(pid, found);
+    marked.set(key, found);
   }
   return found;
 }

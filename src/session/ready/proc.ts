@@ -17,6 +17,8 @@ export interface ProcStat {
   session: number;
   /** The foreground process group of the process's controlling terminal (-1 without one). */
   tpgid: number;
+  /** When it started, in clock ticks since boot (field 22); with its pid, it names one process. */
+  startTime?: number;
 }
 
 /** /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat. The name may hold spaces and parentheses. */
@@ -27,6 +29,7 @@ export function parseStat(text: string): ProcStat | undefined {
   const rest = text.slice(close + 2).split(" ");
   const [state, ppid, pgrp, session, , tpgid] = rest;
   if (state === undefined || tpgid === undefined) return undefined;
+  const startTime = rest[19];
   return {
     pid: Number(text.slice(0, open).trim()),
     comm: text.slice(open + 1, close),
@@ -35,6 +38,7 @@ export function parseStat(text: string): ProcStat | undefined {
     pgrp: Number(pgrp),
     session: Number(session),
     tpgid: Number(tpgid),
+    ...(startTime !== undefined ? { startTime: Number(startTime) } : {}),
   };
 }
 
