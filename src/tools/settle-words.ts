@@ -32,7 +32,7 @@ function atRest(settledBy: "idle" | "periodic", program: string): string {
 function cannotTell(ms: number, program: string, tickMs: number | undefined): string {
   const wakes =
     tickMs === undefined
-      ? "it wakes on something no wait shows (it woke or wrote on its own: a signal timer, or data from outside)"
+      ? "it wakes on something no wait shows (it woke or wrote on its own: a signal timer, a request on its io_uring, or data from outside)"
       : `it wakes every ${tickMs} ms`;
   return `Cannot tell after ${ms} ms whether ${program} is done: ${wakes}`;
 }

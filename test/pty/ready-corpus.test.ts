@@ -16,6 +16,7 @@ import { freshDCorpus } from "../fixtures/corpus/fresh-d.ts";
 import { freshFCorpus } from "../fixtures/corpus/fresh-f.ts";
 import { freshICorpus } from "../fixtures/corpus/fresh-i.ts";
 import { freshJCorpus } from "../fixtures/corpus/fresh-j.ts";
+import { freshKCorpus } from "../fixtures/corpus/fresh-k.ts";
 import { startOptions, testRegistry } from "../registry-helpers.ts";
 
 const linux = process.platform === "linux";
@@ -80,6 +81,18 @@ const PICKED_FRESH_J = [
   "go clock Ticker 1500 + setsid child 400 reaped by Wait4 on SIGCHLD",
   "c double-forked daemon per key reporting over a unix socket after 200",
 ];
+/**
+ * From the eleventh fresh part, looked at after its held-out run: a console whose whole loop is one
+ * io_uring, answering from a TIMEOUT linked to the answer's WRITE (the work is in the ring, in no
+ * syscall). Skipped where io_uring is off (kernel.io_uring_disabled, a container's seccomp).
+ */
+const PICKED_FRESH_K = ["c io_uring loop, TIMEOUT 200 linked to the answer's WRITE (io-wq)"];
+const ioUring =
+  !linux ||
+  Bun.spawnSync(["sh", "-c", "cat /proc/sys/kernel/io_uring_disabled 2>/dev/null || echo 0"])
+    .stdout.toString()
+    .trim() === "0";
+if (!ioUring) console.warn("skipping the io_uring corpus case: io_uring is disabled on this kernel");
 const cases =
   built === undefined
     ? []
@@ -91,6 +104,7 @@ const cases =
         ...freshFCorpus(built).filter((c) => PICKED_FRESH_F.includes(c.name)),
         ...freshICorpus(built).filter((c) => PICKED_FRESH_I.includes(c.name)),
         ...freshJCorpus(built).filter((c) => PICKED_FRESH_J.includes(c.name)),
+        ...freshKCorpus(built).filter((c) => ioUring && PICKED_FRESH_K.includes(c.name)),
       ];
 
 async function inputs(c: CorpusCase, count: number): Promise<void> {
@@ -124,6 +138,7 @@ describe.skipIf(!linux)("corpus programs: no premature screen claimed done", () 
     ...PICKED_FRESH_F,
     ...PICKED_FRESH_I,
     ...PICKED_FRESH_J,
+    ...PICKED_FRESH_K,
   ]) {
     const c = cases.find((x) => x.name === name);
     test.skipIf(c === undefined || Bun.which(c.command) === null)(name, async () => {

@@ -44,6 +44,8 @@ export type ThreadActivity =
       shellHelper?: true;
       /** An epoll wait with a one-shot timerfd armed in its set: the nearest one's expiry and time left (timerfds.ts). */
       oneShot?: { at: number; leftMs: number };
+      /** An io_uring_enter waiting for completions: the requests its ring has in flight, and those polled of them (rings.ts). */
+      ring?: { inFlight: number; polled: number };
     };
 
 /** A thread's wait at rest, as remembered between inputs. */
@@ -59,6 +61,8 @@ export interface RestWait {
   pipe?: true;
   /** A wait for a signal only (waitKind "signal") was the rest: a wrapper in sigsuspend from its start. */
   signal?: true;
+  /** A ring's wait was the rest: the most requests seen in flight at rest (rings.ts). */
+  ringInFlight?: number;
 }
 
 export type BusyState = "running" | "sleeping" | "timer";
@@ -192,6 +196,9 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
   // A one-shot timer armed since the rest (none then, or another expiry): a timer the input set.
   if (oneShot !== undefined && newOneShot(activity, rest))
     return { rest: false, state: "timer", timerDueMs: Math.round(oneShot.leftMs), call };
+  // More requests in flight on its ring than at rest: work the input queued (a timeout, a linked write).
+  if (activity.ring !== undefined && rest?.ringInFlight !== undefined && activity.ring.inFlight > rest.ringInFlight)
+    return { rest: false, state: "sleeping", call };
   if (!timed && waitKind === "input") return { rest: true, waitsForInput: true, timed: false };
   if (!timed && waitKind === "other-thread") return { rest: true, waitsForInput: false, timed: false };
   // A read of a pipe waits for its writer, who may be outside the group (a coprocess, a language
@@ -229,6 +236,7 @@ export function restOf(
     ...(activity.oneShot !== undefined ? { oneShotAt: activity.oneShot.at } : {}),
     ...(activity.waitKind === "pipe" ? { pipe: true as const } : {}),
     ...(activity.waitKind === "signal" ? { signal: true as const } : {}),
+    ...(activity.ring !== undefined ? { ringInFlight: activity.ring.inFlight } : {}),
   };
   if (
     known === undefined ||
@@ -238,6 +246,9 @@ export function restOf(
     known.signal !== rest.signal
   )
     return rest;
+  // A ring's standing requests are re-armed as they complete: a look can catch one between the two.
+  if (known.ringInFlight !== undefined && rest.ringInFlight !== undefined)
+    rest.ringInFlight = Math.max(known.ringInFlight, rest.ringInFlight);
   if (known.timeoutMs === undefined || rest.timeoutMs === undefined) return rest;
   return { ...rest, timeoutMs: Math.max(known.timeoutMs, rest.timeoutMs) };
 }

@@ -12,6 +12,7 @@ import type { AtRest, Baseline, Busy, ReadyOutcome } from "./outcome.ts";
 import { OwnWrites } from "./own-writes.ts";
 import { writesOf, type Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
+import { ringStanding } from "./rings.ts";
 import { settle, type SettleParts } from "./settle.ts";
 import { signalTimerSource } from "./signal-timers.ts";
 import { certainRest, learnStartupRest, STARTUP_LOOK_MS, watchStartupPeriod } from "./startup.ts";
@@ -130,9 +131,11 @@ export class ReadyOracle {
     this.ownWrites.settled(this.session.bytesOut, this.inputs);
     const tick = this.rests.shortTick(seen);
     if (tick !== undefined) return { settledBy: "unsure", tickMs: tick.tickMs };
-    // It writes on its own while every thread rests with no timer, or was seen waking so: something
-    // no wait shows wakes it (a signal timer: setitimer, timer_create; data from outside the group).
-    if ((this.ownWrites.writesOnItsOwn && !onTimer) || this.hiddenTimers.woke) return { settledBy: "unsure" };
+    // It writes on its own while every thread rests with no timer, or was seen waking so, or its ring
+    // holds a standing request: something no wait shows wakes it (a signal timer: setitimer,
+    // timer_create; a timeout on its io_uring; data from outside the group).
+    if ((this.ownWrites.writesOnItsOwn && !onTimer) || this.hiddenTimers.woke || ringStanding(seen))
+      return { settledBy: "unsure" };
     return { settledBy: periodic ? "periodic" : "idle" };
   }
 

@@ -4,6 +4,7 @@
  * threads are read per look (the rest are counted in `unread`, never judged).
  */
 import { type ThreadActivity, classify, withEpollTimers } from "./classify.ts";
+import { ringWorker, withRing } from "./rings.ts";
 import { epollTimers } from "./timerfds.ts";
 import {
   fdTarget,
@@ -97,7 +98,7 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
       const base = `/proc/${pid}/task/${tid}`;
       const statText = readProc(`${base}/stat`);
       const stat = statText === undefined ? undefined : parseStat(statText);
-      if (stat === undefined) continue;
+      if (stat === undefined || ringWorker(stat.comm)) continue;
       // Only a blocked thread has a syscall worth reading; "running" needs no second read.
       const blocked = stat.state === "S" || stat.state === "D";
       const syscallText = blocked ? readProc(`${base}/syscall`) : undefined;
@@ -113,6 +114,8 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
         if (children.length === 0) activity.waitKind = "signal";
         else queueChildren(children);
       }
+      if (activity.kind === "wait" && activity.call === "io_uring_enter" && syscall?.running === false)
+        withRing(activity, pid, syscall.args);
       if (activity.kind === "wait" && activity.call.startsWith("epoll_") && syscall?.running === false) {
         const timers = epollTimers(pid, Number(syscall.args[0] ?? -1n));
         if (timers !== undefined) withEpollTimers(activity, timers);

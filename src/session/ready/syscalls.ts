@@ -57,6 +57,8 @@ const CALLS: Record<string, Omit<SyscallInfo, "name">> = {
   pause: { kind: "other-thread", timeout: none },
   rt_sigsuspend: { kind: "other-thread", timeout: none },
   rt_sigtimedwait: { kind: "other-thread", timeout: timespec(2) },
+  // Waits for a ring's completions, the terminal's read among them (rings.ts judges what is in flight).
+  io_uring_enter: { kind: "input", timeout: none },
 };
 
 export type Arch = "x86_64" | "aarch64";
@@ -83,6 +85,7 @@ const NUMBERS: Record<Arch, Record<number, string>> = {
     271: "ppoll",
     281: "epoll_pwait",
     288: "accept4",
+    426: "io_uring_enter",
     441: "epoll_pwait2",
   },
   aarch64: {
@@ -102,6 +105,7 @@ const NUMBERS: Record<Arch, Record<number, string>> = {
     212: "recvmsg",
     242: "accept4",
     260: "wait4",
+    426: "io_uring_enter",
     441: "epoll_pwait2",
   },
 };
