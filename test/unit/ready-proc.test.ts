@@ -28,7 +28,7 @@ const look = (arch: Arch, line: string, readMs = 400) =>
   classify(arch, sleeping(), parseSyscall(line), timeoutOf(readMs));
 
 describe("/proc parsing", () => {
-  test("stat: state, groups and the terminal's foreground group; a name with spaces and parentheses", () => {
+  test("stat: state, groups, the terminal's foreground group and the start time; a name with spaces and parentheses", () => {
     expect(parseStat(X86.bashStat)).toEqual({
       pid: 6355,
       comm: "bash",
@@ -37,8 +37,11 @@ describe("/proc parsing", () => {
       pgrp: 6355,
       session: 6355,
       tpgid: 6355,
+      startTime: 364262,
     });
-    expect(parseStat("7 (a (b) c) R 1 7 7 0 -1 0")).toMatchObject({ comm: "a (b) c", state: "R", tpgid: -1 });
+    const short = parseStat("7 (a (b) c) R 1 7 7 0 -1 0");
+    expect(short).toMatchObject({ comm: "a (b) c", state: "R", tpgid: -1 });
+    expect(short?.startTime).toBeUndefined(); // a line cut before field 22
     expect(parseStat("garbage")).toBeUndefined();
   });
 
