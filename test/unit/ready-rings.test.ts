@@ -59,6 +59,19 @@ test("a ring's wait rests with what it had in flight at rest; more in flight is 
   expect(restOf(entered(AT_REST), clockRest, false)).toMatchObject({ ringInFlight: 2 });
 });
 
+test("with no ring rest known, only polled requests rest; without counters, only the rest's call", () => {
+  const stat = parseStat("42 (app) S 1 42 42 34816 42 4194560 0 0")!;
+  const enter = classify("x86_64", stat, parseSyscall(ENTER), () => undefined);
+  const epollRest = { nr: 232, timed: false }; // a worker that rested in epoll_wait, now waiting on the ring
+  expect(judge({ ...enter, ring: parseRingInFlight(AT_REST)! }, epollRest, false).rest).toBe(true);
+  const diskRead = { ...enter, ring: parseRingInFlight(fdinfo(3, 1, ["22"]))! }; // a read of a file queued
+  expect(judge(diskRead, epollRest, false)).toEqual({ rest: false, state: "sleeping", call: "io_uring_enter" });
+  expect(judge(diskRead, undefined, true).rest).toBe(false);
+  // A kernel before 5.18: no counters.
+  expect(judge(enter, { nr: 426, timed: false }, true).rest).toBe(true);
+  expect(judge(enter, epollRest, true).rest).toBe(false);
+});
+
 test("a ring holding a request besides the polled ones (a standing timeout) cannot tell; io-wq threads are the ring's", () => {
   const seen = (text: string): Look => ({
     at: 0,

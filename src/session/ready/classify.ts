@@ -196,9 +196,7 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
   // A one-shot timer armed since the rest (none then, or another expiry): a timer the input set.
   if (oneShot !== undefined && newOneShot(activity, rest))
     return { rest: false, state: "timer", timerDueMs: Math.round(oneShot.leftMs), call };
-  // More requests in flight on its ring than at rest: work the input queued (a timeout, a linked write).
-  if (activity.ring !== undefined && rest?.ringInFlight !== undefined && activity.ring.inFlight > rest.ringInFlight)
-    return { rest: false, state: "sleeping", call };
+  if (call === "io_uring_enter" && !ringAtRest(activity, rest)) return { rest: false, state: "sleeping", call };
   if (!timed && waitKind === "input") return { rest: true, waitsForInput: true, timed: false };
   if (!timed && waitKind === "other-thread") return { rest: true, waitsForInput: false, timed: false };
   // A read of a pipe waits for its writer, who may be outside the group (a coprocess, a language
@@ -214,6 +212,18 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
   if (sameAsRest) return { rest: true, waitsForInput: waitKind === "input", timed };
   if (!timed) return { rest: false, state: "sleeping", call };
   return { rest: false, state: "timer", timerDueMs: timeoutMs, call };
+}
+
+/**
+ * A wait for a ring's completions is at rest when its ring holds no more requests than at rest (a
+ * timeout linked to the answer's write is work the input queued); with no ring rest known, when it
+ * holds only requests polled on a file (the terminal's read: not a disk read a worker waits on).
+ * Where the kernel shows no counters, only the same call as at rest is.
+ */
+function ringAtRest(activity: Extract<ThreadActivity, { kind: "wait" }>, rest: RestWait | undefined): boolean {
+  const ring = activity.ring;
+  if (ring === undefined) return rest?.nr === activity.nr;
+  return ring.inFlight <= (rest?.ringInFlight ?? ring.polled);
 }
 
 /**
