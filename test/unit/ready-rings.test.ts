@@ -62,6 +62,7 @@ test("a ring's wait rests with what it had in flight at rest; more in flight is 
 test("with no ring rest known, only polled requests rest; without counters, only the rest's call", () => {
   const stat = parseStat("42 (app) S 1 42 42 34816 42 4194560 0 0")!;
   const enter = classify("x86_64", stat, parseSyscall(ENTER), () => undefined);
+  if (enter.kind !== "wait") throw new Error("io_uring_enter is a wait");
   const epollRest = { nr: 232, timed: false }; // a worker that rested in epoll_wait, now waiting on the ring
   expect(judge({ ...enter, ring: parseRingInFlight(AT_REST)! }, epollRest, false).rest).toBe(true);
   const diskRead = { ...enter, ring: parseRingInFlight(fdinfo(3, 1, ["22"]))! }; // a read of a file queued
