@@ -2,7 +2,7 @@
 /**
  * The ready oracle on its corpus (test/fixtures/corpus/cases.ts and the fresh parts fresh*.ts):
  * `bun run bench:ready-corpus [--quick] [--idle|--loaded] [--only=WORD] [--part=PART]`, PART one of
- * tuned, heldout, fresh, freshb ... freshk.
+ * tuned, heldout, fresh, freshb ... freshl.
  * Every case runs at idle and again beside a CPU hog on each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
  * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
  * settle took beyond the moment the answer was written (from the raw output) and beyond the program's
@@ -27,6 +27,7 @@ import { freshHCorpus } from "../test/fixtures/corpus/fresh-h.ts";
 import { freshICorpus } from "../test/fixtures/corpus/fresh-i.ts";
 import { freshJCorpus } from "../test/fixtures/corpus/fresh-j.ts";
 import { freshKCorpus } from "../test/fixtures/corpus/fresh-k.ts";
+import { freshLCorpus } from "../test/fixtures/corpus/fresh-l.ts";
 import type { FreshFlag } from "../test/fixtures/corpus/fresh-kit.ts";
 import { benchRegistry, countsText, percentile, press, startCpuHogs, startProgram, waitReady } from "./helpers.ts";
 
@@ -105,7 +106,14 @@ const FRESH_PARTS: {
     title: "stop 35; held out for one run, looked at since",
     corpus: freshJCorpus,
   },
-  { part: "freshk", flag: "freshK", label: "fresh K", title: "stop 36, held out", corpus: freshKCorpus },
+  {
+    part: "freshk",
+    flag: "freshK",
+    label: "fresh K",
+    title: "stop 36; held out for one run, looked at since",
+    corpus: freshKCorpus,
+  },
+  { part: "freshl", flag: "freshL", label: "fresh L", title: "stop 36, held out", corpus: freshLCorpus },
 ];
 const PARTS = ["tuned", "heldout", ...FRESH_PARTS.map((f) => f.part)];
 const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
