@@ -2,7 +2,7 @@
 /**
  * The ready oracle on its corpus (test/fixtures/corpus/cases.ts and the fresh parts fresh*.ts):
  * `bun run bench:ready-corpus [--quick] [--idle|--loaded] [--only=WORD] [--part=PART]`, PART one of
- * tuned, heldout, fresh, freshb ... freshl.
+ * tuned, heldout, fresh, freshb ... freshm.
  * Every case runs at idle and again beside a CPU hog on each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
  * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
  * settle took beyond the moment the answer was written (from the raw output) and beyond the program's
@@ -28,6 +28,7 @@ import { freshICorpus } from "../test/fixtures/corpus/fresh-i.ts";
 import { freshJCorpus } from "../test/fixtures/corpus/fresh-j.ts";
 import { freshKCorpus } from "../test/fixtures/corpus/fresh-k.ts";
 import { freshLCorpus } from "../test/fixtures/corpus/fresh-l.ts";
+import { freshMCorpus } from "../test/fixtures/corpus/fresh-m.ts";
 import type { FreshFlag } from "../test/fixtures/corpus/fresh-kit.ts";
 import { benchRegistry, countsText, percentile, press, startCpuHogs, startProgram, waitReady } from "./helpers.ts";
 
@@ -39,7 +40,7 @@ const INPUTS = QUICK ? 2 : 4;
 /**
  * The fresh parts, in the order they were written. Each one's first run, on the code of its day, was
  * its held-out result; after it, it was looked at (cases that failed were mended) and counts as
- * tuned. Fresh E, H and L are still unseen.
+ * tuned. Fresh E, H, L and M are still unseen.
  */
 const FRESH_PARTS: {
   part: string;
@@ -113,7 +114,8 @@ const FRESH_PARTS: {
     title: "stop 36; held out for one run, looked at since",
     corpus: freshKCorpus,
   },
-  { part: "freshl", flag: "freshL", label: "fresh L", title: "stop 36, held out", corpus: freshLCorpus },
+  { part: "freshl", flag: "freshL", label: "fresh L", title: "stop 36, never looked at", corpus: freshLCorpus },
+  { part: "freshm", flag: "freshM", label: "fresh M", title: "stop 36, never looked at", corpus: freshMCorpus },
 ];
 const PARTS = ["tuned", "heldout", ...FRESH_PARTS.map((f) => f.part)];
 const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
