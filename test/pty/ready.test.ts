@@ -57,6 +57,17 @@ describe.skipIf(!linux || !hasPython)("delayed answers settle with the answer on
     });
   }
 
+  test("python process pool: a worker reading its call queue waits on the parent, not on the cap", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "python3", [fixture("ready-pool.py"), "150"], "READY");
+    for (const n of [1, 2, 3]) {
+      const screen = await press(session, "x");
+      // The worker is back in its read of the pipe its parent writes: at rest once DONE is out.
+      expect(screen.after!.text).toContain(`DONE ${n}`);
+      expect(screen.settledBy).toBe("idle");
+    }
+  });
+
   test("python REPL computing", async () => {
     await using registry = testRegistry();
     const session = await started(registry, "python3", ["-q"], ">>>");

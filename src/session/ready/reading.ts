@@ -6,6 +6,7 @@
 import { type ThreadActivity, classify, withEpollTimers } from "./classify.ts";
 import { ringWorker, withRing } from "./rings.ts";
 import { epollTimers } from "./timerfds.ts";
+import { isAnonymousPipe, markGroupPipes, type PipeRead } from "./pipe-writers.ts";
 import {
   fdTarget,
   listProc,
@@ -67,6 +68,7 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
   // Judged in whatever group they are in, since their parent waits on their work: `outside`, and
   // children a process waits for (wait4, waitid, sigsuspend; a helper in a process group of its own).
   const awaited = new Set<number>(outside);
+  const pipeReads: PipeRead[] = [];
   const queueChildren = (children: number[]) => {
     for (const child of children) {
       if (queued.has(child) || queue.length >= MAX_PROCESSES) continue;
@@ -106,7 +108,9 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
       if (blocked && syscall === undefined) continue; // the thread ended between the two reads
       const activity = classify(arch, stat, syscall, (address, type) => readTimeoutMs(pid, address, type), clockNowMs);
       if (activity.kind === "wait" && PLAIN_READS.has(activity.call) && syscall?.running === false) {
-        if (!isTerminal(pid, Number(syscall.args[0] ?? -1n))) activity.waitKind = "pipe";
+        const target = fdTarget(pid, Number(syscall.args[0] ?? -1n));
+        if (!isTerminal(target)) activity.waitKind = "pipe";
+        if (isAnonymousPipe(target)) pipeReads.push({ pid, pipe: target, activity });
       }
       if (activity.kind === "wait" && SIGNAL_WAITS.has(activity.call) && !activity.timed && Number(tid) === pid) {
         // Waiting for SIGCHLD (a wrapper such as timeout(1)): its children are read and judged.
@@ -139,6 +143,7 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
     // so is one in a group of its own, whose work the parent waits for.
     if (reaping) queueChildren(childrenOf(pid));
   }
+  if (pipeReads.length > 0) markGroupPipes(pipeReads, result.pids);
   result.pids.sort((a, b) => a - b);
   return result;
 }
@@ -167,9 +172,8 @@ export function writesOf(seen: Look): string {
 /** Reads that block on one fd: which ends when that fd has data (poll, select, epoll watch several). */
 const PLAIN_READS = new Set(["read", "readv"]);
 
-/** Is fd `fd` of `pid` a terminal? Where it cannot be told (gone, closed since), it is taken as one. */
-function isTerminal(pid: number, fd: number): boolean {
-  const target = fdTarget(pid, fd);
+/** Is an fd with this /proc link a terminal? Where it cannot be told (gone, closed since), it is taken as one. */
+function isTerminal(target: string | undefined): boolean {
   return (
     target === undefined || target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target === "/dev/console"
   );
