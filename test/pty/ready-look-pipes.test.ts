@@ -1,7 +1,8 @@
 /**
- * A look judges a read of a pipe by who can write it: another process of the look (a pipeline's
- * writer, a pool's parent) is read and judged on its own, so the read waits on it; a writer outside
- * the look (here, the test itself) could write at any time, so the read stays a pipe wait.
+ * A look judges a read of a pipe or a unix socket by who holds its other end: another process of the
+ * look (a pipeline's writer, a pool's parent, a socketpair's other process) is read and judged on its
+ * own, so the read waits on it; a writer outside the look (here, the test itself) could write at any
+ * time, and the reader's own process may write from a signal handler, so those reads stay pipe waits.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -48,3 +49,42 @@ test.skipIf(arch === null)("a read of a pipe only a process outside the look wri
     cat.kill("SIGKILL");
   }
 });
+
+/** A python program whose `reader` reads one end of a socketpair (os.read: the read syscall) and prints its pid. */
+const socketPair = (reader: "child" | "thread") => `
+import os, socket, sys, threading, time
+a, b = socket.socketpair()
+if "${reader}" == "child":
+    pid = os.fork()
+    if pid == 0:
+        b.close(); os.read(a.fileno(), 1); os._exit(0)
+    a.close()
+else:
+    threading.Thread(target=os.read, args=(a.fileno(), 1), daemon=True).start()
+    pid = os.getpid()
+print(pid, flush=True)
+time.sleep(30)
+`;
+
+for (const [reader, expected] of [
+  ["child", "other-thread"],
+  ["thread", "pipe"],
+] as const)
+  test.skipIf(arch === null || Bun.which("python3") === null)(
+    `a read of a unix socket whose peer ${reader === "child" ? "another process" : "its own process"} holds: ${expected}`,
+    async () => {
+      const python = Bun.spawn(["python3", "-c", socketPair(reader)], { stdout: "pipe" });
+      try {
+        const reading = Number(new TextDecoder().decode((await python.stdout.getReader().read()).value).trim());
+        const pids = [...new Set([python.pid, reading])];
+        const readOf = () =>
+          look(arch!, stat(python.pid).pgrp, pids).threads.find(
+            (t) => t.pid === reading && t.activity.kind === "wait" && t.activity.call === "read",
+          );
+        await until(() => readOf() !== undefined, "the reader to read");
+        expect(readOf()?.activity).toMatchObject({ waitKind: expected });
+      } finally {
+        python.kill("SIGKILL"); // a forked reader then reads the end of its socket and exits
+      }
+    },
+  );

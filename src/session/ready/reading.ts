@@ -6,7 +6,7 @@
 import { type ThreadActivity, classify, withEpollTimers } from "./classify.ts";
 import { ringWorker, withRing } from "./rings.ts";
 import { epollTimers } from "./timerfds.ts";
-import { isAnonymousPipe, markGroupPipes, type PipeRead } from "./pipe-writers.ts";
+import { isPipeOrSocket, markGroupEnds, type EndRead } from "./group-ends.ts";
 import {
   fdTarget,
   listProc,
@@ -68,7 +68,7 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
   // Judged in whatever group they are in, since their parent waits on their work: `outside`, and
   // children a process waits for (wait4, waitid, sigsuspend; a helper in a process group of its own).
   const awaited = new Set<number>(outside);
-  const pipeReads: PipeRead[] = [];
+  const endReads: EndRead[] = [];
   const queueChildren = (children: number[]) => {
     for (const child of children) {
       if (queued.has(child) || queue.length >= MAX_PROCESSES) continue;
@@ -110,7 +110,7 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
       if (activity.kind === "wait" && PLAIN_READS.has(activity.call) && syscall?.running === false) {
         const target = fdTarget(pid, Number(syscall.args[0] ?? -1n));
         if (!isTerminal(target)) activity.waitKind = "pipe";
-        if (isAnonymousPipe(target)) pipeReads.push({ pid, pipe: target, activity });
+        if (isPipeOrSocket(target)) endReads.push({ pid, target, activity });
       }
       if (activity.kind === "wait" && SIGNAL_WAITS.has(activity.call) && !activity.timed && Number(tid) === pid) {
         // Waiting for SIGCHLD (a wrapper such as timeout(1)): its children are read and judged.
@@ -143,7 +143,7 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
     // so is one in a group of its own, whose work the parent waits for.
     if (reaping) queueChildren(childrenOf(pid));
   }
-  if (pipeReads.length > 0) markGroupPipes(pipeReads, result.pids);
+  if (endReads.length > 0) markGroupEnds(endReads, result.pids);
   result.pids.sort((a, b) => a - b);
   return result;
 }

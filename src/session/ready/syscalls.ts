@@ -11,7 +11,7 @@
  * What a wait is for: input on a file descriptor, the clock, or another thread or process. "pipe" and
  * "signal" are set by the look, not the tables: "pipe" a read or readv of an fd that is no terminal
  * (a pipe, a socket, a signalfd), which ends only when another process writes (one whose writer is
- * another process of the look is "other-thread": pipe-writers.ts); "signal" a main
+ * another process of the look is "other-thread": group-ends.ts); "signal" a main
  * thread in pause, sigsuspend or sigtimedwait with no child to wait for, which only a signal from a
  * timer or from outside the group ends.
  */
