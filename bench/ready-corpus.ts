@@ -29,6 +29,7 @@ import { freshJCorpus } from "../test/fixtures/corpus/fresh-j.ts";
 import { freshKCorpus } from "../test/fixtures/corpus/fresh-k.ts";
 import { freshLCorpus } from "../test/fixtures/corpus/fresh-l.ts";
 import { freshMCorpus } from "../test/fixtures/corpus/fresh-m.ts";
+import { freshNCorpus } from "../test/fixtures/corpus/fresh-n.ts";
 import type { FreshFlag } from "../test/fixtures/corpus/fresh-kit.ts";
 import { benchRegistry, countsText, percentile, press, startCpuHogs, startProgram, waitReady } from "./helpers.ts";
 
@@ -115,7 +116,14 @@ const FRESH_PARTS: {
     corpus: freshKCorpus,
   },
   { part: "freshl", flag: "freshL", label: "fresh L", title: "stop 36, never looked at", corpus: freshLCorpus },
-  { part: "freshm", flag: "freshM", label: "fresh M", title: "stop 36, never looked at", corpus: freshMCorpus },
+  {
+    part: "freshm",
+    flag: "freshM",
+    label: "fresh M",
+    title: "stop 36; its process pools looked at in stop 37",
+    corpus: freshMCorpus,
+  },
+  { part: "freshn", flag: "freshN", label: "fresh N", title: "stop 37, never looked at", corpus: freshNCorpus },
 ];
 const PARTS = ["tuned", "heldout", ...FRESH_PARTS.map((f) => f.part)];
 const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
