@@ -31,6 +31,8 @@ import { freshLCorpus } from "../test/fixtures/corpus/fresh-l.ts";
 import { freshMCorpus } from "../test/fixtures/corpus/fresh-m.ts";
 import { freshNCorpus } from "../test/fixtures/corpus/fresh-n.ts";
 import type { FreshFlag } from "../test/fixtures/corpus/fresh-kit.ts";
+import type { Look } from "../src/session/ready/reading.ts";
+import { settleTrace } from "../src/session/ready/settle.ts";
 import { benchRegistry, countsText, percentile, press, startCpuHogs, startProgram, waitReady } from "./helpers.ts";
 
 const argv = process.argv.slice(2);
@@ -162,6 +164,19 @@ const row = (): Row => ({
   settledBy: {},
 });
 
+// Under CORPUS_DEBUG, the looks the last settle at rest ended on: printed with a claimed premature input.
+let lastRest: { seen: Look; base: Look | undefined } | undefined;
+if (process.env.CORPUS_DEBUG) settleTrace.atRest = (seen, base) => (lastRest = { seen, base });
+const describeLook = (look: Look | undefined) =>
+  look === undefined
+    ? "none"
+    : look.threads
+        .map(({ pid, tid, name, activity: a }) => {
+          const wait =
+            a.kind === "wait" ? `${a.call}/${a.waitKind}${a.timed ? `(${a.timeoutMs ?? "?"})` : ""}` : a.kind;
+          return `${pid}.${tid} ${name ?? ""} ${wait}`;
+        })
+        .join("; ");
 const claims = (b: ScreenBlock) => b.settledBy === "idle" || b.settledBy === "periodic" || b.quiet;
 
 async function runCase(registry: SessionRegistry, c: CorpusCase, into: Row[]): Promise<void> {
@@ -190,6 +205,7 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     text = (text + Buffer.from(chunk).toString("latin1")).slice(-4096);
     if (text.includes(c.mark(n))) markedAt = performance.now();
   });
+  lastRest = undefined;
   const block = await press(session, c.input(n));
   stop();
   const screen = block.after!.text.replace(/[ \t]+$/gm, "");
@@ -204,10 +220,14 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     if (!missing && markedAt !== undefined) r.over.push(Math.max(0, block.totalMs - (markedAt - start)));
     if (!missing && lastWrite !== undefined) r.overLast.push(Math.max(0, block.totalMs - (lastWrite - start)));
   }
-  if (missing && process.env.CORPUS_DEBUG && partOf(c) === "tuned")
+  // CORPUS_DEBUG names the tuned part's premature inputs; CORPUS_DEBUG=any every part's (never on a held-out run).
+  if (missing && process.env.CORPUS_DEBUG && (partOf(c) === "tuned" || process.env.CORPUS_DEBUG === "any"))
     console.log(
       `  premature: ${c.name} #${n} ${block.settledBy} after ${block.waitedMs} ms`,
       JSON.stringify(block.busy),
+      claims(block) && lastRest !== undefined
+        ? `\n    last look: ${describeLook(lastRest.seen)}\n    base: ${describeLook(lastRest.base)}`
+        : "",
     );
   // The next input starts from a settled program: a premature screen's answer lands first.
   if (missing) await waitReady(session, c.mark(n), { timeoutMs: 5000, pollIntervalMs: 5 }).catch(() => {});

@@ -56,6 +56,9 @@ export interface SettleParts {
   hiddenWatchEnded(woke: boolean): void;
 }
 
+/** A seam for the corpus bench (bench/ready-corpus.ts, CORPUS_DEBUG): sees the looks each settle at rest ended on. */
+export const settleTrace: { atRest?: (seen: Look, base: Look | undefined) => void } = {};
+
 /** A hold for a tick's wake-up (see settle) lasts at most the tick and this much more. */
 const HOLD_SLACK_MS = 30;
 /** Looks while holding for a wake-up are this far apart: the wake-up shows a look later at most. */
@@ -174,6 +177,7 @@ export async function settle(
               return outcome("unsure", seen.leader, far);
             }
             const rest = parts.atRest(seen, base);
+            settleTrace.atRest?.(seen, base);
             return outcome(rest.settledBy, seen.leader, undefined, rest.tickMs);
           }
         }
