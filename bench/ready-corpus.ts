@@ -165,8 +165,15 @@ const row = (): Row => ({
 });
 
 // Under CORPUS_DEBUG, the looks the last settle at rest ended on: printed with a claimed premature input.
-let lastRest: { seen: Look; base: Look | undefined } | undefined;
-if (process.env.CORPUS_DEBUG) settleTrace.atRest = (seen, base) => (lastRest = { seen, base });
+const lastRest: { looks?: { seen: Look; base: Look | undefined } } = {};
+if (process.env.CORPUS_DEBUG) settleTrace.atRest = (seen, base) => (lastRest.looks = { seen, base });
+// A function, so that the narrowing of `lastRest.looks` before a press does not hold after it.
+const describeRest = () => {
+  const looks = lastRest.looks;
+  return looks === undefined
+    ? ""
+    : `\n    last look: ${describeLook(looks.seen)}\n    base: ${describeLook(looks.base)}`;
+};
 const describeLook = (look: Look | undefined) =>
   look === undefined
     ? "none"
@@ -205,7 +212,7 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     text = (text + Buffer.from(chunk).toString("latin1")).slice(-4096);
     if (text.includes(c.mark(n))) markedAt = performance.now();
   });
-  lastRest = undefined;
+  lastRest.looks = undefined;
   const block = await press(session, c.input(n));
   stop();
   const screen = block.after!.text.replace(/[ \t]+$/gm, "");
@@ -225,9 +232,7 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     console.log(
       `  premature: ${c.name} #${n} ${block.settledBy} after ${block.waitedMs} ms`,
       JSON.stringify(block.busy),
-      claims(block) && lastRest !== undefined
-        ? `\n    last look: ${describeLook(lastRest.seen)}\n    base: ${describeLook(lastRest.base)}`
-        : "",
+      claims(block) ? describeRest() : "",
     );
   // The next input starts from a settled program: a premature screen's answer lands first.
   if (missing) await waitReady(session, c.mark(n), { timeoutMs: 5000, pollIntervalMs: 5 }).catch(() => {});

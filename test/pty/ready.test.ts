@@ -68,6 +68,17 @@ describe.skipIf(!linux || !hasPython)("delayed answers settle with the answer on
     }
   });
 
+  test("python reading each key through a child forked after the last answer: the new child is found", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "python3", [fixture("ready-key-child.py")], "READY");
+    for (const n of [1, 2, 3]) {
+      const screen = await press(session, "x");
+      // Its read of the new child's pipe waits on that child, which reads the terminal: at rest.
+      expect(screen.after!.text).toContain(`DONE ${n}`);
+      expect(screen.settledBy).toBe("idle");
+    }
+  });
+
   test("python REPL computing", async () => {
     await using registry = testRegistry();
     const session = await started(registry, "python3", ["-q"], ">>>");

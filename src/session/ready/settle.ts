@@ -116,7 +116,11 @@ export async function settle(
       return outcome("exit");
     }
     const now = performance.now();
-    const seen = group.guarded(() => group.lookNow(restSince === undefined ? known : undefined));
+    // Busy, the last scan's members are looked at again; at rest, or reading a pipe or socket whose
+    // other end they do not hold (a child forked since, which is to write it), the group is scanned.
+    const seen = group.guarded(() =>
+      group.lookNow(restSince === undefined && known !== undefined && !readsUnknownEnd(known) ? known : undefined),
+    );
     if (seen === undefined) {
       if (!group.available) return outcome("quiet");
       await Bun.sleep(1); // the process is exiting; the next turn reports the exit
@@ -231,6 +235,11 @@ function drained(session: Session, base: Look | undefined, seen: Look, bytesAtSt
   let written = 0;
   for (const [pid, io] of seen.io) written += io.wchar - (base.io.get(pid)?.wchar ?? 0);
   return session.bytesOut - bytesAtStart >= written;
+}
+
+/** A thread of `seen` reads a pipe or socket whose other end no process of the look holds (group-ends.ts). */
+function readsUnknownEnd(seen: Look): boolean {
+  return seen.threads.some((t) => t.activity.kind === "wait" && t.activity.waitKind === "pipe");
 }
 
 /** Sum of a counter over the processes of `seen`. */
