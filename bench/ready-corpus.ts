@@ -125,7 +125,13 @@ const FRESH_PARTS: {
     title: "stop 36; its process pools looked at in stop 37",
     corpus: freshMCorpus,
   },
-  { part: "freshn", flag: "freshN", label: "fresh N", title: "stop 37, never looked at", corpus: freshNCorpus },
+  {
+    part: "freshn",
+    flag: "freshN",
+    label: "fresh N",
+    title: "stop 37; held out for one run, looked at since",
+    corpus: freshNCorpus,
+  },
 ];
 const PARTS = ["tuned", "heldout", ...FRESH_PARTS.map((f) => f.part)];
 const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
