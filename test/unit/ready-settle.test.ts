@@ -356,6 +356,17 @@ test.each([
   expect(late.settled.value).toMatchObject({ settledBy: "idle" });
 });
 
+test("a process gone since the baseline is no response: a zombie of the last input's work reaped before this key is read", async () => {
+  const { state, start } = rig();
+  // The baseline still had the zombie (101); the program reaped it, and waits for its key as before.
+  state.next = look({ [PID]: [0, 0] });
+  const settled = start(baseline(look({ [PID]: [0, 0], 101: [0, 0] })));
+  await advance(NO_RESPONSE_MS - 1);
+  expect(settled.done).toBe(false);
+  await advance(30);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
 test.each([
   ["it read", look({ [PID]: [5, 0] }), 0],
   ["another group took the terminal", look({ [PID]: [0, 0] }, 300), 0],

@@ -214,12 +214,15 @@ export async function settle(
 }
 
 /**
- * Has the program taken the input? It read, wrote (from a rest with no timer), changed group, or had
- * time.
+ * Has the program taken the input? It read, wrote (from a rest with no timer), changed group, started
+ * a process, or had time. A process gone since the baseline says nothing: a zombie of the last
+ * input's work can be reaped just after it, before this input is read (the program then still waits
+ * for its key, and looks at rest).
  */
 function respondedTo(parts: SettleParts, base: Look, seen: Look, bytesAtStart: number, elapsed: number): boolean {
-  if (seen.tpgid !== base.tpgid || seen.pids.join() !== base.pids.join()) return true;
-  if (sum(seen, "rchar") > sum(base, "rchar")) return true; // same processes: the check above
+  if (seen.tpgid !== base.tpgid || seen.pids.some((pid) => !base.pids.includes(pid))) return true;
+  // Over all processes of each look: a reaped child's counters move to its parent's (at wait()).
+  if (sum(seen, "rchar") > sum(base, "rchar")) return true;
   const timedRest = parts.rests.restsOnTimer(seen);
   if (!timedRest && parts.session.bytesOut > bytesAtStart) return true;
   return elapsed >= NO_RESPONSE_MS;
