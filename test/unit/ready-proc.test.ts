@@ -101,7 +101,7 @@ describe("x86_64 threads", () => {
     });
   });
 
-  test("running and disk sleep are busy; stopped and zombie rest", () => {
+  test("running, disk sleep and a tracing stop are busy; stopped and zombie rest", () => {
     const running = classify("x86_64", parseStat("42 (py) R 1 42 42 0 42 0")!, { running: true }, timeoutOf(0));
     expect(judge(running, undefined, true)).toEqual({ rest: false, state: "running" });
     const disk = classify(
@@ -113,6 +113,9 @@ describe("x86_64 threads", () => {
     expect(judge(disk, undefined, true)).toMatchObject({ rest: false, state: "sleeping" });
     const stopped = classify("x86_64", parseStat("42 (vim) T 1 42 42 0 42 0")!, undefined, timeoutOf(0));
     expect(judge(stopped, undefined, true).rest).toBe(true);
+    // A tracing stop waits for its tracer to resume it (a ptrace loop stepping `ls`): busy.
+    const traced = classify("x86_64", parseStat("43 (ls) t 42 42 42 0 42 0")!, undefined, timeoutOf(0));
+    expect(judge(traced, undefined, true)).toEqual({ rest: false, state: "running" });
   });
 });
 

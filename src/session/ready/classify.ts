@@ -2,7 +2,7 @@
  * What one thread is doing, and whether that is its rest. Pure: the oracle reads /proc, this judges.
  *
  * A thread is at rest when it is:
- * - stopped or a zombie;
+ * - stopped (by a signal, not for a tracer) or a zombie;
  * - waiting for input with no timeout (read, poll/select/epoll with none): it waits for its user;
  * - in a wait only another thread or process can end (futex or sigsuspend with no timeout, wait4):
  *   the threads that can end it are judged on their own. A worker thread (not the process's main
@@ -95,7 +95,10 @@ export function classify(
   readTimeout: (address: bigint, type: "timeval" | "timespec") => number | undefined,
   clockNow: (clock: number) => number | undefined = () => undefined,
 ): ThreadActivity {
-  if ("TtZXx".includes(stat.state)) return { kind: "stopped" };
+  // A tracing stop (t) waits for the tracer to resume it (strace, a ptrace loop): work in flight, not
+  // a rest; a look can find the tracer still asleep in wait4 before the stop has woken it.
+  if (stat.state === "t") return { kind: "running" };
+  if ("TZXx".includes(stat.state)) return { kind: "stopped" };
   if (stat.state === "R" || syscall === undefined || syscall.running) return { kind: "running" };
   if (stat.state === "D") return { kind: "disk" };
   const info = syscall.nr >= 0 ? syscallInfo(arch, syscall.nr) : undefined;
