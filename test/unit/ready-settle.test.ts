@@ -32,7 +32,7 @@ function look(io: Record<number, [number, number]> = { [PID]: [0, 0] }, tpgid = 
   };
 }
 
-const baseline = (seen = look(), bytesOut = 0): Baseline => ({ look: seen, bytesOut, lastOutputAt: 0 });
+const baseline = (seen = look(), bytesOut = 0): Baseline => ({ look: seen, bytesOut, lastOutputAt: 0, echoedAt: 0 });
 
 /** Each look costs 2 reads and 0.123 ms: what a settle of `looks` looks reports. */
 const cost = (looks: number) => ({ procReads: 2 * looks, procMs: Math.round(0.123 * looks * 100) / 100 });
@@ -69,6 +69,8 @@ function rig() {
     raised: 0,
     fencePassed: 0,
     fenceLost: false,
+    /** Bytes the terminal may have echoed for the input (echo-budget.ts). */
+    echoed: 0,
   };
   const session = {
     running: true,
@@ -122,6 +124,7 @@ function rig() {
     nearWake: () => state.nearWake,
     hiddenWatchMs: () => state.watchMs,
     hiddenWatchEnded: (woke: boolean) => void calls.watchEnded.push(woke),
+    echoedSince: () => state.echoed,
   } as unknown as SettleParts;
   /** Start a settle whose input was `ago` ms before now. */
   const start = (base: Baseline | undefined, capMs = 1000, ago = 0, signal?: AbortSignal) => {
@@ -396,6 +399,20 @@ test("output not yet drained keeps it looking until the bytes received cover the
   await advance(1); // new bytes: one more look must see no more
   expect(settled.done).toBe(false);
   await advance(1);
+  expect(settled.value).toMatchObject({ settledBy: "idle" });
+});
+
+test("the input's echo is no proof the output is in: the bytes received must cover the echo too", async () => {
+  const { session, state, start } = rig();
+  // A shell: 12 bytes of command line echoed by the tty (budget 13), 8 bytes of output written.
+  state.echoed = 13;
+  state.next = look({ [PID]: [12, 1008] });
+  session.bytesOut = 1012; // the echo is in, the output is not
+  const settled = start(baseline(look({ [PID]: [0, 1000] }), 1000));
+  await advance(30);
+  expect(settled.done).toBe(false);
+  session.bytesOut = 1021; // echo (with its CR LF) and output: 21 >= 13 + 8
+  await advance(2);
   expect(settled.value).toMatchObject({ settledBy: "idle" });
 });
 

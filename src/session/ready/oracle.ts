@@ -9,6 +9,7 @@ import { FirstInputGate, type Held } from "./first-input.ts";
 import { ForegroundLooker } from "./foreground.ts";
 import { HiddenTimerWatch } from "./hidden-timer-watch.ts";
 import type { AtRest, Baseline, Busy, ReadyOutcome } from "./outcome.ts";
+import { echoBudget } from "./echo-budget.ts";
 import { OwnWrites } from "./own-writes.ts";
 import { writesOf, type Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
@@ -36,6 +37,8 @@ export class ReadyOracle {
   private readonly group: ForegroundLooker;
   private readonly rests = new RestModel();
   private readonly ownWrites = new OwnWrites();
+  /** The bytes the terminal may have echoed for all inputs so far (echo-budget.ts). */
+  private echoed = 0;
   private readonly hiddenTimers = new HiddenTimerWatch();
   /** True while the program is known to be at rest since the last input (an oracle settle, or a look that said so). */
   private confirmed = false;
@@ -57,9 +60,11 @@ export class ReadyOracle {
       hiddenWatchMs: (seen) =>
         this.hiddenTimers.watchMs(seen, (pid) => this.group.guarded(() => signalTimerSource(pid))),
       hiddenWatchEnded: (woke) => this.hiddenTimers.ended(woke),
+      echoedSince: (at) => this.echoed - at,
     };
-    session.onInput(() => {
+    session.onInput((bytes) => {
       this.inputs++;
+      this.echoed += echoBudget(bytes);
       this.confirmed = false;
     });
     if (this.group.available)
@@ -110,7 +115,12 @@ export class ReadyOracle {
     this.group.markInput();
     this.rests.notePhase(first);
     this.ownWrites.note(this.session.bytesOut, this.inputs);
-    return { look: first, bytesOut: this.session.bytesOut, lastOutputAt: this.session.lastOutputAt };
+    return {
+      look: first,
+      bytesOut: this.session.bytesOut,
+      lastOutputAt: this.session.lastOutputAt,
+      echoedAt: this.echoed,
+    };
   }
 
   /**

@@ -40,4 +40,6 @@ export interface Baseline {
   look: Look;
   bytesOut: number;
   lastOutputAt: number;
+  /** The oracle's count of bytes the terminal may have echoed for inputs (echo-budget.ts) at the baseline. */
+  echoedAt: number;
 }

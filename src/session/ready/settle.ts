@@ -54,6 +54,8 @@ export interface SettleParts {
   hiddenWatchMs(seen: Look): number;
   /** The watch ended: `woke` when the program woke (wrote or ran) with no wait to explain it. */
   hiddenWatchEnded(woke: boolean): void;
+  /** The bytes the terminal may have echoed for the inputs since the oracle's count stood at `at`. */
+  echoedSince(at: number): number;
 }
 
 /** A seam for the corpus bench (bench/ready-corpus.ts, CORPUS_DEBUG): sees the looks each settle at rest ended on. */
@@ -148,7 +150,8 @@ export async function settle(
       // At rest: has what it wrote reached us? The counters say so when it wrote to the terminal only;
       // otherwise a fence raised behind its output says so when it comes back.
       const writes = writesOf(seen);
-      const allIn = drained(session, base, seen, bytesAtStart) || fenced.drained(writes);
+      const echoed = baseline === undefined ? 0 : parts.echoedSince(baseline.echoedAt);
+      const allIn = drained(session, base, seen, bytesAtStart + echoed) || fenced.drained(writes);
       if (restSince === undefined) restSince = { at: now, bytes: session.bytesOut };
       // Without a fence on its way, output not in after the grace is not waited for any more (a program
       // that writes while its output is stopped); with one, the fence is waited for.
@@ -229,8 +232,8 @@ function respondedTo(parts: SettleParts, base: Look, seen: Look, bytesAtStart: n
 }
 
 /**
- * Everything the group wrote since the input has reached us: bytes received ≥ bytes written (echo
- * and CRLF only add). Counted over the processes of this look: a reaped child's writes are in its
+ * Everything the group wrote since the input has reached us: bytes received beyond `bytesAtStart`
+ * (which takes in the input's echo, echo-budget.ts) ≥ bytes written (CRLF only adds). Counted over the processes of this look: a reaped child's writes are in its
  * parent's counter from then on (the kernel adds them at wait()), so they must not be kept apart.
  */
 function drained(session: Session, base: Look | undefined, seen: Look, bytesAtStart: number): boolean {
