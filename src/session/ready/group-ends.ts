@@ -16,8 +16,9 @@ import type { ThreadActivity } from "./classify.ts";
 import { fdTarget, listProc, readProc } from "./proc.ts";
 import { unixPeer } from "./socket-peers.ts";
 
-/** Descriptors looked through per process, at most (a process holds a few dozen). */
+/** Descriptors looked through per process, and per look, at most (a process holds a few dozen). */
 const MAX_FDS = 1024;
+const MAX_FDS_PER_LOOK = 4096;
 /** O_ACCMODE of an fd's flags (fdinfo's octal `flags:`): 0 read-only, 1 write-only, 2 both. */
 const ACCESS_MODE = 3;
 
@@ -45,18 +46,20 @@ export function markGroupEnds(reads: EndRead[], pids: readonly number[]): void {
   }
   if (otherEnd.size === 0) return;
   const wanted = new Set(otherEnd.values());
+  // Past the budget a read stays a pipe wait: busy, never wrongly at rest.
+  const budget = { fds: MAX_FDS_PER_LOOK };
   for (const pid of pids) {
-    const held = endsHeld(pid, wanted);
+    const held = endsHeld(pid, wanted, budget);
     if (held.size === 0) continue;
     for (const [read, end] of otherEnd) if (read.pid !== pid && held.has(end)) read.activity.waitKind = "other-thread";
   }
 }
 
-/** The ends of `wanted` that `pid` holds: a socket, or a pipe open for writing. */
-function endsHeld(pid: number, wanted: ReadonlySet<string>): Set<string> {
+/** The ends of `wanted` that `pid` holds (a socket, or a pipe open for writing), among the first of its fds the budget allows. */
+function endsHeld(pid: number, wanted: ReadonlySet<string>, budget: { fds: number }): Set<string> {
   const found = new Set<string>();
   const fds = listProc(`/proc/${pid}/fd`);
-  for (let i = 0; i < fds.length && i < MAX_FDS; i++) {
+  for (let i = 0; i < fds.length && i < MAX_FDS && budget.fds > 0; i++, budget.fds--) {
     const fd = fds[i]!;
     const target = fdTarget(pid, Number(fd));
     if (target === undefined || !wanted.has(target) || found.has(target)) continue;
