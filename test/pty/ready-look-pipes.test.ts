@@ -88,3 +88,40 @@ for (const [reader, expected] of [
       }
     },
   );
+
+/** A writer that holds its pipe's write end only past its first 1,024 descriptors (1,500 of /dev/null first). */
+const farWriter = `
+import os, resource, time
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    os.close(w); os.read(r, 1); os._exit(0)
+os.close(r)
+fillers = [os.open("/dev/null", os.O_RDONLY) for _ in range(1500)]
+far = os.dup(w)
+os.close(w)
+print(pid, far, flush=True)
+time.sleep(30)
+`;
+
+test.skipIf(arch === null || Bun.which("python3") === null)(
+  "a write end past the 1,024 descriptors read per process is not found: the read stays a pipe wait",
+  async () => {
+    const python = Bun.spawn(["python3", "-c", farWriter], { stdout: "pipe" });
+    try {
+      const line = new TextDecoder().decode((await python.stdout.getReader().read()).value).trim();
+      const [reading, far] = line.split(" ").map(Number) as [number, number];
+      expect(far).toBeGreaterThan(1024);
+      const readOf = () =>
+        look(arch!, stat(python.pid).pgrp, [python.pid, reading]).threads.find(
+          (t) => t.pid === reading && t.activity.kind === "wait" && t.activity.call === "read",
+        );
+      await until(() => readOf() !== undefined, "the reader to read");
+      expect(readOf()?.activity).toMatchObject({ waitKind: "pipe" });
+    } finally {
+      python.kill("SIGKILL"); // the reader then reads the end of its pipe and exits
+    }
+  },
+);

@@ -55,7 +55,10 @@ export function markGroupEnds(reads: EndRead[], pids: readonly number[]): void {
   }
 }
 
-/** The ends of `wanted` that `pid` holds (a socket, or a pipe open for writing), among the first of its fds the budget allows. */
+/**
+ * The ends of `wanted` that `pid` holds (a socket, or a pipe open for writing), among the first of its
+ * fds (in /proc's order: ascending) that the budget allows.
+ */
 function endsHeld(pid: number, wanted: ReadonlySet<string>, budget: { fds: number }): Set<string> {
   const found = new Set<string>();
   const fds = listProc(`/proc/${pid}/fd`);

@@ -233,8 +233,9 @@ function respondedTo(parts: SettleParts, base: Look, seen: Look, bytesAtStart: n
 
 /**
  * Everything the group wrote since the input has reached us: bytes received beyond `bytesAtStart`
- * (which takes in the input's echo, echo-budget.ts) ≥ bytes written (CRLF only adds). Counted over the processes of this look: a reaped child's writes are in its
- * parent's counter from then on (the kernel adds them at wait()), so they must not be kept apart.
+ * (which takes in the input's echo, echo-budget.ts) ≥ bytes written (CRLF only adds). Counted over
+ * the processes of this look: a reaped child's writes are in its parent's counter from then on (the
+ * kernel adds them at wait()), so they must not be kept apart.
  */
 function drained(session: Session, base: Look | undefined, seen: Look, bytesAtStart: number): boolean {
   if (base === undefined) return false;
