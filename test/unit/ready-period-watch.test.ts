@@ -1,7 +1,8 @@
 /**
  * The start-up period watch (session/ready/startup.ts watchStartupPeriod): before the first input, a
  * thread seen waking at its wait's deadline and waiting again in the same call shows its whole
- * period, and that look is taken as the rest; a partial period seen at start-up is not.
+ * period, and that look is taken as the rest; a partial period seen at start-up is not. Output after
+ * the watch saw it at rest is its own, once its start-up output is in.
  */
 import { expect, test } from "bun:test";
 import type { ThreadActivity } from "../../src/session/ready/classify.ts";
@@ -34,7 +35,10 @@ function bunWaiting(timeoutMs: number, sleptAt: number): Look {
   };
 }
 
-function watch(looks: Look[], options: { inputAfter?: number } = {}) {
+/** A fence that never comes back (none can be raised): only the byte counters say the output is in. */
+const noFence = { raise: () => undefined, passed: () => false, coming: () => false };
+
+function watch(looks: Look[], options: { inputAfter?: number; received?: (looked: number) => number } = {}) {
   const rests = new RestModel();
   const remembered: Look[] = [];
   const remember = rests.remember.bind(rests);
@@ -44,20 +48,32 @@ function watch(looks: Look[], options: { inputAfter?: number } = {}) {
   };
   let looked = 0;
   let quietRests = 0;
+  let quietAtLook = 0;
   const group = {
     available: true,
     guarded: <T>(read: () => T) => read(),
     lookNow: () => looks[Math.min(looked++, looks.length - 1)],
   } as unknown as ForegroundLooker;
-  const session = { running: true, pid: PID, lastOutputAt: performance.now() - 1000 } as unknown as Session;
+  const session = {
+    running: true,
+    pid: PID,
+    lastOutputAt: performance.now() - 1000,
+    get bytesOut() {
+      return options.received?.(looked) ?? 0;
+    },
+    fence: noFence,
+  } as unknown as Session;
   const done = watchStartupPeriod(
     session,
     group,
     rests,
     () => options.inputAfter !== undefined && looked >= options.inputAfter,
-    () => quietRests++,
+    () => {
+      quietRests++;
+      quietAtLook = looked;
+    },
   );
-  return { done, rests, remembered, looks: () => looked, quietRests: () => quietRests };
+  return { done, rests, remembered, looks: () => looked, quietRests: () => quietRests, quietAtLook: () => quietAtLook };
 }
 
 test("a wake at the deadline and a new wait in the same call: the whole period is the rest", async () => {
@@ -92,4 +108,16 @@ test("a program resting with no timer ends the watch at once: the start-up rule 
   await done;
   expect(remembered).toEqual([]);
   expect(looks()).toBe(1);
+});
+
+test("at rest with its start-up output still on its way (a lagging reader): not yet told its own output begins", async () => {
+  // READY\r\n written, none of it received until the 20th look (20 ms apart: past STARTUP_QUIET_MS)
+  const timed = { ...bunWaiting(880, 120), io: new Map([[PID, { rchar: 0, wchar: 7 }]]) };
+  const lagging = watch([timed], { inputAfter: 30, received: (looked) => (looked >= 20 ? 9 : 0) });
+  await lagging.done;
+  expect(lagging.quietRests()).toBe(1);
+  expect(lagging.quietAtLook()).toBe(20);
+  const never = watch([timed], { inputAfter: 30, received: () => 0 });
+  await never.done;
+  expect(never.quietRests()).toBe(0);
 });

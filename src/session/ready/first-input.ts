@@ -15,7 +15,7 @@ import type { ForegroundLooker } from "./foreground.ts";
 import { FenceDrain } from "../output-fence.ts";
 import { writesOf, type Look } from "./reading.ts";
 import { allWaiting } from "./rest-model.ts";
-import { certainRest } from "./startup.ts";
+import { certainRest, startupOutputIn } from "./startup.ts";
 
 /** The longest an input is held for a program that has not got through its start-up. */
 export const FIRST_INPUT_HOLD_MS = 1000;
@@ -101,10 +101,8 @@ export class FirstInputGate {
     for (const io of seen.io.values()) written += io.wchar;
     const now = performance.now();
     if (this.writes?.total !== written) this.writes = { total: written, since: now };
-    if (this.session.bytesOut >= written) return true;
-    const writes = writesOf(seen);
-    if (this.fenced.drained(writes)) return true;
-    return now - this.writes.since >= OUTPUT_GRACE_MS && !this.fenced.coming(writes);
+    if (startupOutputIn(this.session, seen, this.fenced)) return true;
+    return now - this.writes.since >= OUTPUT_GRACE_MS && !this.fenced.coming(writesOf(seen));
   }
 
   /** What arrived by the look is parsed too: a query in it is answered (and must be read) first. */

@@ -2,9 +2,10 @@
  * The start-up rule of the ready oracle (docs/ready-oracle.md): learn the rest of a program never yet
  * seen waiting for its user.
  */
+import { FenceDrain } from "../output-fence.ts";
 import type { Session } from "../session.ts";
 import type { ForegroundLooker } from "./foreground.ts";
-import type { Look } from "./reading.ts";
+import { writesOf, type Look } from "./reading.ts";
 import { allWaiting, type RestModel } from "./rest-model.ts";
 
 /**
@@ -97,6 +98,7 @@ export async function watchStartupPeriod(
   const startedAt = performance.now();
   const until = startedAt + PERIOD_WATCH_MS;
   const deadlines = new Map<number, { nr: number; at: number }>();
+  const fenced = new FenceDrain(session.fence);
   let rested = false;
   while (performance.now() < until && session.running && !firstInputSent() && rests.restGroup === undefined) {
     await Bun.sleep(PERIOD_WATCH_GAP_MS);
@@ -108,8 +110,9 @@ export async function watchStartupPeriod(
       continue;
     }
     // Waiting, STARTUP_QUIET_MS after start: from here on, output with no input is the program's own
-    // (a redraw on a timer, or on something no wait shows).
-    if (!rested && performance.now() - startedAt >= STARTUP_QUIET_MS) {
+    // (a redraw on a timer, or on something no wait shows). Not before its start-up output is in: under
+    // load the reader lags, and bytes written before the rest would count as its own later.
+    if (!rested && performance.now() - startedAt >= STARTUP_QUIET_MS && startupOutputIn(session, seen, fenced)) {
       quietRest();
       rested = true;
     }
@@ -132,4 +135,15 @@ export async function watchStartupPeriod(
     }
     if (!timed) return; // no timer to learn: the start-up rule takes its rest at once
   }
+}
+
+/**
+ * Everything the group in `seen` has written since it started has reached us: bytes received cover
+ * its write counters (CRLF only adds), or a fence raised behind them came back (the counters take in
+ * writes to files and pipes too).
+ */
+export function startupOutputIn(session: Session, seen: Look, fenced: FenceDrain): boolean {
+  let written = 0;
+  for (const io of seen.io.values()) written += io.wchar;
+  return session.bytesOut >= written || fenced.drained(writesOf(seen));
 }
