@@ -2,7 +2,7 @@
 /**
  * The ready oracle on its corpus (test/fixtures/corpus/cases.ts and the fresh parts fresh*.ts):
  * `bun run bench:ready-corpus [--quick] [--idle|--loaded] [--only=WORD] [--part=PART]`, PART one of
- * tuned, heldout, fresh, freshb ... freshm.
+ * tuned, heldout, fresh, freshb ... fresho.
  * Every case runs at idle and again beside a CPU hog on each core (two busy loops). Per input: is the answer on the after-screen (premature when not), did
  * the reply claim the screen was done (settledBy idle or periodic, or quiet: true), and how long the
  * settle took beyond the moment the answer was written (from the raw output) and beyond the program's
@@ -30,6 +30,7 @@ import { freshKCorpus } from "../test/fixtures/corpus/fresh-k.ts";
 import { freshLCorpus } from "../test/fixtures/corpus/fresh-l.ts";
 import { freshMCorpus } from "../test/fixtures/corpus/fresh-m.ts";
 import { freshNCorpus } from "../test/fixtures/corpus/fresh-n.ts";
+import { freshOCorpus } from "../test/fixtures/corpus/fresh-o.ts";
 import type { FreshFlag } from "../test/fixtures/corpus/fresh-kit.ts";
 import type { Look } from "../src/session/ready/reading.ts";
 import { settleTrace } from "../src/session/ready/settle.ts";
@@ -132,6 +133,7 @@ const FRESH_PARTS: {
     title: "stop 37; held out for one run, looked at since",
     corpus: freshNCorpus,
   },
+  { part: "fresho", flag: "freshO", label: "fresh O", title: "stop 38, never looked at", corpus: freshOCorpus },
 ];
 const PARTS = ["tuned", "heldout", ...FRESH_PARTS.map((f) => f.part)];
 const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
