@@ -28,7 +28,7 @@ const look = (arch: Arch, line: string, readMs = 400) =>
   classify(arch, sleeping(), parseSyscall(line), timeoutOf(readMs));
 
 describe("/proc parsing", () => {
-  test("stat: state, groups, the terminal's foreground group and the start time; a name with spaces and parentheses", () => {
+  test("stat: state, groups, the terminal and its foreground group, the start time; a name with spaces and parentheses", () => {
     expect(parseStat(X86.bashStat)).toEqual({
       pid: 6355,
       comm: "bash",
@@ -36,6 +36,7 @@ describe("/proc parsing", () => {
       ppid: 6351,
       pgrp: 6355,
       session: 6355,
+      ttyNr: 34816, // /dev/pts/0: major 136, minor 0
       tpgid: 6355,
       startTime: 364262,
     });

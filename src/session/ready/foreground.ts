@@ -71,9 +71,10 @@ export class ForegroundLooker {
   }
 
   /**
-   * An input is about to be written: the processes outside the group now are not its work. Those
-   * that leave the group after it (a child started with setsid, whose parent hears of its end by
-   * SIGCHLD) are judged with the group until the next input.
+   * An input is about to be written: the processes outside the group now are not its work, but for
+   * the foreground of a terminal nested in ours (scanGroup's nestedForeground). Those that leave the
+   * group after it (a child started with setsid, whose parent hears of its end by SIGCHLD) are judged
+   * with the group until the next input.
    */
   markInput(): void {
     this.leftBefore = new Set(this.lastLeft);
@@ -84,7 +85,8 @@ export class ForegroundLooker {
   private members(tpgid: number, session: number): number[] {
     const scan = scanGroup(tpgid, session, this.session.pid, `${SESSION_VARIABLE}=${this.session.id}`);
     this.lastLeft = scan.leftGroup;
-    this.leftSince = scan.leftGroup.filter((pid) => !this.leftBefore.has(pid));
+    // The foreground of a terminal nested in ours answers the input the relay passes on: always judged.
+    this.leftSince = scan.leftGroup.filter((pid) => !this.leftBefore.has(pid) || scan.nestedForeground.includes(pid));
     return scan.members;
   }
 

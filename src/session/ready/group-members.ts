@@ -36,6 +36,12 @@ export interface GroupScan {
    * (re-parented, in a session of their own) and carry its mark, with those below them.
    */
   leftGroup: number[];
+  /**
+   * Those of leftGroup in the foreground group of a terminal of their own: the program behind a relay
+   * that gave it a pty (expect's spawn, socat's `pty`, script, a nested tmux's pane). Input to the
+   * relay is its input.
+   */
+  nestedForeground: number[];
 }
 
 /**
@@ -64,7 +70,13 @@ export function scanGroup(pgrp: number, session: number, root: number, mark?: st
   }
   for (const pid of escaped.flatMap((top) => sessionTree(top)))
     if (leftGroup.length < MAX_PROCESSES && !leftGroup.includes(pid)) leftGroup.push(pid);
-  return { members: [...members.keys()].sort((a, b) => a - b), leftGroup };
+  const nestedForeground = leftGroup.filter((pid) => {
+    const text = readProc(`/proc/${pid}/stat`);
+    const stat = text === undefined ? undefined : parseStat(text);
+    // A terminal is the controlling terminal of one session only: one of another session is another terminal.
+    return stat !== undefined && stat.session !== session && stat.ttyNr !== 0 && stat.pgrp === stat.tpgid;
+  });
+  return { members: [...members.keys()].sort((a, b) => a - b), leftGroup, nestedForeground };
 }
 
 /** A member's child outside the group is its work, unless the member is a job-control shell (a background job). */

@@ -15,6 +15,8 @@ export interface ProcStat {
   ppid: number;
   pgrp: number;
   session: number;
+  /** Its controlling terminal's device number (`tty_nr`), 0 without one. */
+  ttyNr: number;
   /** The foreground process group of the process's controlling terminal (-1 without one). */
   tpgid: number;
   /** When it started, in clock ticks since boot (field 22); with its pid, it names one process. */
@@ -27,7 +29,7 @@ export function parseStat(text: string): ProcStat | undefined {
   const close = text.lastIndexOf(")");
   if (open < 0 || close < open) return undefined;
   const rest = text.slice(close + 2).split(" ");
-  const [state, ppid, pgrp, session, , tpgid] = rest;
+  const [state, ppid, pgrp, session, ttyNr, tpgid] = rest;
   if (state === undefined || tpgid === undefined) return undefined;
   const startTime = rest[19];
   return {
@@ -37,6 +39,7 @@ export function parseStat(text: string): ProcStat | undefined {
     ppid: Number(ppid),
     pgrp: Number(pgrp),
     session: Number(session),
+    ttyNr: Number(ttyNr),
     tpgid: Number(tpgid),
     ...(startTime !== undefined ? { startTime: Number(startTime) } : {}),
   };
