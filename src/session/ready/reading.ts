@@ -21,6 +21,7 @@ import type { Arch } from "./syscalls.ts";
 import { clockNowMs } from "./clock.ts";
 import { jobControlShell } from "./signal-timers.ts";
 import { childrenOf, MAX_PROCESSES } from "./group-members.ts";
+import { terminalReadTimeoutMs } from "./tty-modes.ts";
 
 const MAX_THREADS = 512;
 
@@ -69,6 +70,7 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
   // children a process waits for (wait4, waitid, sigsuspend; a helper in a process group of its own).
   const awaited = new Set<number>(outside);
   const endReads: EndRead[] = [];
+  const ttyTimeouts = new Map<string, number | undefined>();
   const queueChildren = (children: number[]) => {
     for (const child of children) {
       if (queued.has(child) || queue.length >= MAX_PROCESSES) continue;
@@ -110,6 +112,7 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
       if (activity.kind === "wait" && PLAIN_READS.has(activity.call) && syscall?.running === false) {
         const target = fdTarget(pid, Number(syscall.args[0] ?? -1n));
         if (!isTerminal(target)) activity.waitKind = "pipe";
+        else if (target?.startsWith("/dev/pts/")) readTimeoutOfTerminal(activity, target, ttyTimeouts);
         if (isPipeOrSocket(target)) endReads.push({ pid, target, activity });
       }
       if (activity.kind === "wait" && SIGNAL_WAITS.has(activity.call) && !activity.timed && Number(tid) === pid) {
@@ -171,6 +174,22 @@ export function writesOf(seen: Look): string {
 
 /** Reads that block on one fd: which ends when that fd has data (poll, select, epoll watch several). */
 const PLAIN_READS = new Set(["read", "readv"]);
+
+/**
+ * A read of terminal `path` times out when the terminal's modes say so (tty-modes.ts): a timed wait
+ * then, which a loop on it makes its tick. Each terminal's modes are read once per look.
+ */
+function readTimeoutOfTerminal(
+  activity: Extract<ThreadActivity, { kind: "wait" }>,
+  path: string,
+  timeouts: Map<string, number | undefined>,
+): void {
+  if (!timeouts.has(path)) timeouts.set(path, terminalReadTimeoutMs(path));
+  const timeoutMs = timeouts.get(path);
+  if (timeoutMs === undefined) return;
+  activity.timed = true;
+  activity.timeoutMs = timeoutMs;
+}
 
 /** Is an fd with this /proc link a terminal? Where it cannot be told (gone, closed since), it is taken as one. */
 function isTerminal(target: string | undefined): boolean {

@@ -1,0 +1,60 @@
+/**
+ * The terminal's own part in what the ready oracle sees: a read that times out by the terminal's modes
+ * (VMIN 0, VTIME > 0) is a loop's tick, and the program behind a relay that gave it a pty of its own
+ * (expect, socat, script) is judged with the relay at every input, not only the first.
+ * Linux only (the oracle reads /proc).
+ */
+import { describe, expect, test } from "bun:test";
+import { observe } from "../../src/session/observe.ts";
+import type { Session } from "../../src/session/session.ts";
+import { waitForText } from "../../src/session/wait.ts";
+import { fixture, lacks } from "../helpers.ts";
+import { startOptions, testRegistry } from "../registry-helpers.ts";
+
+const linux = process.platform === "linux";
+if (!linux) console.warn("skipping the ready oracle's terminal tests: they read /proc, which only Linux has");
+const hasPython = !lacks("python3", "the ready oracle's terminal tests");
+const utf8 = new TextEncoder();
+
+async function started(registry: ReturnType<typeof testRegistry>, script: string): Promise<Session> {
+  const session = await registry.start(startOptions("python3", [fixture(script)]));
+  const seen = await waitForText(session, {
+    pattern: "READY",
+    timeoutMs: 10_000,
+    pollIntervalMs: 50,
+    matchScreen: true,
+  });
+  expect(seen.matched).toBe(true);
+  return session;
+}
+
+const press = (session: Session) =>
+  observe(session, () => session.write(utf8.encode("x")), { captureScreen: true, screenDetail: "full" }).then(
+    (o) => o.screen!,
+  );
+
+describe.skipIf(!linux || !hasPython)("the terminal in the oracle's view", () => {
+  test("a relay's program on its own pty is waited for at every input", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "ready-relay.py");
+    for (const n of [1, 2, 3]) {
+      const screen = await press(session);
+      // Its 300 ms sleep is seen: the settle ends with the answer, at rest.
+      expect(screen.after!.text).toContain(`DONE ${n}`);
+      expect(screen.settledBy).toBe("idle");
+    }
+  });
+
+  test("a read timed out by VTIME is a tick: the settle says it cannot tell, naming the tick", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "ready-vtime.py");
+    for (const n of [1, 2]) {
+      const screen = await press(session);
+      // The countdown runs on the read's timeouts, which no wait shows: never claimed done.
+      expect(screen.settledBy).toBe("unsure");
+      expect(screen.tickMs).toBe(200);
+      expect(screen.quiet).toBe(false);
+      await waitForText(session, { pattern: `DONE ${n}`, timeoutMs: 10_000, pollIntervalMs: 20, matchScreen: true });
+    }
+  });
+});
