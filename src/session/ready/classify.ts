@@ -44,6 +44,8 @@ export type ThreadActivity =
       shellHelper?: true;
       /** An epoll wait with a one-shot timerfd armed in its set: the nearest one's expiry and time left (timerfds.ts). */
       oneShot?: { at: number; leftMs: number };
+      /** A read of a TCP socket with bytes on their way between it and its peer on this host (tcp-in-flight.ts). */
+      inFlight?: true;
       /** An io_uring_enter waiting for completions: the requests its ring has in flight, and those polled of them (rings.ts). */
       ring?: { inFlight: number; polled: number };
     };
@@ -200,6 +202,8 @@ export function judge(activity: ThreadActivity, rest: RestWait | undefined, main
   if (oneShot !== undefined && newOneShot(activity, rest))
     return { rest: false, state: "timer", timerDueMs: Math.round(oneShot.leftMs), call };
   if (call === "io_uring_enter" && !ringAtRest(activity, rest)) return { rest: false, state: "sleeping", call };
+  // Bytes on their way to it (or its request on its way out, and an answer to come): it will wake.
+  if (activity.inFlight) return { rest: false, state: "sleeping", call };
   if (!timed && waitKind === "input") return { rest: true, waitsForInput: true, timed: false };
   if (!timed && waitKind === "other-thread") return { rest: true, waitsForInput: false, timed: false };
   // A read of a pipe waits for its writer, who may be outside the group (a coprocess, a language

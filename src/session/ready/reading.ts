@@ -22,6 +22,7 @@ import { clockNowMs } from "./clock.ts";
 import { jobControlShell } from "./signal-timers.ts";
 import { childrenOf, MAX_PROCESSES } from "./group-members.ts";
 import { terminalReadTimeoutMs } from "./tty-modes.ts";
+import { tcpInFlight, tcpTableOf, type TcpTable } from "./tcp-in-flight.ts";
 
 const MAX_THREADS = 512;
 
@@ -71,6 +72,8 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
   const awaited = new Set<number>(outside);
   const endReads: EndRead[] = [];
   const ttyTimeouts = new Map<string, number | undefined>();
+  // Read only for a look with a thread reading a socket, once per process (tcp-in-flight.ts).
+  const tcpTables = new Map<number, TcpTable>();
   const queueChildren = (children: number[]) => {
     for (const child of children) {
       if (queued.has(child) || queue.length >= MAX_PROCESSES) continue;
@@ -109,8 +112,15 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
       const syscall = syscallText === undefined ? undefined : parseSyscall(syscallText);
       if (blocked && syscall === undefined) continue; // the thread ended between the two reads
       const activity = classify(arch, stat, syscall, (address, type) => readTimeoutMs(pid, address, type), clockNowMs);
+      const target =
+        activity.kind === "wait" && syscall?.running === false && READS.has(activity.call)
+          ? fdTarget(pid, Number(syscall.args[0] ?? -1n))
+          : undefined;
+      if (activity.kind === "wait" && target?.startsWith("socket:[")) {
+        if (!tcpTables.has(pid)) tcpTables.set(pid, tcpTableOf(pid));
+        if (tcpInFlight(tcpTables.get(pid)!, Number(target.slice("socket:[".length, -1)))) activity.inFlight = true;
+      }
       if (activity.kind === "wait" && PLAIN_READS.has(activity.call) && syscall?.running === false) {
-        const target = fdTarget(pid, Number(syscall.args[0] ?? -1n));
         if (!isTerminal(target)) activity.waitKind = "pipe";
         else if (target?.startsWith("/dev/pts/")) readTimeoutOfTerminal(activity, target, ttyTimeouts);
         if (isPipeOrSocket(target)) endReads.push({ pid, target, activity });
@@ -174,6 +184,8 @@ export function writesOf(seen: Look): string {
 
 /** Reads that block on one fd: which ends when that fd has data (poll, select, epoll watch several). */
 const PLAIN_READS = new Set(["read", "readv"]);
+/** Reads of an fd whose target is looked at: plain reads, and a socket's receives. */
+const READS = new Set([...PLAIN_READS, "recvfrom", "recvmsg"]);
 
 /**
  * A read of terminal `path` times out when the terminal's modes say so (tty-modes.ts): a timed wait

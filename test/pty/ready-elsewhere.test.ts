@@ -1,7 +1,8 @@
 /**
- * The terminal's own part in what the ready oracle sees: a read that times out by the terminal's modes
- * (VMIN 0, VTIME > 0) is a loop's tick, and the program behind a relay that gave it a pty of its own
- * (expect, socat, script) is judged with the relay at every input, not only the first.
+ * Waits the ready oracle learns about from outside the waiting thread: a read that times out by the
+ * terminal's modes (VMIN 0, VTIME > 0) is a loop's tick; the program behind a relay that gave it a pty
+ * of its own (expect, socat, script) is judged with the relay at every input, not only the first; and
+ * a read of a loopback TCP socket with bytes on their way (Nagle, a delayed acknowledgement) is busy.
  * Linux only (the oracle reads /proc).
  */
 import { describe, expect, test } from "bun:test";
@@ -12,8 +13,8 @@ import { fixture, lacks } from "../helpers.ts";
 import { startOptions, testRegistry } from "../registry-helpers.ts";
 
 const linux = process.platform === "linux";
-if (!linux) console.warn("skipping the ready oracle's terminal tests: they read /proc, which only Linux has");
-const hasPython = !lacks("python3", "the ready oracle's terminal tests");
+if (!linux) console.warn("skipping these ready oracle tests: they read /proc, which only Linux has");
+const hasPython = !lacks("python3", "these ready oracle tests");
 const utf8 = new TextEncoder();
 
 async function started(registry: ReturnType<typeof testRegistry>, script: string): Promise<Session> {
@@ -33,7 +34,7 @@ const press = (session: Session) =>
     (o) => o.screen!,
   );
 
-describe.skipIf(!linux || !hasPython)("the terminal in the oracle's view", () => {
+describe.skipIf(!linux || !hasPython)("waits seen from outside the waiting thread", () => {
   test("a relay's program on its own pty is waited for at every input", async () => {
     await using registry = testRegistry();
     const session = await started(registry, "ready-relay.py");
@@ -55,6 +56,17 @@ describe.skipIf(!linux || !hasPython)("the terminal in the oracle's view", () =>
       expect(screen.tickMs).toBe(200);
       expect(screen.quiet).toBe(false);
       await waitForText(session, { pattern: `DONE ${n}`, timeoutMs: 10_000, pollIntervalMs: 20, matchScreen: true });
+    }
+  });
+
+  test("a round trip over loopback TCP held by Nagle and a delayed acknowledgement is waited for", async () => {
+    await using registry = testRegistry();
+    const session = await started(registry, "ready-tcp.py");
+    for (const n of [1, 2, 3]) {
+      const screen = await press(session);
+      // Between its reads no thread runs: the bytes in the kernel's queues are the work.
+      expect(screen.after!.text).toContain(`DONE ${n}`);
+      expect(screen.settledBy).toBe("idle");
     }
   });
 });
