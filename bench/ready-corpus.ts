@@ -44,7 +44,7 @@ const INPUTS = QUICK ? 2 : 4;
 /**
  * The fresh parts, in the order they were written. Each one's first run, on the code of its day, was
  * its held-out result; after it, it was looked at (cases that failed were mended) and counts as
- * tuned. Fresh E, H, L and M are still unseen.
+ * tuned. Fresh E, H and L are still unseen (`unseen`).
  */
 const FRESH_PARTS: {
   part: string;
@@ -52,6 +52,8 @@ const FRESH_PARTS: {
   label: string;
   title: string;
   corpus: (built: Built) => CorpusCase[];
+  /** Never looked at: CORPUS_DEBUG does not name its cases. */
+  unseen?: true;
 }[] = [
   {
     part: "fresh",
@@ -81,7 +83,14 @@ const FRESH_PARTS: {
     title: "stop 33; held out for one run, looked at since",
     corpus: freshDCorpus,
   },
-  { part: "freshe", flag: "freshE", label: "fresh E", title: "stop 33, never looked at", corpus: freshECorpus },
+  {
+    part: "freshe",
+    flag: "freshE",
+    label: "fresh E",
+    title: "stop 33, never looked at",
+    corpus: freshECorpus,
+    unseen: true,
+  },
   {
     part: "freshf",
     flag: "freshF",
@@ -96,7 +105,14 @@ const FRESH_PARTS: {
     title: "stop 34; held out for one run, looked at since",
     corpus: freshGCorpus,
   },
-  { part: "freshh", flag: "freshH", label: "fresh H", title: "stop 34, never looked at", corpus: freshHCorpus },
+  {
+    part: "freshh",
+    flag: "freshH",
+    label: "fresh H",
+    title: "stop 34, never looked at",
+    corpus: freshHCorpus,
+    unseen: true,
+  },
   {
     part: "freshi",
     flag: "freshI",
@@ -118,7 +134,14 @@ const FRESH_PARTS: {
     title: "stop 36; held out for one run, looked at since",
     corpus: freshKCorpus,
   },
-  { part: "freshl", flag: "freshL", label: "fresh L", title: "stop 36, never looked at", corpus: freshLCorpus },
+  {
+    part: "freshl",
+    flag: "freshL",
+    label: "fresh L",
+    title: "stop 36, never looked at",
+    corpus: freshLCorpus,
+    unseen: true,
+  },
   {
     part: "freshm",
     flag: "freshM",
@@ -133,7 +156,13 @@ const FRESH_PARTS: {
     title: "stop 37; held out for one run, looked at since",
     corpus: freshNCorpus,
   },
-  { part: "fresho", flag: "freshO", label: "fresh O", title: "stop 38, never looked at", corpus: freshOCorpus },
+  {
+    part: "fresho",
+    flag: "freshO",
+    label: "fresh O",
+    title: "stop 38; held out for one run, looked at since",
+    corpus: freshOCorpus,
+  },
 ];
 const PARTS = ["tuned", "heldout", ...FRESH_PARTS.map((f) => f.part)];
 const partArg = argv.find((a) => a.startsWith("--part="))?.slice("--part=".length);
@@ -235,8 +264,10 @@ async function oneInput(session: Session, c: CorpusCase, n: number, into: Row[])
     if (!missing && markedAt !== undefined) r.over.push(Math.max(0, block.totalMs - (markedAt - start)));
     if (!missing && lastWrite !== undefined) r.overLast.push(Math.max(0, block.totalMs - (lastWrite - start)));
   }
-  // CORPUS_DEBUG names the tuned part's premature inputs; CORPUS_DEBUG=any every part's (never on a held-out run).
-  if (missing && process.env.CORPUS_DEBUG && (partOf(c) === "tuned" || process.env.CORPUS_DEBUG === "any"))
+  // CORPUS_DEBUG names the tuned part's premature inputs; CORPUS_DEBUG=any every part's but an unseen
+  // one's (never on a held-out run).
+  const unseen = freshPartOf(c)?.unseen === true;
+  if (missing && process.env.CORPUS_DEBUG && (partOf(c) === "tuned" || (process.env.CORPUS_DEBUG === "any" && !unseen)))
     console.log(
       `  premature: ${c.name} #${n} ${block.settledBy} after ${block.waitedMs} ms`,
       JSON.stringify(block.busy),
