@@ -9,7 +9,7 @@
  * Linux's values. Elsewhere `ttyFlow()` is undefined and each session gets a reader that blocks.
  */
 import { FFIType } from "bun:ffi";
-import { closeSync, constants, openSync, readlinkSync } from "node:fs";
+import { closeSync, constants, existsSync, openSync, readFileSync, readlinkSync } from "node:fs";
 import { loadLibc } from "../util/libc.ts";
 
 /** <termios.h> on Linux (glibc and musl). */
@@ -49,8 +49,14 @@ export function ttyFlow(): TtyFlow | undefined {
   return (loaded ??= { flow: build() }).flow;
 }
 
-/** The PTY slave a freshly spawned child has as its stdio (Linux), or undefined. */
+/**
+ * The PTY slave of a freshly spawned child (Linux), or undefined: its controlling terminal (`tty_nr`
+ * in /proc/<pid>/stat), else the first of its stdio that is a pts. Not stdio alone: tcsh moves the
+ * terminal to fds 15-19 and points 0-2 at /dev/null.
+ */
 export function slavePathOf(pid: number): string | undefined {
+  const controlling = controllingPts(pid);
+  if (controlling !== undefined) return controlling;
   for (const fd of [0, 1, 2]) {
     try {
       const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
@@ -60,4 +66,26 @@ export function slavePathOf(pid: number): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The Unix98 pty slaves' majors (Documentation/admin-guide/devices.txt: 136-143). */
+const PTS_MAJORS = [136, 143];
+
+/** /dev/pts/<n> of `pid`'s controlling terminal, from its device number, when it is a pts that exists. */
+function controllingPts(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+  } catch {
+    return undefined;
+  }
+  // Fields after the command's closing parenthesis: state ppid pgrp session tty_nr ...
+  const ttyNr = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[4]);
+  if (!Number.isInteger(ttyNr) || ttyNr <= 0) return undefined;
+  // new_encode_dev: minor's low byte, then the major's 12 bits, then the minor's upper bits
+  const major = (ttyNr >> 8) & 0xfff;
+  const minor = (ttyNr & 0xff) | ((ttyNr >> 12) & 0xfff00);
+  if (major < PTS_MAJORS[0]! || major > PTS_MAJORS[1]!) return undefined;
+  const path = `/dev/pts/${(major - PTS_MAJORS[0]!) * 256 + minor}`;
+  return existsSync(path) ? path : undefined;
 }

@@ -1,6 +1,6 @@
 /** Holding a child back at its tty (src/pty/tty-flow.ts), and one reader thread for every session. */
 import { describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { readdirSync, readlinkSync } from "node:fs";
 import { slavePathOf, ttyFlow } from "../../src/pty/tty-flow.ts";
 import { until } from "../helpers.ts";
 import { seen, startOptions, testRegistry } from "../registry-helpers.ts";
@@ -30,6 +30,21 @@ describe.skipIf(flow === undefined)("tty flow control", () => {
       const stoppedAt = bytes;
       expect(flow!.resume(slave!)).toBe(true);
       await until(() => bytes > stoppedAt + 64 * 1024, "the flood to resume");
+    } finally {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    }
+  });
+
+  test("the slave is found through the controlling terminal when stdio points elsewhere (tcsh keeps it on fds 15-19)", async () => {
+    const proc = Bun.spawn(["sh", "-c", "exec 7<&0 0</dev/null 1>/dev/null 2>/dev/null; exec sleep 30"], {
+      terminal: { cols: 80, rows: 24, data: () => undefined },
+    });
+    try {
+      await until(() => readlinkSync(`/proc/${proc.pid}/fd/0`) === "/dev/null", "stdio to move off the terminal");
+      const slave = slavePathOf(proc.pid);
+      expect(slave).toMatch(/^\/dev\/pts\/\d+$/);
+      expect(readlinkSync(`/proc/${proc.pid}/fd/7`)).toBe(slave!);
     } finally {
       proc.kill("SIGKILL");
       await proc.exited;
