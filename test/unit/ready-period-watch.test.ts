@@ -90,6 +90,7 @@ test("a wake at the deadline and a new wait in the same call: the whole period i
 test("a new wait that did not begin at the last one's deadline (an input woke it) teaches nothing", async () => {
   const { done, remembered, looks, quietRests } = watch([bunWaiting(880, 120), bunWaiting(500, 400)], {
     inputAfter: 15,
+    received: () => 7, // READY\r\n, in
   });
   await done;
   expect(remembered).toEqual([]);
@@ -120,4 +121,12 @@ test("at rest with its start-up output still on its way (a lagging reader): not 
   const never = watch([timed], { inputAfter: 30, received: () => 0 });
   await never.done;
   expect(never.quietRests()).toBe(0);
+});
+
+test("a program that has shown nothing yet is still starting: its first screen is not output of its own", async () => {
+  // In waits (a connection to a server) with nothing written for 200 ms, then READY at the 20th look.
+  const timed = { ...bunWaiting(880, 120), io: new Map([[PID, { rchar: 0, wchar: 0 }]]) };
+  const starting = watch([timed], { inputAfter: 30, received: (looked) => (looked >= 20 ? 7 : 0) });
+  await starting.done;
+  expect(starting.quietAtLook()).toBe(20);
 });

@@ -110,9 +110,15 @@ export async function watchStartupPeriod(
       continue;
     }
     // Waiting, STARTUP_QUIET_MS after start: from here on, output with no input is the program's own
-    // (a redraw on a timer, or on something no wait shows). Not before its start-up output is in: under
-    // load the reader lags, and bytes written before the rest would count as its own later.
-    if (!rested && performance.now() - startedAt >= STARTUP_QUIET_MS && startupOutputIn(session, seen, fenced)) {
+    // (a redraw on a timer, or on something no wait shows). Not before it has shown something, and its
+    // start-up output is in: a program still in its start-up waits (connecting to a server) draws its
+    // first screen later, and under load the reader lags; either would count as its own output later.
+    if (
+      !rested &&
+      performance.now() - startedAt >= STARTUP_QUIET_MS &&
+      session.bytesOut > 0 &&
+      startupOutputIn(session, seen, fenced)
+    ) {
       quietRest();
       rested = true;
     }
