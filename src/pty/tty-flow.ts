@@ -26,21 +26,28 @@ export interface TtyFlow {
 function build(): TtyFlow | undefined {
   const libc = loadLibc({ tcflow: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } });
   if (libc === undefined) return undefined;
-  const flow = (path: string, action: number): boolean => {
-    let fd: number;
-    try {
-      // O_NOCTTY: the server must never acquire the session's tty as its controlling terminal.
-      fd = openSync(path, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
-    } catch {
-      return false;
-    }
-    try {
-      return libc.tcflow(fd, action) === 0;
-    } finally {
-      closeSync(fd); // not kept open: a slave held by the server would delay EOF on the master
-    }
-  };
+  const flow = (path: string, action: number): boolean =>
+    withTerminal(path, (fd) => libc.tcflow(fd, action) === 0) ?? false;
   return { pause: (path) => flow(path, TCOOFF), resume: (path) => flow(path, TCOON) };
+}
+
+/**
+ * `use` on a descriptor of the terminal at `path`, opened for the call only; undefined when it cannot
+ * be opened (gone, hung up).
+ */
+export function withTerminal<T>(path: string, use: (fd: number) => T): T | undefined {
+  let fd: number;
+  try {
+    // O_NOCTTY: the server must never acquire a session's tty as its controlling terminal.
+    fd = openSync(path, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    return use(fd);
+  } finally {
+    closeSync(fd); // not kept open: a slave held by the server would delay EOF on the master
+  }
 }
 
 let loaded: { flow: TtyFlow | undefined } | undefined;

@@ -5,7 +5,7 @@
  * tcgetattr on the terminal the thread reads. Linux only (glibc's and musl's struct termios).
  */
 import { FFIType, ptr } from "bun:ffi";
-import { closeSync, constants, openSync } from "node:fs";
+import { withTerminal } from "../../pty/tty-flow.ts";
 import { loadLibc } from "../../util/libc.ts";
 
 /** struct termios on Linux: c_lflag at byte 12, c_cc from byte 17; VTIME is c_cc[5], VMIN c_cc[6]. */
@@ -27,21 +27,12 @@ let libc: { loaded: ReturnType<typeof loadLibc<typeof symbols>> } | undefined;
 export function terminalReadTimeoutMs(path: string): number | undefined {
   const c = (libc ??= { loaded: loadLibc(symbols) }).loaded;
   if (c === undefined) return undefined;
-  let fd: number;
-  try {
-    // O_NOCTTY: the server must never acquire a session's tty as its controlling terminal.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOCTTY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
+  return withTerminal(path, (fd) => {
     const termios = new Uint8Array(TERMIOS_BYTES);
     if (c.tcgetattr(fd, ptr(termios)) !== 0) return undefined;
     const lflag = new DataView(termios.buffer).getUint32(LFLAG_AT, true);
     const vtime = termios[CC_AT + VTIME]!;
     const vmin = termios[CC_AT + VMIN]!;
     return (lflag & ICANON) === 0 && vmin === 0 && vtime > 0 ? vtime * 100 : undefined;
-  } finally {
-    closeSync(fd); // not kept open: a slave held by the server would delay EOF on the master
-  }
+  });
 }
