@@ -4,7 +4,7 @@
  * MAX_PROCESSES members and MAX_TREE processes walked.
  */
 import { descendants, walkTree } from "../../pty/process-tree.ts";
-import { listProc, parseStat, readProc, type ProcStat } from "./proc.ts";
+import { listProc, readProc, readStat, type ProcStat } from "./proc.ts";
 import { jobControlShell } from "./signal-timers.ts";
 
 /**
@@ -21,8 +21,7 @@ const MAX_TREE = 1024;
 
 /** The terminal facts of the session's first process: its session id and the foreground group. */
 export function terminalOf(pid: number): { session: number; tpgid: number; stat: ProcStat } | undefined {
-  const text = readProc(`/proc/${pid}/stat`);
-  const stat = text === undefined ? undefined : parseStat(text);
+  const stat = statOf(pid);
   return stat === undefined ? undefined : { session: stat.session, tpgid: stat.tpgid, stat };
 }
 
@@ -58,25 +57,30 @@ export function scanGroup(pgrp: number, session: number, root: number, mark?: st
   const members = new Map<number, string>();
   const leftGroup: number[] = [];
   const { orphans, escaped } = orphansOf(session, root, mark);
+  const nestedForeground: number[] = [];
+  const leaving = (pid: number, stat: ProcStat | undefined) => {
+    leftGroup.push(pid);
+    // A terminal is the controlling terminal of one session only: one of another session is another terminal.
+    if (stat !== undefined && stat.session !== session && stat.ttyNr !== 0 && stat.pgrp === stat.tpgid)
+      nestedForeground.push(pid);
+  };
   const trees = [root, ...orphans].flatMap((top) => sessionTree(top));
   for (const pid of trees) {
     if (members.size >= MAX_PROCESSES) break;
-    const text = readProc(`/proc/${pid}/stat`);
-    const stat = text === undefined ? undefined : parseStat(text);
+    const stat = statOf(pid);
     if (stat === undefined) continue;
     if (stat.pgrp === pgrp && stat.session === session) members.set(stat.pid, stat.comm);
     else if (leftGroup.length < MAX_PROCESSES && (leftGroup.includes(stat.ppid) || spawnedWork(members, stat.ppid)))
-      leftGroup.push(stat.pid);
+      leaving(stat.pid, stat);
   }
   for (const pid of escaped.flatMap((top) => sessionTree(top)))
-    if (leftGroup.length < MAX_PROCESSES && !leftGroup.includes(pid)) leftGroup.push(pid);
-  const nestedForeground = leftGroup.filter((pid) => {
-    const text = readProc(`/proc/${pid}/stat`);
-    const stat = text === undefined ? undefined : parseStat(text);
-    // A terminal is the controlling terminal of one session only: one of another session is another terminal.
-    return stat !== undefined && stat.session !== session && stat.ttyNr !== 0 && stat.pgrp === stat.tpgid;
-  });
+    if (leftGroup.length < MAX_PROCESSES && !leftGroup.includes(pid)) leaving(pid, statOf(pid));
   return { members: [...members.keys()].sort((a, b) => a - b), leftGroup, nestedForeground };
+}
+
+/** /proc/<pid>/stat parsed, or undefined when it is gone. */
+function statOf(pid: number): ProcStat | undefined {
+  return readStat(`/proc/${pid}/stat`);
 }
 
 /** A member's child outside the group is its work, unless the member is a job-control shell (a background job). */
@@ -114,8 +118,7 @@ function orphansOf(session: number, root: number, mark: string | undefined): { o
     for (const pid of childrenOfThread(ancestor, ancestor)) {
       if (!since(pid) || read >= MAX_TREE) continue;
       read++;
-      const text = readProc(`/proc/${pid}/stat`);
-      const stat = text === undefined ? undefined : parseStat(text);
+      const stat = statOf(pid);
       if (stat === undefined) continue;
       if (stat.session === session) orphans.push(pid);
       else if (mark !== undefined && carriesMark(stat, mark)) escaped.push(pid);
@@ -166,8 +169,7 @@ function serverAncestors(): number[] {
   const found: number[] = [];
   for (let pid = process.ppid; pid > 1 && found.length < 32; ) {
     found.push(pid);
-    const text = readProc(`/proc/${pid}/stat`);
-    const next = text === undefined ? undefined : parseStat(text)?.ppid;
+    const next = statOf(pid)?.ppid;
     if (next === undefined || next === pid) break;
     pid = next;
   }

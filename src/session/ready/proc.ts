@@ -45,6 +45,12 @@ export function parseStat(text: string): ProcStat | undefined {
   };
 }
 
+/** A stat file read and parsed (/proc/<pid>/stat, /proc/<pid>/task/<tid>/stat), or undefined when it is gone. */
+export function readStat(path: string): ProcStat | undefined {
+  const text = readProc(path);
+  return text === undefined ? undefined : parseStat(text);
+}
+
 /** A thread's syscall: "running", blocked outside a syscall (nr -1), or a number with its six arguments. */
 export type ProcSyscall = { running: true } | { running: false; nr: number; args: bigint[] };
 

@@ -12,9 +12,9 @@ import {
   listProc,
   parseExecStart,
   parseIo,
-  parseStat,
   parseSyscall,
   readProc,
+  readStat,
   readTimeoutMs,
 } from "./proc.ts";
 import type { Arch } from "./syscalls.ts";
@@ -86,8 +86,7 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
     const pid = queue[i]!;
     const tids = listProc(`/proc/${pid}/task`);
     if (tids.length === 0) continue;
-    const mainText = readProc(`/proc/${pid}/stat`);
-    const main = mainText === undefined ? undefined : parseStat(mainText);
+    const main = readStat(`/proc/${pid}/stat`);
     // Gone, or left the group since it was found (setsid, setpgid) and not awaited: not judged.
     if (main === undefined || (main.pgrp !== tpgid && !awaited.has(pid))) continue;
     result.pids.push(pid);
@@ -103,8 +102,7 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
         continue;
       }
       const base = `/proc/${pid}/task/${tid}`;
-      const statText = readProc(`${base}/stat`);
-      const stat = statText === undefined ? undefined : parseStat(statText);
+      const stat = readStat(`${base}/stat`);
       if (stat === undefined || ringWorker(stat.comm)) continue;
       // Only a blocked thread has a syscall worth reading; "running" needs no second read.
       const blocked = stat.state === "S" || stat.state === "D";
