@@ -23,6 +23,7 @@ import { jobControlShell } from "./signal-timers.ts";
 import { childrenOf, MAX_PROCESSES } from "./group-members.ts";
 import { terminalReadTimeoutMs } from "./tty-modes.ts";
 import { tcpInFlight, tcpTableOf, type TcpTable } from "./tcp-in-flight.ts";
+import { unixPeer } from "./socket-peers.ts";
 
 const MAX_THREADS = 512;
 
@@ -114,9 +115,14 @@ export function look(arch: Arch, tpgid: number, pids: number[], outside: number[
         activity.kind === "wait" && syscall?.running === false && READS.has(activity.call)
           ? fdTarget(pid, Number(syscall.args[0] ?? -1n))
           : undefined;
-      if (activity.kind === "wait" && target?.startsWith("socket:[")) {
+      // A unix socket (sock_diag knows its peer, remembered per socket) is in no TCP table: not read for it.
+      const socket =
+        activity.kind === "wait" && target?.startsWith("socket:[")
+          ? Number(target.slice("socket:[".length, -1))
+          : undefined;
+      if (activity.kind === "wait" && socket !== undefined && unixPeer(socket) === undefined) {
         if (!tcpTables.has(pid)) tcpTables.set(pid, tcpTableOf(pid));
-        if (tcpInFlight(tcpTables.get(pid)!, Number(target.slice("socket:[".length, -1)))) activity.inFlight = true;
+        if (tcpInFlight(tcpTables.get(pid)!, socket)) activity.inFlight = true;
       }
       if (activity.kind === "wait" && PLAIN_READS.has(activity.call) && syscall?.running === false) {
         if (!isTerminal(target)) activity.waitKind = "pipe";
