@@ -80,6 +80,8 @@ export interface ScreenBlock {
   program?: string;
   /** unsure: the period of the tick the program rests on, behind which later work cannot be seen. */
   tickMs?: number;
+  /** unsure: what may wake the program that no wait shows, in words ("it catches SIGALRM, ..."). */
+  unseen?: string;
   /** The first input was held this long, until the program was through its start-up (ready/first-input.ts). */
   held?: Held;
   /** What the program was doing when the settle gave up (or, after fixed/waitFor, at the after-snapshot). */
@@ -160,7 +162,7 @@ export async function observe<T>(
       baseline !== undefined ? await oracle.settle(baseline, actionStart, READY_CAP_MS, options.signal) : undefined;
     const waited = () => Math.round(performance.now() - actionStart);
     if (ready !== undefined && ready.settledBy !== "quiet") {
-      const { settledBy, program, busy, tickMs } = ready;
+      const { settledBy, program, busy, tickMs, unseen } = ready;
       // unsure: back at rest on a short tick that can hide work, so not claimed quiet.
       const quiet = settledBy !== "timeout" && settledBy !== "unsure";
       settle = {
@@ -172,6 +174,7 @@ export async function observe<T>(
         ...(program ? { program } : {}),
         ...(busy ? { busy } : {}),
         ...(tickMs !== undefined ? { tickMs } : {}),
+        ...(unseen !== undefined ? { unseen } : {}),
       };
     } else {
       await quietSettle(session, actionStart, options.signal);
@@ -201,6 +204,7 @@ type Settle = Pick<
   | "commandStatus"
   | "held"
   | "tickMs"
+  | "unseen"
 >;
 
 /** The status of a command that finished (an OSC 133 D mark) since the input, when one did. */

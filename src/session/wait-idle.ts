@@ -20,6 +20,8 @@ export interface WaitIdleResult {
   settledBy: SettledBy;
   /** unsure: the period of the tick the program rests on. */
   tickMs?: number;
+  /** unsure: what may wake the program that no wait shows, in words. */
+  unseen?: string;
   program?: string;
   busy?: Busy;
   /** Why mode idle used the quiet window instead. */
@@ -43,7 +45,7 @@ export async function waitForIdle(
   const bytesAtStart = session.bytesOut;
   const result = (
     idle: boolean,
-    settled: Pick<WaitIdleResult, "settledBy" | "program" | "busy" | "fallback" | "tickMs">,
+    settled: Pick<WaitIdleResult, "settledBy" | "program" | "busy" | "fallback" | "tickMs" | "unseen">,
   ): WaitIdleResult => ({
     idle,
     // unsure is not idle (the program may still have work behind its tick), but no timeout either.
@@ -60,12 +62,13 @@ export async function waitForIdle(
   if ((options.mode ?? "idle") === "idle" && session.running) {
     const ready = oracle.available ? await oracle.settle(undefined, started, options.timeoutMs, signal) : undefined;
     if (ready !== undefined && ready.settledBy !== "quiet") {
-      const { settledBy, program, busy, tickMs } = ready;
+      const { settledBy, program, busy, tickMs, unseen } = ready;
       return result(settledBy !== "timeout" && settledBy !== "unsure", {
         settledBy,
         ...(program ? { program } : {}),
         ...(busy ? { busy } : {}),
         ...(tickMs !== undefined ? { tickMs } : {}),
+        ...(unseen !== undefined ? { unseen } : {}),
       });
     }
     fallback = oracle.unavailable ?? "the oracle could not run";

@@ -49,7 +49,16 @@ function farTimer(ms: number, program: string, busy: Busy): string {
 export function settleStatement(
   block: Pick<
     ScreenBlock,
-    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "commandStatus" | "held" | "tickMs"
+    | "waitedMs"
+    | "waitAfterMs"
+    | "settledBy"
+    | "program"
+    | "busy"
+    | "fallback"
+    | "commandStatus"
+    | "held"
+    | "tickMs"
+    | "unseen"
   >,
 ): string {
   // OSC 133 prompt marks (shell integration): the finished command's exit status.
@@ -74,7 +83,10 @@ function heldStatement(held: ScreenBlock["held"]): string {
 }
 
 function settleVerdict(
-  block: Pick<ScreenBlock, "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "tickMs">,
+  block: Pick<
+    ScreenBlock,
+    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "tickMs" | "unseen"
+  >,
 ): string {
   const ms = block.waitedMs;
   const program = block.program ?? "the program";
@@ -85,6 +97,8 @@ function settleVerdict(
       return `Settled in ${ms} ms: ${atRest(block.settledBy, program)}.`;
     case "unsure":
       if (busy?.state === "timer") return `${farTimer(ms, program, busy)}. Use waitFor for the text you expect.`;
+      if (block.unseen !== undefined)
+        return `Cannot tell after ${ms} ms whether ${program} is done: ${block.unseen}. Use waitFor for the text you expect.`;
       return (
         `${cannotTell(ms, program, block.tickMs)}, ` +
         "and work it does at a wake-up shows in no wait. Use waitFor for the text you expect."
@@ -116,6 +130,8 @@ export function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
     case "unsure":
       if (result.busy?.state === "timer")
         return `${farTimer(result.elapsedMs, program, result.busy)} (use wait_for_text)`;
+      if (result.unseen !== undefined)
+        return `Cannot tell after ${result.elapsedMs} ms whether ${program} is done: ${result.unseen} (use wait_for_text)`;
       return (
         `${cannotTell(result.elapsedMs, program, result.tickMs)} ` +
         "and work at a wake-up shows in no wait (use wait_for_text)"

@@ -90,7 +90,14 @@ export const waitForIdleTool = defineSessionTool({
       fallback: S,
       screen: waitScreen,
     },
-    unlisted<{ idleMs: number; timeoutMs: number; timedOut: boolean; tickMs: number; bytesDuringWait: number }>(),
+    unlisted<{
+      idleMs: number;
+      timeoutMs: number;
+      timedOut: boolean;
+      tickMs: number;
+      unseen: string;
+      bytesDuringWait: number;
+    }>(),
   ),
   description:
     "Block until the program waits for input again (mode idle) or has written " +

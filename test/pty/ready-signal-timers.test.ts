@@ -1,8 +1,8 @@
 /**
  * Signal timers no wait shows, through a real PTY: a program answering from a SIGALRM handler is not
  * claimed done before its answer on its first input (the first settle watches it at rest, and a wake
- * no wait explains makes its settles say they cannot tell), while a program whose handler is never
- * raised settles idle, and an interactive bash (a job-control shell: its SIGALRM is TMOUT's) is not
+ * no wait explains makes its settles say they cannot tell), nor one due after that watch: every
+ * settle of a program with a SIGALRM handler says it cannot tell; an interactive bash (a job-control shell: its SIGALRM is TMOUT's) is not
  * taken for one. fish's helper threads, parked with deadlines after each command, are its own
  * housekeeping, not timers.
  */
@@ -10,7 +10,7 @@ import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { observe } from "../../src/session/observe.ts";
 import { look } from "../../src/session/ready/reading.ts";
-import { jobControlShell, signalTimerSource } from "../../src/session/ready/signal-timers.ts";
+import { ALARM_UNSEEN, jobControlShell, signalTimerSource } from "../../src/session/ready/signal-timers.ts";
 import { hostArch } from "../../src/session/ready/syscalls.ts";
 import type { Session } from "../../src/session/session.ts";
 import { waitForText } from "../../src/session/wait.ts";
@@ -52,7 +52,26 @@ test.skipIf(!linux || python === null)(
   },
 );
 
-test.skipIf(!linux || python === null)("a SIGALRM handler never raised: watched once, then idle", async () => {
+test.skipIf(!linux || python === null)(
+  "an alarm due after the first settle's watch is not claimed either: a SIGALRM handler makes every settle unsure",
+  async () => {
+    await using registry = testRegistry();
+    const session = await registry.start(startOptions(python!, [fixture, "900"]));
+    await waitForText(session, { pattern: "READY", timeoutMs: 15_000, pollIntervalMs: 10, matchScreen: true });
+    for (let n = 1; n <= 2; n++) {
+      const block = await press(session, "x");
+      // Due 900 ms after the key, past the 500 ms watch: before, the first settle said idle here.
+      expect({ settledBy: block.settledBy, quiet: block.quiet, unseen: block.unseen }).toEqual({
+        settledBy: "unsure",
+        quiet: false,
+        unseen: ALARM_UNSEEN,
+      });
+      await waitForText(session, { pattern: `DONE ${n}`, timeoutMs: 5000, pollIntervalMs: 10, matchScreen: true });
+    }
+  },
+);
+
+test.skipIf(!linux || python === null)("a SIGALRM handler never raised: answered at once, still unsure", async () => {
   await using registry = testRegistry();
   const session = await registry.start(startOptions(python!, [fixture, "0"]));
   await waitForText(session, { pattern: "READY", timeoutMs: 15_000, pollIntervalMs: 10, matchScreen: true });
@@ -61,7 +80,7 @@ test.skipIf(!linux || python === null)("a SIGALRM handler never raised: watched 
     const block = await press(session, "x");
     expect({ answered: block.after!.text.includes(`DONE ${n}`), settledBy: block.settledBy }).toEqual({
       answered: true,
-      settledBy: "idle",
+      settledBy: "unsure",
     });
   }
 });

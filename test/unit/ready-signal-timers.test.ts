@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { judge, restOf, type ThreadActivity } from "../../src/session/ready/classify.ts";
 import { HIDDEN_TIMER_WATCH_MS, HiddenTimerWatch } from "../../src/session/ready/hidden-timer-watch.ts";
 import type { Look, ThreadLook } from "../../src/session/ready/reading.ts";
-import { jobControlShellIn, signalTimerSourceIn } from "../../src/session/ready/signal-timers.ts";
+import { catchesAlarmIn, jobControlShellIn, signalTimerSourceIn } from "../../src/session/ready/signal-timers.ts";
 
 /** vim 9: one SIGEV_THREAD timer (glibc's helper thread takes signal 32). */
 const VIM_TIMERS = "ID: 0\nsignal: 32/0000557cd966f880\nnotify: signal/tid.26538\nClockID: 1\n";
@@ -70,6 +70,28 @@ describe("where a timer signal could go unseen", () => {
     // glibc's own 32 and 33 blocked (its SIGEV_THREAD helper, cancellation)
     expect(signalTimerSourceIn("", status("0000000180000000"))).toBeUndefined();
     expect(signalTimerSourceIn(undefined, undefined)).toBeUndefined();
+  });
+});
+
+describe("a SIGALRM handler: an alarm it set shows nowhere", () => {
+  const exe = (path: string) => () => path;
+  test("caught by python's signal.signal, perl's $SIG{ALRM}, php's pcntl_signal", () => {
+    expect(catchesAlarmIn(status("0000000000000000", "0000000000002002"), exe("/usr/bin/python3.11"))).toBe(true);
+  });
+
+  test("not SIGVTALRM or SIGPROF alone: they count CPU time, which a resting program does not use", () => {
+    // php-cli: HUP INT QUIT USR1 USR2 TERM PROF (its max_execution_time)
+    expect(catchesAlarmIn(status("0000000000000000", "0000000004004a07"), exe("/usr/bin/php8.2"))).toBe(false);
+  });
+
+  test("not ruby (it catches SIGALRM for every program), a job-control shell, or a catch-all program", () => {
+    // ruby 3.1: HUP INT QUIT ILL BUS USR1 SEGV USR2 PIPE ALRM TERM CHLD VTALRM SYS
+    const ruby = status("0000000000000000", "0000000042017e4f");
+    expect(catchesAlarmIn(ruby, exe("/usr/bin/ruby3.1"))).toBe(false);
+    expect(catchesAlarmIn(ruby, exe("/usr/bin/python3"))).toBe(true);
+    const bash = status("0000000000000000", "000000004b813efb").replace(/SigIgn:.*/, "SigIgn:\t0000000000384004");
+    expect(catchesAlarmIn(bash, exe("/usr/bin/bash"))).toBe(false);
+    expect(catchesAlarmIn(status("0000000000000000", "fffffffe7ffafeff"), exe("/usr/bin/top"))).toBe(false);
   });
 });
 

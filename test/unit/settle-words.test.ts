@@ -27,6 +27,15 @@ test("a rest on a short tick: both cannot tell, in the same words", () => {
   expect(idle({ settledBy: "unsure", program: "python3", tickMs: 100 })).toStartWith(`${prefix} and work at a wake-up`);
 });
 
+test("at rest with a SIGALRM handler: both cannot tell, naming what no wait shows", () => {
+  const unseen = "it catches SIGALRM, and no wait shows an alarm it set (alarm, setitimer)";
+  const prefix = `Cannot tell after 4 ms whether php is done: ${unseen}`;
+  expect(input({ settledBy: "unsure", program: "php", unseen })).toBe(
+    `${prefix}. Use waitFor for the text you expect.`,
+  );
+  expect(idle({ settledBy: "unsure", program: "php", unseen })).toBe(`${prefix} (use wait_for_text)`);
+});
+
 test("at rest but for a timer due after the limit: cannot tell, naming the timer", () => {
   const timer = { pid: 42, command: "sleep", state: "timer" as const, timerDueMs: 5000 };
   const prefix = "Cannot tell after 4 ms whether bash is done: sleep (pid 42) is in a 5000 ms timed wait";

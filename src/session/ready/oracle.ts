@@ -15,7 +15,7 @@ import { writesOf, type Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
 import { ringStanding } from "./rings.ts";
 import { settle, type SettleParts } from "./settle.ts";
-import { signalTimerSource } from "./signal-timers.ts";
+import { ALARM_UNSEEN, catchesAlarm, signalTimerSource } from "./signal-timers.ts";
 import { certainRest, learnStartupRest, STARTUP_LOOK_MS, watchStartupPeriod } from "./startup.ts";
 
 export type { AtRest, Baseline, Busy, ReadyOutcome, SettledBy } from "./outcome.ts";
@@ -141,6 +141,9 @@ export class ReadyOracle {
     this.ownWrites.settled(this.session.bytesOut, this.inputs);
     const tick = this.rests.shortTick(seen);
     if (tick !== undefined) return { settledBy: "unsure", tickMs: tick.tickMs };
+    // It catches SIGALRM: an alarm any input set shows in no wait (signal-timers.ts catchesAlarm).
+    if (seen.pids.some((pid) => this.group.guarded(() => catchesAlarm(pid)) === true))
+      return { settledBy: "unsure", unseen: ALARM_UNSEEN };
     // It writes on its own while every thread rests with no timer, or was seen waking so, or its ring
     // holds a standing request: something no wait shows wakes it (a signal timer: setitimer,
     // timer_create; a timeout on its io_uring; data from outside the group).

@@ -13,6 +13,8 @@ export type SettledBy = "idle" | "periodic" | "unsure" | "quiet" | "timeout" | "
 export interface AtRest {
   settledBy: "idle" | "periodic" | "unsure";
   tickMs?: number;
+  /** unsure: what may wake it that no wait shows, in words (signal-timers.ts ALARM_UNSEEN). */
+  unseen?: string;
 }
 
 export interface Busy {
@@ -30,6 +32,8 @@ export interface ReadyOutcome {
   busy?: Busy;
   /** unsure: the period of the tick the program rests on. */
   tickMs?: number;
+  /** unsure: what may wake it that no wait shows, in words. */
+  unseen?: string;
   /** /proc reads this settle made, and the time they took. */
   procReads: number;
   procMs: number;

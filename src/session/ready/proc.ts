@@ -112,10 +112,15 @@ export function readProc(path: string): string | undefined {
 
 /** What fd `fd` of `pid` is (/proc/<pid>/fd/<fd>: a path, `pipe:[n]`, `anon_inode:[timerfd]`); undefined when closed or gone. */
 export function fdTarget(pid: number, fd: number): string | undefined {
+  return procLink(`/proc/${pid}/fd/${fd}`);
+}
+
+/** Where a /proc link points (an fd, a process's `exe`); undefined when it is gone or cannot be read. */
+export function procLink(path: string): string | undefined {
   const start = performance.now();
   procCost.reads++;
   try {
-    return readlinkSync(`/proc/${pid}/fd/${fd}`);
+    return readlinkSync(path);
   } catch {
     return undefined;
   } finally {

@@ -81,11 +81,12 @@ export async function settle(
 ): Promise<ReadyOutcome> {
   const { session, group, rests } = parts;
   const cost = { reads: procCost.reads, ms: procCost.ms };
-  const outcome = (settledBy: SettledBy, program?: string, busy?: Busy, tickMs?: number): ReadyOutcome => ({
+  const outcome = (settledBy: SettledBy, program?: string, busy?: Busy, rest?: AtRest): ReadyOutcome => ({
     settledBy,
     ...(program !== undefined ? { program } : {}),
     ...(busy !== undefined ? { busy } : {}),
-    ...(tickMs !== undefined ? { tickMs } : {}),
+    ...(rest?.tickMs !== undefined ? { tickMs: rest.tickMs } : {}),
+    ...(rest?.unseen !== undefined ? { unseen: rest.unseen } : {}),
     procReads: procCost.reads - cost.reads,
     procMs: Math.round((procCost.ms - cost.ms) * 100) / 100,
   });
@@ -185,7 +186,7 @@ export async function settle(
             }
             const rest = parts.atRest(seen, base);
             settleTrace.atRest?.(seen, base);
-            return outcome(rest.settledBy, seen.leader, undefined, rest.tickMs);
+            return outcome(rest.settledBy, seen.leader, undefined, rest);
           }
         }
       }

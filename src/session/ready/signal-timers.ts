@@ -14,7 +14,8 @@
  *   ensureSigM). A timer signal left open there is one the program listens to; one blocked there is
  *   not routed anywhere, whichever thread that is.
  */
-import { listProc, readProc } from "./proc.ts";
+import { basename } from "node:path";
+import { listProc, procLink, readProc } from "./proc.ts";
 
 /** Signals a timer sends: SIGALRM (setitimer ITIMER_REAL, alarm), SIGVTALRM, SIGPROF (signal(7)). */
 const TIMER_SIGNALS = [14, 26, 27];
@@ -94,6 +95,32 @@ export function signalTimerSourceIn(
   return handled === undefined || catchesAll || jobControlShellIn(status)
     ? undefined
     : `a handler for signal ${handled}`;
+}
+
+/** How a settle says what an alarm handler hides (AtRest.unseen). */
+export const ALARM_UNSEEN = "it catches SIGALRM, and no wait shows an alarm it set (alarm, setitimer)";
+const SIGALRM = 14;
+
+/**
+ * Process `pid` catches SIGALRM, which alarm() and setitimer(ITIMER_REAL) raise: /proc shows neither
+ * (no armed state, no time), so an alarm set by any input may be pending while it rests (fresh O's php
+ * `pcntl_alarm(1)`). SIGVTALRM and SIGPROF count CPU time, which a resting program does not use.
+ */
+export function catchesAlarm(pid: number): boolean {
+  const status = readProc(`/proc/${pid}/status`);
+  return status !== undefined && catchesAlarmIn(status, () => procLink(`/proc/${pid}/exe`));
+}
+
+/**
+ * catchesAlarm from /proc/<pid>/status's text and the path of its executable (read only when it
+ * catches SIGALRM). Not a job-control shell (TMOUT, `read -t`), nor a program that catches nearly
+ * every signal (where a caught SIGALRM says nothing), nor ruby, which catches SIGALRM for every
+ * program (its `trap`) and has no alarm call of its own.
+ */
+export function catchesAlarmIn(status: string, exe: () => string | undefined): boolean {
+  const caught = maskOf(status, "SigCgt") ?? 0n;
+  if (!inMask(caught, SIGALRM) || standardIn(caught) >= CATCHES_ALL || jobControlShellIn(status)) return false;
+  return !/^ruby/.test(basename(exe() ?? ""));
 }
 
 /**
