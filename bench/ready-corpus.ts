@@ -31,6 +31,7 @@ import { freshLCorpus } from "../test/fixtures/corpus/fresh-l.ts";
 import { freshMCorpus } from "../test/fixtures/corpus/fresh-m.ts";
 import { freshNCorpus } from "../test/fixtures/corpus/fresh-n.ts";
 import { freshOCorpus } from "../test/fixtures/corpus/fresh-o.ts";
+import { freshPCorpus } from "../test/fixtures/corpus/fresh-p.ts";
 import type { FreshFlag } from "../test/fixtures/corpus/fresh-kit.ts";
 import type { Look } from "../src/session/ready/reading.ts";
 import { settleTrace } from "../src/session/ready/settle.ts";
@@ -44,7 +45,7 @@ const INPUTS = QUICK ? 2 : 4;
 /**
  * The fresh parts, in the order they were written. Each one's first run, on the code of its day, was
  * its held-out result; after it, it was looked at (cases that failed were mended) and counts as
- * tuned. Fresh E, H and L are still unseen (`unseen`).
+ * tuned. Fresh E, H, L and P are still unseen (`unseen`).
  */
 const FRESH_PARTS: {
   part: string;
@@ -162,6 +163,14 @@ const FRESH_PARTS: {
     label: "fresh O",
     title: "stop 38; held out for one run, looked at since",
     corpus: freshOCorpus,
+  },
+  {
+    part: "freshp",
+    flag: "freshP",
+    label: "fresh P",
+    title: "stop 39, never looked at",
+    corpus: freshPCorpus,
+    unseen: true,
   },
 ];
 const PARTS = ["tuned", "heldout", ...FRESH_PARTS.map((f) => f.part)];
