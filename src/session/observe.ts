@@ -191,12 +191,11 @@ export async function observe<T>(
   };
 }
 
-type Settle = Pick<
+/** What a screen block says of how its settle ended (settle-words.ts words it). */
+export type SettleVerdict = Pick<
   ScreenBlock,
-  | "settle"
   | "waitAfterMs"
   | "waitedMs"
-  | "quiet"
   | "settledBy"
   | "program"
   | "busy"
@@ -206,6 +205,8 @@ type Settle = Pick<
   | "tickMs"
   | "unseen"
 >;
+
+type Settle = SettleVerdict & Pick<ScreenBlock, "settle" | "quiet">;
 
 /** The status of a command that finished (an OSC 133 D mark) since the input, when one did. */
 function commandStatus(session: Session, marksBefore: number): Pick<ScreenBlock, "commandStatus"> {

@@ -3,7 +3,7 @@
  * ready oracle found with the same phrases, built here: the program back at rest, a rest that cannot
  * be told apart from work behind a short tick, and what a busy program was doing.
  */
-import type { ScreenBlock } from "../session/observe.ts";
+import type { ScreenBlock, SettleVerdict } from "../session/observe.ts";
 import { ADAPTIVE_QUIET_MS } from "../session/quiet-window.ts";
 import type { Busy } from "../session/ready/oracle.ts";
 import type { WaitIdleResult } from "../session/wait.ts";
@@ -46,21 +46,7 @@ function farTimer(ms: number, program: string, busy: Busy): string {
 }
 
 /** The settle statement of an input's screen block: the ready oracle's verdict (docs/ready-oracle.md). */
-export function settleStatement(
-  block: Pick<
-    ScreenBlock,
-    | "waitedMs"
-    | "waitAfterMs"
-    | "settledBy"
-    | "program"
-    | "busy"
-    | "fallback"
-    | "commandStatus"
-    | "held"
-    | "tickMs"
-    | "unseen"
-  >,
-): string {
+export function settleStatement(block: SettleVerdict): string {
   // OSC 133 prompt marks (shell integration): the finished command's exit status.
   const status =
     block.commandStatus === undefined
@@ -82,12 +68,7 @@ function heldStatement(held: ScreenBlock["held"]): string {
   return `Held ${held.heldMs} ms until the program was through its start-up and reading its terminal. `;
 }
 
-function settleVerdict(
-  block: Pick<
-    ScreenBlock,
-    "waitedMs" | "waitAfterMs" | "settledBy" | "program" | "busy" | "fallback" | "tickMs" | "unseen"
-  >,
-): string {
+function settleVerdict(block: SettleVerdict): string {
   const ms = block.waitedMs;
   const program = block.program ?? "the program";
   const busy = block.busy;
