@@ -6,6 +6,7 @@
  * look, so nothing links it to the session any more.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { parseStat } from "../util/proc-stat.ts";
 
 function parentLinks(): Map<number, number[]> {
   const children = new Map<number, number[]>();
@@ -19,9 +20,8 @@ function parentLinks(): Map<number, number[]> {
     for (const entry of readdirSync("/proc")) {
       if (!/^\d+$/.test(entry)) continue;
       try {
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        // Field 4 is the ppid; the command name (field 2) may hold spaces and parentheses.
-        link(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+        const ppid = parseStat(readFileSync(`/proc/${entry}/stat`, "latin1"))?.ppid;
+        if (ppid !== undefined) link(Number(entry), ppid);
       } catch {
         // the process ended while we looked
       }

@@ -11,6 +11,7 @@
 import { FFIType } from "bun:ffi";
 import { closeSync, constants, existsSync, openSync, readFileSync, readlinkSync } from "node:fs";
 import { loadLibc } from "../util/libc.ts";
+import { parseStat } from "../util/proc-stat.ts";
 
 /** <termios.h> on Linux (glibc and musl). */
 const TCOOFF = 0;
@@ -86,9 +87,8 @@ function controllingPts(pid: number): string | undefined {
   } catch {
     return undefined;
   }
-  // Fields after the command's closing parenthesis: state ppid pgrp session tty_nr ...
-  const ttyNr = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[4]);
-  if (!Number.isInteger(ttyNr) || ttyNr <= 0) return undefined;
+  const ttyNr = parseStat(stat)?.ttyNr;
+  if (ttyNr === undefined || !Number.isInteger(ttyNr) || ttyNr <= 0) return undefined;
   // new_encode_dev: minor's low byte, then the major's 12 bits, then the minor's upper bits
   const major = (ttyNr >> 8) & 0xfff;
   const minor = (ttyNr & 0xff) | ((ttyNr >> 12) & 0xfff00);

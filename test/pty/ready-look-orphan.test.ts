@@ -6,7 +6,7 @@
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { parseStat } from "../../src/session/ready/proc.ts";
+import { parseStat } from "../../src/util/proc-stat.ts";
 import { SESSION_VARIABLE, scanGroup } from "../../src/session/ready/group-members.ts";
 import { look } from "../../src/session/ready/reading.ts";
 import { hostArch } from "../../src/session/ready/syscalls.ts";

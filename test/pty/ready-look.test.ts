@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { parseStat } from "../../src/session/ready/proc.ts";
+import { parseStat } from "../../src/util/proc-stat.ts";
 import { look } from "../../src/session/ready/reading.ts";
 import { hostArch } from "../../src/session/ready/syscalls.ts";
 import { until } from "../helpers.ts";

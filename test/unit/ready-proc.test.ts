@@ -1,7 +1,8 @@
 /** The ready oracle's /proc parsing and thread judgement, on recorded samples for x86_64 and aarch64. */
 import { describe, expect, test } from "bun:test";
 import { classify, judge, restOf, type RestWait } from "../../src/session/ready/classify.ts";
-import { parseIo, parseStat, parseSyscall } from "../../src/session/ready/proc.ts";
+import { parseIo, parseSyscall } from "../../src/session/ready/proc.ts";
+import { parseStat } from "../../src/util/proc-stat.ts";
 import { syscallInfo, type Arch } from "../../src/session/ready/syscalls.ts";
 
 // Recorded on x86_64 (Linux 6.18): bash at its prompt, a bun main thread, a worker's futex, a sleep.

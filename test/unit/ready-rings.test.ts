@@ -1,7 +1,8 @@
 /** Work an io_uring holds (session/ready/rings.ts): requests in flight from the ring's fdinfo, judged against the rest's. */
 import { expect, test } from "bun:test";
 import { classify, judge, restOf } from "../../src/session/ready/classify.ts";
-import { parseStat, parseSyscall } from "../../src/session/ready/proc.ts";
+import { parseSyscall } from "../../src/session/ready/proc.ts";
+import { parseStat } from "../../src/util/proc-stat.ts";
 import type { Look } from "../../src/session/ready/reading.ts";
 import { parseRingInFlight, ringStanding, ringWorker } from "../../src/session/ready/rings.ts";
 

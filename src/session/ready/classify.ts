@@ -19,7 +19,8 @@
  * (a raw-mode app now in select(400 ms), node's epoll_pwait(3000) with a setTimeout pending).
  */
 import { CLOCK_MONOTONIC, CLOCK_REALTIME } from "./clock.ts";
-import type { ProcStat, ProcSyscall } from "./proc.ts";
+import type { ProcStat } from "../../util/proc-stat.ts";
+import type { ProcSyscall } from "./proc.ts";
 import { syscallInfo, type Arch, type WaitKind } from "./syscalls.ts";
 import type { EpollTimers } from "./timerfds.ts";
 

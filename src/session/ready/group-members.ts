@@ -4,7 +4,8 @@
  * MAX_PROCESSES members and MAX_TREE processes walked.
  */
 import { descendants, walkTree } from "../../pty/process-tree.ts";
-import { listProc, readProc, readStat, type ProcStat } from "./proc.ts";
+import type { ProcStat } from "../../util/proc-stat.ts";
+import { listProc, readProc, readStat } from "./proc.ts";
 import { jobControlShell } from "./signal-timers.ts";
 
 /**
