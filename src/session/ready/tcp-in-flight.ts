@@ -37,9 +37,14 @@ export function parseTcpTable(text: string, into: TcpTable = new Map()): TcpTabl
 
 /** Both TCP tables of `pid`'s namespace, bounded; empty when they cannot be read. */
 export function tcpTableOf(pid: number): TcpTable {
+  return tcpTablesAt([`/proc/${pid}/net/tcp`, `/proc/${pid}/net/tcp6`]);
+}
+
+/** The TCP tables in `paths`, each read MAX_TABLE_BYTES at most (whole lines only). */
+export function tcpTablesAt(paths: string[]): TcpTable {
   const table: TcpTable = new Map();
-  for (const name of ["tcp", "tcp6"]) {
-    const text = readBounded(`/proc/${pid}/net/${name}`);
+  for (const path of paths) {
+    const text = readBounded(path);
     if (text !== undefined) parseTcpTable(text, table);
   }
   return table;
@@ -72,6 +77,8 @@ function readBounded(path: string): string | undefined {
     let length = 0;
     for (let got = 1; got > 0 && length < buffer.length; length += got)
       got = readSync(fd, buffer, length, buffer.length - length, null);
+    // Cut at the bound, the last line is partial (its inode a prefix of the real one): left out.
+    if (length === buffer.length) length = buffer.lastIndexOf(10, length - 1) + 1;
     return buffer.toString("latin1", 0, length);
   } catch {
     return undefined;
