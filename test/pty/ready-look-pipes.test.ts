@@ -88,3 +88,49 @@ for (const [reader, expected] of [
       }
     },
   );
+
+/**
+ * A python parent holding `fillers` descriptors of /dev/null below its pipe's write end, and a forked
+ * child reading the pipe (it closes all but the read end); prints the child's pid.
+ */
+const writerBehind = (fillers: number) => `
+import os, resource, time
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, ${fillers} + 64)), hard))
+r, w = os.pipe()
+held = [os.open("/dev/null", os.O_RDONLY) for _ in range(${fillers})]
+high = os.dup(w)
+os.close(w)
+pid = os.fork()
+if pid == 0:
+    os.close(high)
+    for fd in held: os.close(fd)
+    os.read(r, 1); os._exit(0)
+print(pid, flush=True)
+time.sleep(30)
+`;
+
+for (const [fillers, expected] of [
+  [10, "other-thread"],
+  [1100, "pipe"],
+] as const)
+  test.skipIf(arch === null || Bun.which("python3") === null)(
+    `a pipe's writer holding it ${fillers === 10 ? "among its first descriptors" : "past its first 1,024 descriptors"}: ${expected}`,
+    async () => {
+      // Past the bound a read stays a pipe wait: busy until the cap, never wrongly at rest.
+      const python = Bun.spawn(["python3", "-c", writerBehind(fillers)], { stdout: "pipe", stderr: "pipe" });
+      try {
+        const line = new TextDecoder().decode((await python.stdout.getReader().read()).value).trim();
+        if (line === "") throw new Error(`the python parent failed: ${await new Response(python.stderr).text()}`);
+        const reading = Number(line);
+        const readOf = () =>
+          look(arch!, stat(python.pid).pgrp, [python.pid, reading]).threads.find(
+            (t) => t.pid === reading && t.activity.kind === "wait" && t.activity.call === "read",
+          );
+        await until(() => readOf() !== undefined, "the reader to read");
+        expect(readOf()?.activity).toMatchObject({ waitKind: expected });
+      } finally {
+        python.kill("SIGKILL");
+      }
+    },
+  );
