@@ -1,8 +1,9 @@
 /**
  * A look judges a read of a pipe or a unix socket by who holds its other end: another process of the
  * look (a pipeline's writer, a pool's parent, a socketpair's other process) is read and judged on its
- * own, so the read waits on it; a writer outside the look (here, the test itself) could write at any
- * time, and the reader's own process may write from a signal handler, so those reads stay pipe waits.
+ * own, so the read waits on it, as on the reader's own threads; a writer outside the look (here, the
+ * test itself) could write at any time, and so could a signal handler of a reader with a signal timer
+ * no wait shows, so those reads stay pipe waits.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -50,9 +51,14 @@ test.skipIf(arch === null)("a read of a pipe only a process outside the look wri
   }
 });
 
-/** A python program whose `reader` reads one end of a socketpair (os.read: the read syscall) and prints its pid. */
-const socketPair = (reader: "child" | "thread") => `
-import os, socket, sys, threading, time
+/**
+ * A python program whose `reader` reads one end of a socketpair (os.read: the read syscall) and prints
+ * its pid; with `alarm`, it catches SIGALRM (a handler could feed the socket under a timer no wait shows).
+ */
+const socketPair = (reader: "child" | "thread", alarm: boolean) => `
+import os, signal, socket, sys, threading, time
+if ${alarm ? "True" : "False"}:
+    signal.signal(signal.SIGALRM, lambda *_: None)
 a, b = socket.socketpair()
 if "${reader}" == "child":
     pid = os.fork()
@@ -66,14 +72,15 @@ print(pid, flush=True)
 time.sleep(30)
 `;
 
-for (const [reader, expected] of [
-  ["child", "other-thread"],
-  ["thread", "pipe"],
+for (const [reader, alarm, expected, holder] of [
+  ["child", false, "other-thread", "another process"],
+  ["thread", false, "other-thread", "its own process (written by its threads)"],
+  ["thread", true, "pipe", "its own process, which catches SIGALRM (a handler may write it)"],
 ] as const)
   test.skipIf(arch === null || Bun.which("python3") === null)(
-    `a read of a unix socket whose peer ${reader === "child" ? "another process" : "its own process"} holds: ${expected}`,
+    `a read of a unix socket whose peer ${holder} holds: ${expected}`,
     async () => {
-      const python = Bun.spawn(["python3", "-c", socketPair(reader)], { stdout: "pipe" });
+      const python = Bun.spawn(["python3", "-c", socketPair(reader, alarm)], { stdout: "pipe" });
       try {
         const reading = Number(new TextDecoder().decode((await python.stdout.getReader().read()).value).trim());
         const pids = [...new Set([python.pid, reading])];

@@ -8,12 +8,16 @@
  * - A connected unix socket has one peer (socket-peers.ts); where another process of the look holds
  *   it, that process is the one to write: a `multiprocessing.Manager` server's thread reading its
  *   client's requests, or a worker at the end of a socketpair.
- * An end held only by the reader's own process may be fed by a signal handler (the self-pipe trick,
- * asyncio's socketpair) under a timer no wait shows: those reads stay "pipe", as does any other read
- * that is not of the terminal (a FIFO, a TCP socket, a peer outside the look).
+ * An end held only by the reader's own process is written by its own threads, judged on their own,
+ * or by a signal handler (the self-pipe trick). Signals reach a resting program from a timer, from
+ * its children (judged with the group) or from outside: where the process has a signal timer no wait
+ * shows (signal-timers.ts), the read stays "pipe", as does any other read that is not of the terminal
+ * (a FIFO, a TCP socket, a peer outside the look). Guile's futures thread reads such a pipe, started
+ * by the first future: never seen at rest, every such settle reached the cap.
  */
 import type { ThreadActivity } from "./classify.ts";
 import { fdTarget, listProc, readProc } from "./proc.ts";
+import { signalTimerSource } from "./signal-timers.ts";
 import { unixPeer } from "./socket-peers.ts";
 
 /** Descriptors looked through per process, and per look, at most (a process holds a few dozen). */
@@ -51,7 +55,9 @@ export function markGroupEnds(reads: EndRead[], pids: readonly number[]): void {
   for (const pid of pids) {
     const held = endsHeld(pid, wanted, budget);
     if (held.size === 0) continue;
-    for (const [read, end] of otherEnd) if (read.pid !== pid && held.has(end)) read.activity.waitKind = "other-thread";
+    for (const [read, end] of otherEnd)
+      if (held.has(end) && (read.pid !== pid || signalTimerSource(pid) === undefined))
+        read.activity.waitKind = "other-thread";
   }
 }
 
