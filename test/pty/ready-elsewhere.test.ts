@@ -2,7 +2,8 @@
  * Waits the ready oracle learns about from outside the waiting thread: a read that times out by the
  * terminal's modes (VMIN 0, VTIME > 0) is a loop's tick; the program behind a relay that gave it a pty
  * of its own (expect, socat, script) is judged with the relay at every input, not only the first; and
- * a read of a loopback TCP socket with bytes on their way (Nagle, a delayed acknowledgement) is busy.
+ * a read of a loopback TCP socket with bytes on their way (Nagle, a delayed acknowledgement) is busy;
+ * an Erlang timer behind a clock, which only a BEAM scheduler's futex shows, is never claimed.
  * Linux only (the oracle reads /proc).
  */
 import { describe, expect, test } from "bun:test";
@@ -67,6 +68,23 @@ describe.skipIf(!linux || !hasPython)("waits seen from outside the waiting threa
       // Between its reads no thread runs: the bytes in the kernel's queues are the work.
       expect(screen.after!.text).toContain(`DONE ${n}`);
       expect(screen.settledBy).toBe("idle");
+    }
+  });
+});
+
+describe.skipIf(!linux || lacks("escript", "the Erlang scheduler test"))("a runtime's scheduler", () => {
+  test("an Erlang timer behind a receive ... after clock is never claimed done: its scheduler's wait is named", async () => {
+    await using registry = testRegistry();
+    const session = await registry.start(startOptions("escript", [fixture("ready-erlang.escript")]));
+    await waitForText(session, { pattern: "READY", timeoutMs: 15_000, pollIntervalMs: 20, matchScreen: true });
+    for (const n of [1, 2]) {
+      const screen = await press(session);
+      // DONE comes 500 ms after the key; the settle ends before it, and says it cannot tell.
+      if (!screen.after!.text.includes(`DONE ${n}`)) {
+        expect({ settledBy: screen.settledBy, quiet: screen.quiet }).toEqual({ settledBy: "unsure", quiet: false });
+        expect(screen.unseen ?? `tick ${screen.tickMs}`).toMatch(/Erlang scheduler waits for a timer|tick/);
+      }
+      await waitForText(session, { pattern: `DONE ${n}`, timeoutMs: 10_000, pollIntervalMs: 20, matchScreen: true });
     }
   });
 });

@@ -14,6 +14,7 @@ import { OwnWrites } from "./own-writes.ts";
 import { writesOf, type Look } from "./reading.ts";
 import { RestModel } from "./rest-model.ts";
 import { ringStanding } from "./rings.ts";
+import { runtimeTimerDue } from "./runtime-timers.ts";
 import { settle, type SettleParts } from "./settle.ts";
 import { ALARM_UNSEEN, catchesAlarm, signalTimerSource } from "./signal-timers.ts";
 import { certainRest, learnStartupRest, STARTUP_LOOK_MS, watchStartupPeriod } from "./startup.ts";
@@ -144,6 +145,9 @@ export class ReadyOracle {
     // It catches SIGALRM: an alarm any input set shows in no wait (signal-timers.ts catchesAlarm).
     if (seen.pids.some((pid) => this.group.guarded(() => catchesAlarm(pid)) === true))
       return { settledBy: "unsure", unseen: ALARM_UNSEEN };
+    // A runtime's scheduler waits for its next timer, which may be the program's (runtime-timers.ts).
+    const runtimeTimer = runtimeTimerDue(seen);
+    if (runtimeTimer !== undefined) return { settledBy: "unsure", unseen: runtimeTimer };
     // It writes on its own while every thread rests with no timer, or was seen waking so, or its ring
     // holds a standing request: something no wait shows wakes it (a signal timer: setitimer,
     // timer_create; a timeout on its io_uring; data from outside the group).
