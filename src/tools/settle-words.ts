@@ -25,16 +25,19 @@ function atRest(settledBy: "idle" | "periodic", program: string): string {
   return `${program} is waiting for input${settledBy === "periodic" ? " and redraws on a timer" : ""}`;
 }
 
+/** "Cannot tell after 4 ms whether python3 is done: " and why. */
+function cannotTell(ms: number, program: string, why: string): string {
+  return `Cannot tell after ${ms} ms whether ${program} is done: ${why}`;
+}
+
 /**
- * A rest on a short tick: "Cannot tell after 4 ms whether python3 is done: it wakes every 100 ms"; or,
- * with no tick (it writes on its own with no timer in sight), "it wakes on something no wait shows".
+ * Why a rest on a short tick cannot be told: "it wakes every 100 ms"; or, with no tick (it writes on
+ * its own with no timer in sight), "it wakes on something no wait shows".
  */
-function cannotTell(ms: number, program: string, tickMs: number | undefined): string {
-  const wakes =
-    tickMs === undefined
-      ? "it wakes on something no wait shows (it woke or wrote on its own: a signal timer, a request on its io_uring, or data from outside)"
-      : `it wakes every ${tickMs} ms`;
-  return `Cannot tell after ${ms} ms whether ${program} is done: ${wakes}`;
+function wakes(tickMs: number | undefined): string {
+  return tickMs === undefined
+    ? "it wakes on something no wait shows (it woke or wrote on its own: a signal timer, a request on its io_uring, or data from outside)"
+    : `it wakes every ${tickMs} ms`;
 }
 
 /**
@@ -79,9 +82,9 @@ function settleVerdict(block: SettleVerdict): string {
     case "unsure":
       if (busy?.state === "timer") return `${farTimer(ms, program, busy)}. Use waitFor for the text you expect.`;
       if (block.unseen !== undefined)
-        return `Cannot tell after ${ms} ms whether ${program} is done: ${block.unseen}. Use waitFor for the text you expect.`;
+        return `${cannotTell(ms, program, block.unseen)}. Use waitFor for the text you expect.`;
       return (
-        `${cannotTell(ms, program, block.tickMs)}, ` +
+        `${cannotTell(ms, program, wakes(block.tickMs))}, ` +
         "and work it does at a wake-up shows in no wait. Use waitFor for the text you expect."
       );
     case "exit":
@@ -112,9 +115,9 @@ export function idleSummary(result: WaitIdleResult, timeoutMs: number): string {
       if (result.busy?.state === "timer")
         return `${farTimer(result.elapsedMs, program, result.busy)} (use wait_for_text)`;
       if (result.unseen !== undefined)
-        return `Cannot tell after ${result.elapsedMs} ms whether ${program} is done: ${result.unseen} (use wait_for_text)`;
+        return `${cannotTell(result.elapsedMs, program, result.unseen)} (use wait_for_text)`;
       return (
-        `${cannotTell(result.elapsedMs, program, result.tickMs)} ` +
+        `${cannotTell(result.elapsedMs, program, wakes(result.tickMs))} ` +
         "and work at a wake-up shows in no wait (use wait_for_text)"
       );
     case "exit":
