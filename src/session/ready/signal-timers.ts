@@ -91,10 +91,19 @@ export function signalTimerSourceIn(
   const rtSignals = Array.from({ length: LAST_RT_SIGNAL - FIRST_RT_SIGNAL + 1 }, (_, i) => FIRST_RT_SIGNAL + i);
   const routed = [...TIMER_SIGNALS, ...rtSignals].find((signal) => inMask(blocked, signal));
   if (routed !== undefined) return `signal ${routed} blocked for a signalfd or sigwait`;
-  const handled = TIMER_SIGNALS.find((signal) => inMask(caught, signal));
-  return handled === undefined || catchesAll || jobControlShellIn(status)
-    ? undefined
-    : `a handler for signal ${handled}`;
+  const handlers = ownHandlers(status);
+  const handled = TIMER_SIGNALS.find((signal) => inMask(handlers, signal));
+  return handled === undefined ? undefined : `a handler for signal ${handled}`;
+}
+
+/**
+ * The signals the process of /proc/<pid>/status's text catches as its own: none in a job-control
+ * shell (its SIGALRM is TMOUT's and `read -t`'s) or in a program that catches nearly every signal,
+ * where a handler says nothing.
+ */
+function ownHandlers(status: string): bigint {
+  const caught = maskOf(status, "SigCgt") ?? 0n;
+  return standardIn(caught) >= CATCHES_ALL || jobControlShellIn(status) ? 0n : caught;
 }
 
 /** How a settle says what an alarm handler hides (AtRest.unseen). */
@@ -113,14 +122,11 @@ export function catchesAlarm(pid: number): boolean {
 
 /**
  * catchesAlarm from /proc/<pid>/status's text and the path of its executable (read only when it
- * catches SIGALRM). Not a job-control shell (TMOUT, `read -t`), nor a program that catches nearly
- * every signal (where a caught SIGALRM says nothing), nor ruby, which catches SIGALRM for every
- * program (its `trap`) and has no alarm call of its own.
+ * catches SIGALRM as its own: ownHandlers). Not ruby, which catches SIGALRM for every program (its
+ * `trap`) and has no alarm call of its own.
  */
 export function catchesAlarmIn(status: string, exe: () => string | undefined): boolean {
-  const caught = maskOf(status, "SigCgt") ?? 0n;
-  if (!inMask(caught, SIGALRM) || standardIn(caught) >= CATCHES_ALL || jobControlShellIn(status)) return false;
-  return !/^ruby/.test(basename(exe() ?? ""));
+  return inMask(ownHandlers(status), SIGALRM) && !/^ruby/.test(basename(exe() ?? ""));
 }
 
 /**
