@@ -55,9 +55,12 @@ export function markGroupEnds(reads: EndRead[], pids: readonly number[]): void {
   for (const pid of pids) {
     const held = endsHeld(pid, wanted, budget);
     if (held.size === 0) continue;
+    // Its signal timers are read once per look, and only when one of its own reads needs them.
+    let hiddenTimer: boolean | undefined;
+    const writtenByHolder = (read: EndRead) =>
+      read.pid !== pid || !(hiddenTimer ??= signalTimerSource(pid) !== undefined);
     for (const [read, end] of otherEnd)
-      if (held.has(end) && (read.pid !== pid || signalTimerSource(pid) === undefined))
-        read.activity.waitKind = "other-thread";
+      if (held.has(end) && writtenByHolder(read)) read.activity.waitKind = "other-thread";
   }
 }
 
